@@ -1,0 +1,99 @@
+"""Chat with Steady in a terminal, or pipe a whole conversation through stdin.
+
+Each input line is one message. A line that is just a number presses that
+button of the last message that had buttons, the way a tap would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import sys
+from typing import TextIO
+
+from bot.adapters.base import Capabilities, SentMessage
+from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
+from bot.core.replies import Button, Reply
+from bot.core.router import Router
+
+CONSOLE_ADDRESS = Address(platform="console", chat_id="console", user_id="console")
+
+
+def parse_command(text: str) -> tuple[str, str] | None:
+    """`/name@bot args` as (name, args), or None when `text` is not a command."""
+    if not text.startswith("/") or len(text) < 2:
+        return None
+    head, _, args = text[1:].partition(" ")
+    name = head.split("@", 1)[0].casefold()
+    if not name or not name.replace("_", "").isalnum():
+        return None
+    return name, args.strip()
+
+
+class ConsoleAdapter:
+    platform = "console"
+    capabilities = Capabilities(
+        buttons=True, edits=False, max_text_length=1_000_000, ephemeral=False, images=False
+    )
+
+    def __init__(self, router: Router, stdin: TextIO, stdout: TextIO, prompt: bool) -> None:
+        self._router = router
+        self._stdin = stdin
+        self._stdout = stdout
+        self._prompt = prompt
+        self._choices: tuple[Button, ...] = ()
+        self._ids = itertools.count(1)
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+    async def run(self) -> None:
+        """Read until end of input, answering each line."""
+        while True:
+            if self._prompt:
+                self._write("> ", newline=False)
+            line = await asyncio.to_thread(self._stdin.readline)
+            if not line:
+                return
+            event = self._event_for(line.rstrip("\r\n"))
+            if event is None:
+                continue
+            replies = await self._router.handle(event)
+            # Numbers press the buttons of the latest answer only, never of an older one.
+            self._choices = ()
+            for reply in replies:
+                await self.send(event.address, reply)
+
+    def _event_for(self, line: str) -> Event | None:
+        text = line.strip()
+        if not text:
+            return None
+        if text.isdigit() and self._choices and 1 <= int(text) <= len(self._choices):
+            return ButtonPressed(CONSOLE_ADDRESS, self._choices[int(text) - 1].data)
+        command = parse_command(text)
+        if command is not None:
+            return CommandIssued(CONSOLE_ADDRESS, command[0], command[1])
+        return TextMessage(CONSOLE_ADDRESS, line)
+
+    async def send(self, address: Address, reply: Reply) -> SentMessage | None:
+        self._write(reply.text)
+        if reply.buttons:
+            self._choices = reply.flat_buttons
+            for number, button in enumerate(self._choices, start=1):
+                self._write(f"  {number}) {button.label}")
+        self._write("")
+        return SentMessage(address, str(next(self._ids)))
+
+    async def delete(self, message: SentMessage) -> bool:
+        return False
+
+    def _write(self, text: str, newline: bool = True) -> None:
+        self._stdout.write(text + ("\n" if newline else ""))
+        self._stdout.flush()
+
+
+def interactive() -> bool:
+    return sys.stdin.isatty()

@@ -1,0 +1,98 @@
+"""The `steady` command: run the bot, chat in the console, check the content pack."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+
+from bot.app import run_console
+from bot.config import Settings, SettingsError, load_settings
+from bot.content_pack.loader import ContentError, check_pack
+from bot.logs import configure_logging
+from bot.storage.crypto import WrongKeyError
+from bot.storage.migrations import MigrationError
+
+EXIT_USAGE = 2
+
+NO_TOKEN_MESSAGE = (
+    "steady: no platform is configured. Set TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN "
+    "(see .env.example), or run `steady console` to chat in this terminal."
+)
+PLATFORMS_PENDING_MESSAGE = (
+    "steady: this version can only chat in the console; Telegram and Discord support are not "
+    "built yet. Unset TELEGRAM_BOT_TOKEN and DISCORD_BOT_TOKEN, or run `steady console`."
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="steady", description="A check-in companion bot.")
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("run", help="start every configured platform (the console if none)")
+    commands.add_parser("console", help="chat in this terminal, or pipe lines through stdin")
+    content = commands.add_parser("content", help="work with the content pack")
+    content_commands = content.add_subparsers(dest="content_command", required=True)
+    content_commands.add_parser("check", help="validate the pack; prints file:line: problem")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(f"steady: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    configure_logging(settings.log_level)
+    command = args.command or "run"
+    if command == "content":
+        return _content_check(settings)
+    if command == "console":
+        return _run_console(settings, prompt=sys.stdin.isatty())
+    return _run(settings)
+
+
+def _run(settings: Settings) -> int:
+    if settings.telegram_bot_token or settings.discord_bot_token:
+        print(PLATFORMS_PENDING_MESSAGE, file=sys.stderr)
+        return EXIT_USAGE
+    if not sys.stdin.isatty():
+        print(NO_TOKEN_MESSAGE, file=sys.stderr)
+        return EXIT_USAGE
+    return _run_console(settings, prompt=True)
+
+
+def _run_console(settings: Settings, prompt: bool) -> int:
+    try:
+        asyncio.run(run_console(settings, prompt=prompt))
+    except ContentError as error:
+        for problem in error.problems:
+            print(problem, file=sys.stderr)
+        print("steady: the content pack has problems; see above.", file=sys.stderr)
+        return EXIT_USAGE
+    except WrongKeyError:
+        print(
+            "steady: this database was written with a different encryption key. "
+            "Set STEADY_ENCRYPTION_KEY (or restore steady.key in STEADY_DATA_DIR) to the key "
+            "it was created with.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    except MigrationError as error:
+        print(f"steady: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def _content_check(settings: Settings) -> int:
+    problems = check_pack(settings.content_dir, settings.default_locale)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"{len(problems)} problem(s) found.", file=sys.stderr)
+        return 1
+    print("content pack is valid.")
+    return 0

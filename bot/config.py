@@ -1,0 +1,122 @@
+"""Settings from the environment and a `.env` file.
+
+Every field names the environment variable it reads, so an error can name it too.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.content_pack.locations import shipped_content_dir
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
+
+
+class SettingsError(Exception):
+    """A setting has a value we cannot use. The message is one line for the operator."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=False,
+    )
+
+    telegram_bot_token: str | None = Field(default=None, validation_alias="TELEGRAM_BOT_TOKEN")
+    telegram_api_base_url: str = Field(
+        default="https://api.telegram.org/bot", validation_alias="TELEGRAM_API_BASE_URL"
+    )
+    discord_bot_token: str | None = Field(default=None, validation_alias="DISCORD_BOT_TOKEN")
+    data_dir: Path = Field(default=Path("data"), validation_alias="STEADY_DATA_DIR")
+    database_path: Path | None = Field(default=None, validation_alias="STEADY_DATABASE_PATH")
+    encryption_key: str | None = Field(default=None, validation_alias="STEADY_ENCRYPTION_KEY")
+    content_dir: Path = Field(
+        default_factory=shipped_content_dir, validation_alias="STEADY_CONTENT_DIR"
+    )
+    default_locale: str = Field(default="en", validation_alias="STEADY_DEFAULT_LOCALE")
+    log_level: LogLevel = Field(default="INFO", validation_alias="STEADY_LOG_LEVEL")
+
+    @field_validator("telegram_bot_token", "discord_bot_token", "encryption_key", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        # `.env.example` copied as-is leaves `TOKEN=`; that means "not configured".
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_log_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("encryption_key")
+    @classmethod
+    def _key_is_32_bytes(cls, value: str | None) -> str | None:
+        if value is not None:
+            decode_key(value)
+        return value
+
+    @field_validator("default_locale")
+    @classmethod
+    def _locale_shape(cls, value: str) -> str:
+        if not value.isascii() or not value.replace("-", "").isalnum() or len(value) > 10:
+            raise ValueError("a language code such as en")
+        return value.lower()
+
+    @model_validator(mode="after")
+    def _derive_database_path(self) -> Settings:
+        if self.database_path is None:
+            self.database_path = self.data_dir / "steady.db"
+        return self
+
+    @property
+    def database_file(self) -> Path:
+        assert self.database_path is not None  # set by the model validator
+        return self.database_path
+
+    @property
+    def key_file(self) -> Path:
+        return self.data_dir / "steady.key"
+
+
+def decode_key(text: str) -> bytes:
+    """A key is 32 random bytes written as URL-safe base64 (44 characters)."""
+    try:
+        raw = base64.urlsafe_b64decode(text.strip().encode("ascii"))
+    except (binascii.Error, UnicodeEncodeError, ValueError):
+        raise ValueError("URL-safe base64 of 32 random bytes") from None
+    if len(raw) != 32:
+        raise ValueError("URL-safe base64 of 32 random bytes")
+    return raw
+
+
+_ALLOWED = {
+    "STEADY_LOG_LEVEL": "one of DEBUG, INFO, WARNING, ERROR",
+    "STEADY_ENCRYPTION_KEY": (
+        "URL-safe base64 of 32 random bytes (make one with: "
+        'python -c "import os,base64;print(base64.urlsafe_b64encode(os.urandom(32)).decode())")'
+    ),
+    "STEADY_DEFAULT_LOCALE": "a language code such as en",
+    "STEADY_DATA_DIR": "a folder path",
+    "STEADY_DATABASE_PATH": "a file path",
+    "STEADY_CONTENT_DIR": "a folder path",
+}
+
+
+def load_settings(env_file: str | Path | None = ".env") -> Settings:
+    """Read settings, turning a validation error into one line that names the variable."""
+    try:
+        return Settings(_env_file=env_file)
+    except ValidationError as error:
+        first = error.errors()[0]
+        variable = str(first["loc"][0]) if first["loc"] else "settings"
+        allowed = _ALLOWED.get(variable, first["msg"])
+        raise SettingsError(f"{variable} is not valid: expected {allowed}.") from None

@@ -1,0 +1,92 @@
+"""Ids of every message the code shows. The words live in content/<locale>/messages.yaml.
+
+`steady content check` fails when the pack lacks one of these, has one the code
+does not know, or uses placeholders other than the ones listed here.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Msg(StrEnum):
+    WELCOME = "onboarding.welcome"
+    WELCOME_BACK = "onboarding.welcome_back"
+    ASK_TIMEZONE = "onboarding.ask_timezone"
+    BAD_TIMEZONE = "onboarding.bad_timezone"
+    ASK_TIME = "onboarding.ask_time"
+    BAD_TIME = "onboarding.bad_time"
+    ONBOARDING_DONE = "onboarding.done"
+
+    CHECKIN_OPENING = "checkin.opening"
+    ASK_MOOD = "checkin.ask_mood"
+    MOOD_1 = "checkin.mood_1"
+    MOOD_2 = "checkin.mood_2"
+    MOOD_3 = "checkin.mood_3"
+    MOOD_4 = "checkin.mood_4"
+    MOOD_5 = "checkin.mood_5"
+    ASK_URGE = "checkin.ask_urge"
+    URGE_NONE = "checkin.urge_none"
+    URGE_SOME = "checkin.urge_some"
+    URGE_STRONG = "checkin.urge_strong"
+    ASK_NOTE = "checkin.ask_note"
+    SKIP_NOTE = "checkin.skip_note"
+    NOTE_TOO_LONG = "checkin.note_too_long"
+    CHECKIN_SAVED = "checkin.saved"
+    CHECKIN_SAVED_WITH_NOTE = "checkin.saved_with_note"
+
+    SETTINGS_MENU = "settings.menu"
+    SETTINGS_CHANGE_TIMEZONE = "settings.change_timezone"
+    SETTINGS_CHANGE_TIME = "settings.change_time"
+    SETTINGS_DONE = "settings.done"
+    SETTINGS_SAVED = "settings.saved"
+    SETTINGS_CLOSED = "settings.closed"
+    NOT_SET = "settings.not_set"
+
+    FORGET_CONFIRM = "forget.confirm"
+    FORGET_YES = "forget.yes"
+    FORGET_NO = "forget.no"
+    FORGET_DONE = "forget.done"
+    FORGET_KEPT = "forget.kept"
+    FORGET_NOTHING = "forget.nothing"
+
+    MYDATA_INTRO = "mydata.intro"
+    MYDATA_NOTHING = "mydata.nothing"
+
+    HELP_INTRO = "help.intro"
+    HELP_FOOTER = "help.footer"
+    ABOUT = "about.text"
+
+    CANCEL_DONE = "cancel.done"
+    CANCEL_NOTHING = "cancel.nothing"
+
+    UNKNOWN_COMMAND = "general.unknown_command"
+    UNEXPECTED_TEXT = "general.unexpected_text"
+    USE_BUTTONS = "general.use_buttons"
+    BUTTON_EXPIRED = "general.button_expired"
+    SOMETHING_WENT_WRONG = "general.something_went_wrong"
+
+
+PLACEHOLDERS: dict[Msg, frozenset[str]] = {
+    Msg.ONBOARDING_DONE: frozenset({"time", "timezone"}),
+    Msg.SETTINGS_MENU: frozenset({"time", "timezone"}),
+    Msg.NOTE_TOO_LONG: frozenset({"limit"}),
+}
+
+
+def placeholders_for(message: Msg) -> frozenset[str]:
+    return PLACEHOLDERS.get(message, frozenset())
+
+
+class Command(StrEnum):
+    """Every command the bot answers; each needs a description in commands.yaml."""
+
+    START = "start"
+    CHECKIN = "checkin"
+    AFFIRM = "affirm"
+    SETTINGS = "settings"
+    MYDATA = "mydata"
+    FORGET = "forget"
+    CANCEL = "cancel"
+    HELP = "help"
+    ABOUT = "about"

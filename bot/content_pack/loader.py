@@ -1,0 +1,213 @@
+"""Read and validate `content/<locale>/*.yaml`, reporting every problem with its line."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from bot.content_pack.ids import Command, Msg, placeholders_for
+from bot.content_pack.pack import ContentPack, LocaleContent
+from bot.content_pack.schema import (
+    MAX_BUTTON_LABEL_CHARS,
+    AffirmationsFile,
+    CommandsFile,
+    MessagesFile,
+    OpeningsFile,
+)
+from bot.content_pack.yaml_lines import YamlSyntaxError, load_located
+
+# Messages shown on buttons: platforms cut long labels, so they must stay short.
+BUTTON_LABELS = frozenset(
+    {
+        Msg.MOOD_1, Msg.MOOD_2, Msg.MOOD_3, Msg.MOOD_4, Msg.MOOD_5,
+        Msg.URGE_NONE, Msg.URGE_SOME, Msg.URGE_STRONG, Msg.SKIP_NOTE,
+        Msg.SETTINGS_CHANGE_TIMEZONE, Msg.SETTINGS_CHANGE_TIME, Msg.SETTINGS_DONE,
+        Msg.FORGET_YES, Msg.FORGET_NO,
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    file: Path
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
+
+
+class ContentError(Exception):
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__(f"the content pack has {len(problems)} problem(s)")
+        self.problems = problems
+
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+class _LocaleReader:
+    """Reads one locale folder, collecting problems instead of stopping at the first."""
+
+    def __init__(self, folder: Path, problems: list[Problem]) -> None:
+        self.folder = folder
+        self.locale = folder.name
+        self.problems = problems
+
+    def read(self, file_name: str, model: type[Model], required: bool = True) -> Model | None:
+        path = self.folder / file_name
+        if not path.is_file():
+            if required:
+                self.problems.append(Problem(path, 1, "file is missing"))
+            return None
+        try:
+            located = load_located(path.read_text("utf-8"))
+        except YamlSyntaxError as error:
+            self.problems.append(Problem(path, error.line, f"invalid YAML: {error.message}"))
+            return None
+        except UnicodeDecodeError:
+            self.problems.append(Problem(path, 1, "file is not UTF-8"))
+            return None
+        try:
+            parsed = model.model_validate(located.data)
+        except ValidationError as error:
+            for detail in error.errors():
+                where = ".".join(str(part) for part in detail["loc"]) or "file"
+                line = located.line_of(detail["loc"])
+                self.problems.append(Problem(path, line, f"{where}: {detail['msg']}"))
+            return None
+        locale = getattr(parsed, "locale", self.locale)
+        if locale != self.locale:
+            self.problems.append(
+                Problem(
+                    path,
+                    located.line_of(("locale",)),
+                    f"locale {locale!r} in folder {self.locale!r}",
+                )
+            )
+        self._located = located
+        return parsed
+
+    def line(self, path: tuple[str | int, ...]) -> int:
+        return self._located.line_of(path) if hasattr(self, "_located") else 1
+
+    def add(self, file_name: str, line: int, message: str) -> None:
+        self.problems.append(Problem(self.folder / file_name, line, message))
+
+
+def load_pack(content_dir: Path, default_locale: str) -> ContentPack:
+    """The validated pack; raises ContentError listing every problem found."""
+    problems: list[Problem] = []
+    locales: dict[str, LocaleContent] = {}
+    if not content_dir.is_dir():
+        raise ContentError([Problem(content_dir, 1, "content folder not found")])
+    for folder in sorted(path for path in content_dir.iterdir() if path.is_dir()):
+        content = _load_locale(folder, problems, is_default=folder.name == default_locale)
+        if content is not None:
+            locales[content.locale] = content
+    if default_locale not in locales and not problems:
+        problems.append(
+            Problem(content_dir / default_locale, 1, "default locale folder is missing")
+        )
+    if problems:
+        raise ContentError(problems)
+    return ContentPack(default_locale=default_locale, locales=locales)
+
+
+def check_pack(content_dir: Path, default_locale: str) -> list[Problem]:
+    try:
+        load_pack(content_dir, default_locale)
+    except ContentError as error:
+        return error.problems
+    return []
+
+
+def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> LocaleContent | None:
+    before = len(problems)
+    reader = _LocaleReader(folder, problems)
+    messages = reader.read("messages.yaml", MessagesFile)
+    if messages is not None:
+        _check_messages(reader, messages, complete=is_default)
+    commands = reader.read("commands.yaml", CommandsFile)
+    if commands is not None:
+        _check_commands(reader, commands, complete=is_default)
+    affirmations = reader.read("affirmations.yaml", AffirmationsFile)
+    openings = reader.read("openings.yaml", OpeningsFile)
+    if affirmations is not None:
+        _check_unique(
+            reader, "affirmations.yaml", "affirmations", (a.id for a in affirmations.affirmations)
+        )
+    if openings is not None:
+        _check_unique(reader, "openings.yaml", "openings", (o.id for o in openings.openings))
+    if len(problems) > before or None in (messages, commands, affirmations, openings):
+        return None
+    assert messages and commands and affirmations and openings
+    return LocaleContent(
+        locale=folder.name,
+        messages=messages.messages,
+        affirmations=tuple(affirmations.affirmations),
+        openings=tuple(openings.openings),
+        commands=tuple(commands.commands),
+    )
+
+
+def _check_messages(reader: _LocaleReader, parsed: MessagesFile, complete: bool) -> None:
+    known = {message.value: message for message in Msg}
+    for message_id, text in parsed.messages.items():
+        line = reader.line(("messages", message_id))
+        message = known.get(message_id)
+        if message is None:
+            reader.add("messages.yaml", line, f"unknown message id {message_id!r}")
+            continue
+        try:
+            used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+        except ValueError as error:
+            reader.add("messages.yaml", line, f"{message_id}: bad placeholder: {error}")
+            continue
+        expected = placeholders_for(message)
+        if used != expected:
+            wanted = ", ".join(sorted(expected)) or "none"
+            reader.add("messages.yaml", line, f"{message_id}: placeholders must be {wanted}")
+        if message in BUTTON_LABELS and len(text) > MAX_BUTTON_LABEL_CHARS:
+            reader.add(
+                "messages.yaml",
+                line,
+                f"{message_id}: button label over {MAX_BUTTON_LABEL_CHARS} chars",
+            )
+    if complete:
+        for missing in sorted(set(known) - set(parsed.messages)):
+            reader.add(
+                "messages.yaml", reader.line(("messages",)), f"message {missing!r} is missing"
+            )
+
+
+def _check_commands(reader: _LocaleReader, parsed: CommandsFile, complete: bool) -> None:
+    names = {command.value for command in Command}
+    seen: set[str] = set()
+    for index, info in enumerate(parsed.commands):
+        line = reader.line(("commands", index))
+        if info.name not in names:
+            reader.add("commands.yaml", line, f"unknown command {info.name!r}")
+        if info.name in seen:
+            reader.add("commands.yaml", line, f"command {info.name!r} listed twice")
+        seen.add(info.name)
+    if complete:
+        for missing in sorted(names - seen):
+            reader.add(
+                "commands.yaml",
+                reader.line(("commands",)),
+                f"command {missing!r} has no description",
+            )
+
+
+def _check_unique(reader: _LocaleReader, file_name: str, key: str, ids: Iterable[str]) -> None:
+    seen: set[str] = set()
+    for index, item_id in enumerate(ids):
+        if item_id in seen:
+            reader.add(file_name, reader.line((key, index, "id")), f"duplicate id {item_id!r}")
+        seen.add(item_id)

@@ -1,0 +1,71 @@
+"""Load YAML while remembering the line each value came from, for `file:line:` errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+Path_ = tuple[str | int, ...]
+
+
+class YamlSyntaxError(Exception):
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+@dataclass
+class LocatedYaml:
+    data: Any
+    lines: dict[Path_, int] = field(default_factory=dict)
+
+    def line_of(self, path: Path_) -> int:
+        """The line of the deepest known value along `path` (1-based)."""
+        for end in range(len(path), -1, -1):
+            line = self.lines.get(tuple(path[:end]))
+            if line is not None:
+                return line
+        return 1
+
+
+def load_located(text: str) -> LocatedYaml:
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        raise YamlSyntaxError(line, str(error.problem or error.context or "invalid YAML")) from None
+    except yaml.YAMLError as error:
+        raise YamlSyntaxError(1, str(error)) from None
+    located = LocatedYaml(data=None)
+    if node is not None:
+        located.data = _convert(node, (), located.lines)
+    return located
+
+
+def _convert(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> Any:
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = _scalar(key_node)
+            if key in result:
+                raise YamlSyntaxError(key_node.start_mark.line + 1, f"duplicate key {key!r}")
+            result[key] = _convert(value_node, (*path, key), lines)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(item, (*path, index), lines) for index, item in enumerate(node.value)]
+    return _scalar(node)
+
+
+def _scalar(node: yaml.Node) -> Any:
+    if not isinstance(node, yaml.ScalarNode):
+        raise YamlSyntaxError(node.start_mark.line + 1, "expected a plain value here")
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_object(node, deep=True)
+    finally:
+        loader.dispose()

@@ -1,0 +1,56 @@
+"""What can happen to the bot, as frozen values that any adapter can build."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    """Where an event came from and where its replies go.
+
+    `user_id` is the platform's id of the person; `chat_id` the conversation
+    (equal to `user_id` in a private chat on most platforms).
+    """
+
+    platform: str
+    chat_id: str
+    user_id: str
+    is_group: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TextMessage:
+    address: Address
+    text: str
+    language_code: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CommandIssued:
+    """A `/name args` message. `name` is lower case without the slash or `@bot`."""
+
+    address: Address
+    name: str
+    args: str = ""
+    language_code: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed:
+    """A tap on a button. `data` is whatever the button carried: never trusted."""
+
+    address: Address
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
+class CheckInDue:
+    """The scheduler says a check-in is due for this user."""
+
+    address: Address
+    due_at: datetime
+
+
+Event = TextMessage | CommandIssued | ButtonPressed | CheckInDue

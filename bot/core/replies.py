@@ -1,0 +1,33 @@
+"""What the core asks an adapter to show. Text is plain: adapters escape it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    label: str
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One message to send.
+
+    silent:    deliver without a notification sound.
+    protect:   the message echoes the user's own words; forbid forwarding/saving where possible.
+    ephemeral: only the addressed user may see it (where the platform can do that).
+    edit_of:   id of an earlier message to replace instead of sending a new one.
+    """
+
+    text: str
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    silent: bool = False
+    protect: bool = False
+    ephemeral: bool = False
+    edit_of: str | None = None
+
+    @property
+    def flat_buttons(self) -> tuple[Button, ...]:
+        return tuple(button for row in self.buttons for button in row)

@@ -1,0 +1,161 @@
+"""Every event goes through here: safety screen first, then a command, a flow step, or a pointer.
+
+Events of one user are handled one at a time (a per-user lock), so two quick
+taps cannot both act on the same flow step.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable
+
+from bot.content_pack.ids import Command, Msg
+from bot.core.events import ButtonPressed, CheckInDue, CommandIssued, Event, TextMessage
+from bot.core.keyed_lock import KeyedLock
+from bot.core.replies import Reply
+from bot.core.safety import SafetyScreen
+from bot.flows.affirm import affirm
+from bot.flows.base import Flow
+from bot.flows.checkin import CheckIn
+from bot.flows.context import FlowContext, Services
+from bot.flows.forget import Forget
+from bot.flows.help import about_text, help_text
+from bot.flows.mydata import mydata
+from bot.flows.onboarding import Onboarding
+from bot.flows.settings import Settings
+from bot.logs import get_logger, log_event
+from bot.storage import flow_positions
+from bot.storage.users import find_user
+
+log = get_logger("router")
+
+CommandHandler = Callable[[FlowContext], Awaitable[list[Reply]]]
+
+
+class Router:
+    def __init__(
+        self,
+        services: Services,
+        safety: SafetyScreen | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self._services = services
+        self._safety = safety or SafetyScreen()
+        self._rng = rng or random.Random()
+        self._user_locks = KeyedLock()
+        self.checkin = CheckIn()
+        self._flows: dict[str, Flow] = {
+            flow.name: flow for flow in (Onboarding(), self.checkin, Settings(), Forget())
+        }
+        self._commands: dict[Command, CommandHandler] = {
+            Command.START: self._flows["ob"].begin,
+            Command.CHECKIN: self.checkin.begin,
+            Command.SETTINGS: self._flows["st"].begin,
+            Command.FORGET: self._flows["fg"].begin,
+            Command.AFFIRM: lambda ctx: affirm(ctx, self._rng),
+            Command.MYDATA: mydata,
+            Command.CANCEL: self._cancel,
+            Command.HELP: _sync(help_text),
+            Command.ABOUT: _sync(about_text),
+        }
+
+    async def handle(self, event: Event) -> list[Reply]:
+        """The replies for one event, in order. Never raises."""
+        address = event.address
+        ctx = FlowContext(self._services, address, await self._locale_for(event))
+        if isinstance(event, TextMessage):
+            # Safety first: before any lock, flow or database write can stand in the way.
+            found = self._safety.screen(event.text, ctx.locale)
+            if found is not None:
+                log_event(log, "safety.matched", platform=address.platform)
+                return list(found.replies)
+        try:
+            async with self._user_locks.hold((address.platform, address.user_id)):
+                return await self._dispatch(ctx, event)
+        except Exception as error:
+            log_event(
+                log,
+                "event.failed",
+                logging.ERROR,
+                exc_info=error,
+                platform=address.platform,
+                event=type(event).__name__,
+            )
+            return [ctx.reply(Msg.SOMETHING_WENT_WRONG)]
+
+    async def _locale_for(self, event: Event) -> str:
+        content = self._services.content
+        language = getattr(event, "language_code", None)
+        try:
+            user = await find_user(self._services.db, event.address.platform, event.address.user_id)
+        except Exception:  # the locale must never be why a reply fails
+            user = None
+        return user.locale if user is not None else content.resolve_locale(language)
+
+    async def _dispatch(self, ctx: FlowContext, event: Event) -> list[Reply]:
+        log_event(log, "event.received", platform=ctx.address.platform, event=type(event).__name__)
+        match event:
+            case CommandIssued():
+                return await self._on_command(ctx, event)
+            case ButtonPressed():
+                return await self._on_button(ctx, event)
+            case TextMessage():
+                return await self._on_text(ctx, event)
+            case CheckInDue():
+                return [await self.checkin.ask_mood(ctx, ctx.text(Msg.CHECKIN_OPENING))]
+
+    async def _on_command(self, ctx: FlowContext, event: CommandIssued) -> list[Reply]:
+        try:
+            command = Command(event.name)
+        except ValueError:
+            return [ctx.reply(Msg.UNKNOWN_COMMAND)]
+        return await self._commands[command](ctx)
+
+    async def _on_button(self, ctx: FlowContext, event: ButtonPressed) -> list[Reply]:
+        parts = event.data.split(":", 3)
+        user = await ctx.find_user()
+        position = None if user is None else await flow_positions.get_position(ctx.db, user.id)
+        if (
+            len(parts) != 4
+            or position is None
+            or (parts[0], parts[1], parts[2]) != (position.flow, position.step, position.token)
+        ):
+            log_event(log, "button.stale", platform=ctx.address.platform)
+            return [ctx.reply(Msg.BUTTON_EXPIRED)]
+        step = (
+            self._flows[position.flow].steps.get(position.step)
+            if position.flow in self._flows
+            else None
+        )
+        if step is None or step.on_choice is None:
+            return [ctx.reply(Msg.BUTTON_EXPIRED)]
+        return await step.on_choice(ctx, position, parts[3])
+
+    async def _on_text(self, ctx: FlowContext, event: TextMessage) -> list[Reply]:
+        user = await ctx.find_user()
+        position = None if user is None else await flow_positions.get_position(ctx.db, user.id)
+        flow = None if position is None else self._flows.get(position.flow)
+        step = None if flow is None or position is None else flow.steps.get(position.step)
+        if step is None or position is None:
+            return [ctx.reply(Msg.UNEXPECTED_TEXT)]
+        if step.text_as_choice and step.on_choice is not None:
+            return await step.on_choice(ctx, position, event.text.strip().casefold())
+        if step.on_text is None:
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        return await step.on_text(ctx, position, event.text)
+
+    async def _cancel(self, ctx: FlowContext) -> list[Reply]:
+        user = await ctx.find_user()
+        if user is None:
+            return [ctx.reply(Msg.CANCEL_NOTHING)]
+        async with ctx.db.transaction() as tx:
+            left = await flow_positions.leave_flow(tx, user.id)
+        return [ctx.reply(Msg.CANCEL_DONE if left else Msg.CANCEL_NOTHING)]
+
+
+def _sync(handler: Callable[[FlowContext], list[Reply]]) -> CommandHandler:
+    async def run(ctx: FlowContext) -> list[Reply]:
+        return handler(ctx)
+
+    return run

@@ -1,0 +1,81 @@
+"""What a flow step gets to work with, for one event of one user."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.content_pack.ids import Msg
+from bot.content_pack.pack import ContentPack
+from bot.core.clock import Clock
+from bot.core.events import Address
+from bot.core.replies import Button, Reply
+from bot.storage.crypto import TextCipher
+from bot.storage.db import Database
+from bot.storage.flow_positions import FlowPosition
+from bot.storage.users import User, ensure_user, find_user
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """Long-lived things every flow needs; built once at start-up."""
+
+    db: Database
+    cipher: TextCipher
+    content: ContentPack
+    clock: Clock
+
+
+@dataclass(frozen=True, slots=True)
+class FlowContext:
+    services: Services
+    address: Address
+    locale: str
+
+    @property
+    def db(self) -> Database:
+        return self.services.db
+
+    @property
+    def cipher(self) -> TextCipher:
+        return self.services.cipher
+
+    def now(self) -> datetime:
+        return self.services.clock.now()
+
+    def text(self, message: Msg, **values: str | int) -> str:
+        return self.services.content.text(self.locale, message, **values)
+
+    def reply(self, message: Msg, **values: str | int) -> Reply:
+        return Reply(text=self.text(message, **values))
+
+    async def find_user(self) -> User | None:
+        return await find_user(self.db, self.address.platform, self.address.user_id)
+
+    async def ensure_user(self) -> User:
+        existing = await self.find_user()
+        if existing is not None:
+            return existing
+        async with self.db.transaction() as tx:
+            return await ensure_user(tx, self.address, self.locale, self.now())
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    value: str
+    label: Msg
+
+
+def button_data(position: FlowPosition, value: str) -> str:
+    """`flow:step:token:value`: names the step it belongs to, so a stale press is recognisable."""
+    return f"{position.flow}:{position.step}:{position.token}:{value}"
+
+
+def choices_markup(
+    ctx: FlowContext, position: FlowPosition, rows: Sequence[Sequence[Choice]]
+) -> tuple[tuple[Button, ...], ...]:
+    return tuple(
+        tuple(Button(ctx.text(choice.label), button_data(position, choice.value)) for choice in row)
+        for row in rows
+    )

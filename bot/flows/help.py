@@ -1,0 +1,18 @@
+"""/help and /about: fixed texts from the pack."""
+
+from __future__ import annotations
+
+from bot.content_pack.ids import Msg
+from bot.core.replies import Reply
+from bot.flows.context import FlowContext
+
+
+def help_text(ctx: FlowContext) -> list[Reply]:
+    descriptions = ctx.services.content.command_descriptions(ctx.locale)
+    lines = [f"/{command.value} - {description}" for command, description in descriptions.items()]
+    body = "\n".join([ctx.text(Msg.HELP_INTRO), "", *lines, "", ctx.text(Msg.HELP_FOOTER)])
+    return [Reply(body)]
+
+
+def about_text(ctx: FlowContext) -> list[Reply]:
+    return [ctx.reply(Msg.ABOUT)]

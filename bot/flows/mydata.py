@@ -1,0 +1,85 @@
+"""/mydata: everything stored about the user, decrypted, as JSON text."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+from bot.content_pack.ids import Msg
+from bot.core.replies import Reply
+from bot.flows.context import FlowContext
+from bot.storage import affirmations_seen, checkins, flow_positions
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileExport:
+    platform: str
+    locale: str
+    timezone: str | None
+    checkin_time: str | None
+    discreet: bool
+    created_at: str
+    onboarded_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckInExport:
+    answered_at: str
+    mood: int
+    urge: str
+    note: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FlowExport:
+    flow: str
+    step: str
+
+
+@dataclass(frozen=True, slots=True)
+class UserExport:
+    profile: ProfileExport
+    checkins: list[CheckInExport]
+    affirmations_seen: list[str]
+    current_flow: FlowExport | None
+
+
+async def export_user(ctx: FlowContext) -> UserExport | None:
+    user = await ctx.find_user()
+    if user is None:
+        return None
+    answers = await checkins.list_checkins(ctx.db, user.id)
+    position = await flow_positions.get_position(ctx.db, user.id)
+    return UserExport(
+        profile=ProfileExport(
+            platform=user.platform,
+            locale=user.locale,
+            timezone=user.timezone,
+            checkin_time=user.checkin_time,
+            discreet=user.discreet,
+            created_at=user.created_at.isoformat(),
+            onboarded_at=user.onboarded_at.isoformat() if user.onboarded_at else None,
+        ),
+        checkins=[
+            CheckInExport(
+                answered_at=answer.answered_at.isoformat(),
+                mood=answer.mood,
+                urge=answer.urge,
+                note=None
+                if answer.sealed_note is None
+                else ctx.cipher.decrypt(answer.sealed_note, user.id),
+            )
+            for answer in answers
+        ],
+        affirmations_seen=await affirmations_seen.seen_affirmations(ctx.db, user.id),
+        current_flow=None if position is None else FlowExport(position.flow, position.step),
+    )
+
+
+async def mydata(ctx: FlowContext) -> list[Reply]:
+    export = await export_user(ctx)
+    if export is None:
+        return [ctx.reply(Msg.MYDATA_NOTHING)]
+    document = json.dumps(asdict(export), indent=2, ensure_ascii=False)
+    # protect: the export quotes the user's own notes back to them.
+    return [ctx.reply(Msg.MYDATA_INTRO), Reply(document, protect=True)]

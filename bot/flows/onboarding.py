@@ -1,0 +1,55 @@
+"""First contact: welcome, then time zone, then check-in time.
+
+/start ──▶ timezone ──(valid IANA name)──▶ time ──(valid HH:MM)──▶ done
+             │ invalid: explain, stay        │ invalid: explain, stay
+"""
+
+from __future__ import annotations
+
+from bot.content_pack.ids import Msg
+from bot.core.replies import Reply
+from bot.flows.base import Flow, Step
+from bot.flows.context import FlowContext
+from bot.flows.validation import parse_time_of_day, parse_timezone
+from bot.storage import flow_positions, users
+from bot.storage.flow_positions import FlowPosition
+
+
+class Onboarding(Flow):
+    name = "ob"
+
+    def __init__(self) -> None:
+        self.steps = {
+            "timezone": Step(on_text=self._timezone),
+            "time": Step(on_text=self._time),
+        }
+
+    async def begin(self, ctx: FlowContext) -> list[Reply]:
+        user = await ctx.ensure_user()
+        if user.onboarded_at is not None:
+            return [ctx.reply(Msg.WELCOME_BACK)]
+        async with ctx.db.transaction() as tx:
+            await flow_positions.move_to(tx, user.id, self.name, "timezone", ctx.now())
+        return [ctx.reply(Msg.WELCOME), ctx.reply(Msg.ASK_TIMEZONE)]
+
+    async def _timezone(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+        timezone = parse_timezone(text)
+        if timezone is None:
+            return [ctx.reply(Msg.BAD_TIMEZONE)]
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            await users.set_timezone(tx, user.id, timezone)
+            await flow_positions.move_to(tx, user.id, self.name, "time", ctx.now())
+        return [ctx.reply(Msg.ASK_TIME)]
+
+    async def _time(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+        checkin_time = parse_time_of_day(text)
+        if checkin_time is None:
+            return [ctx.reply(Msg.BAD_TIME)]
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            await users.set_checkin_time(tx, user.id, checkin_time)
+            await users.mark_onboarded(tx, user.id, ctx.now())
+            await flow_positions.leave_flow(tx, user.id)
+        timezone = user.timezone or "UTC"
+        return [ctx.reply(Msg.ONBOARDING_DONE, time=checkin_time, timezone=timezone)]

@@ -1,0 +1,125 @@
+"""SQLite access: one writer connection used by one transaction at a time, reads on another.
+
+A single shared connection would let one coroutine's COMMIT carry another
+coroutine's half-done work. So every write happens inside `transaction()`,
+which holds the writer for the whole BEGIN..COMMIT, and reads that need no
+transaction go to a separate read-only connection (WAL lets it read while a
+write is in progress).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.migrations import apply_migrations
+
+BUSY_TIMEOUT_MS = 5000
+
+Row = sqlite3.Row
+Params = tuple[Any, ...] | dict[str, Any]
+
+
+class Transaction:
+    """The writer connection, lent out for one transaction."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._connection = connection
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+        cursor = await self._connection.execute(sql, params)
+        count = cursor.rowcount
+        await cursor.close()
+        return count
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """Run an INSERT; returns the new row id."""
+        cursor = await self._connection.execute(sql, params)
+        row_id = cursor.lastrowid
+        await cursor.close()
+        if row_id is None:
+            raise RuntimeError("INSERT produced no row id")
+        return row_id
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        await self._connection.executemany(sql, rows)
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        cursor = await self._connection.execute(sql, params)
+        rows = await cursor.fetchall()
+        await cursor.close()
+        return list(rows)
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        cursor = await self._connection.execute(sql, params)
+        row = await cursor.fetchone()
+        await cursor.close()
+        return row
+
+
+class Database:
+    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path) -> Database:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        writer = await _connect(path)
+        try:
+            await writer.execute("PRAGMA journal_mode=WAL")
+            await apply_migrations(writer)
+            reader = await _connect(path)
+            await reader.execute("PRAGMA query_only=ON")
+        except BaseException:
+            await writer.close()
+            raise
+        return cls(writer, reader)
+
+    async def close(self) -> None:
+        async with self._write_lock:
+            await self._writer.close()
+        await self._reader.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """BEGIN IMMEDIATE .. COMMIT, or ROLLBACK if the block raises."""
+        async with self._write_lock:
+            await self._writer.execute("BEGIN IMMEDIATE")
+            try:
+                yield Transaction(self._writer)
+            except BaseException:
+                await self._writer.execute("ROLLBACK")
+                raise
+            await self._writer.execute("COMMIT")
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        async with self._reader.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        async with self._reader.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def table_names(self) -> list[str]:
+        rows = await self.fetch_all(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+        return [row["name"] for row in rows]
+
+
+async def _connect(path: Path) -> aiosqlite.Connection:
+    # isolation_level=None: we issue BEGIN/COMMIT ourselves, the sqlite3 module must not.
+    connection = await aiosqlite.connect(path, isolation_level=None)
+    connection.row_factory = sqlite3.Row
+    await connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    await connection.execute("PRAGMA foreign_keys=ON")
+    return connection

@@ -1,0 +1,25 @@
+"""Facts about the database itself, such as which key it was written with."""
+
+from __future__ import annotations
+
+from bot.storage.crypto import TextCipher
+from bot.storage.db import Database
+
+_KEY_CHECK = "key_check"
+
+
+async def verify_key(db: Database, cipher: TextCipher) -> None:
+    """Remember which key this database uses, or raise WrongKeyError if it is another one.
+
+    Checking up front turns a wrong key into a clear start-up error instead of
+    garbage (or a crash) the first time someone asks for their notes.
+    """
+    row = await db.fetch_one("SELECT value FROM meta WHERE key = ?", (_KEY_CHECK,))
+    if row is not None:
+        cipher.verify_check_value(row["value"])
+        return
+    async with db.transaction() as tx:
+        await tx.execute(
+            "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
+            (_KEY_CHECK, cipher.seal_check_value()),
+        )

@@ -1,0 +1,21 @@
+"""Everything stored about one user: exported on request, deleted on request."""
+
+from __future__ import annotations
+
+from bot.storage.db import Transaction
+
+# Tables keyed by the user's row id are found from the schema itself, so a
+# table added by a later migration is covered by /forget without anyone
+# having to remember this function.
+_TABLES_WITH_USER_ID = """
+SELECT m.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c
+WHERE m.type = 'table' AND c.name = 'user_id'
+"""
+
+
+async def forget_user(tx: Transaction, user_id: int) -> None:
+    """Delete every row that belongs to the user, in every table, in one transaction."""
+    for row in await tx.fetch_all(_TABLES_WITH_USER_ID):
+        table = str(row["name"]).replace('"', '""')
+        await tx.execute(f'DELETE FROM "{table}" WHERE user_id = ?', (user_id,))
+    await tx.execute("DELETE FROM users WHERE id = ?", (user_id,))
