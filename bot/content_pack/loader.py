@@ -6,7 +6,7 @@ import string
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -19,7 +19,7 @@ from bot.content_pack.schema import (
     MessagesFile,
     OpeningsFile,
 )
-from bot.content_pack.yaml_lines import YamlSyntaxError, load_located
+from bot.content_pack.yaml_lines import LocatedYaml, YamlSyntaxError, load_located
 
 # Messages shown on buttons: platforms cut long labels, so they must stay short.
 BUTTON_LABELS = frozenset(
@@ -51,6 +51,17 @@ class ContentError(Exception):
 Model = TypeVar("Model", bound=BaseModel)
 
 
+@dataclass(frozen=True, slots=True)
+class Parsed(Generic[Model]):
+    """A validated file, with the line of every value for later cross-checks."""
+
+    model: Model
+    located: LocatedYaml
+
+    def line(self, path: tuple[str | int, ...]) -> int:
+        return self.located.line_of(path)
+
+
 class _LocaleReader:
     """Reads one locale folder, collecting problems instead of stopping at the first."""
 
@@ -59,11 +70,10 @@ class _LocaleReader:
         self.locale = folder.name
         self.problems = problems
 
-    def read(self, file_name: str, model: type[Model], required: bool = True) -> Model | None:
+    def read(self, file_name: str, model: type[Model]) -> Parsed[Model] | None:
         path = self.folder / file_name
         if not path.is_file():
-            if required:
-                self.problems.append(Problem(path, 1, "file is missing"))
+            self.problems.append(Problem(path, 1, "file is missing"))
             return None
         try:
             located = load_located(path.read_text("utf-8"))
@@ -90,11 +100,7 @@ class _LocaleReader:
                     f"locale {locale!r} in folder {self.locale!r}",
                 )
             )
-        self._located = located
-        return parsed
-
-    def line(self, path: tuple[str | int, ...]) -> int:
-        return self._located.line_of(path) if hasattr(self, "_located") else 1
+        return Parsed(parsed, located)
 
     def add(self, file_name: str, line: int, message: str) -> None:
         self.problems.append(Problem(self.folder / file_name, line, message))
@@ -137,29 +143,28 @@ def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> Loc
     if commands is not None:
         _check_commands(reader, commands, complete=is_default)
     affirmations = reader.read("affirmations.yaml", AffirmationsFile)
-    openings = reader.read("openings.yaml", OpeningsFile)
     if affirmations is not None:
-        _check_unique(
-            reader, "affirmations.yaml", "affirmations", (a.id for a in affirmations.affirmations)
-        )
+        ids = [a.id for a in affirmations.model.affirmations]
+        _check_unique(reader, "affirmations.yaml", affirmations, "affirmations", ids)
+    openings = reader.read("openings.yaml", OpeningsFile)
     if openings is not None:
-        _check_unique(reader, "openings.yaml", "openings", (o.id for o in openings.openings))
-    if len(problems) > before or None in (messages, commands, affirmations, openings):
+        ids = [o.id for o in openings.model.openings]
+        _check_unique(reader, "openings.yaml", openings, "openings", ids)
+    if len(problems) > before or not (messages and commands and affirmations and openings):
         return None
-    assert messages and commands and affirmations and openings
     return LocaleContent(
         locale=folder.name,
-        messages=messages.messages,
-        affirmations=tuple(affirmations.affirmations),
-        openings=tuple(openings.openings),
-        commands=tuple(commands.commands),
+        messages=messages.model.messages,
+        affirmations=tuple(affirmations.model.affirmations),
+        openings=tuple(openings.model.openings),
+        commands=tuple(commands.model.commands),
     )
 
 
-def _check_messages(reader: _LocaleReader, parsed: MessagesFile, complete: bool) -> None:
+def _check_messages(reader: _LocaleReader, parsed: Parsed[MessagesFile], complete: bool) -> None:
     known = {message.value: message for message in Msg}
-    for message_id, text in parsed.messages.items():
-        line = reader.line(("messages", message_id))
+    for message_id, text in parsed.model.messages.items():
+        line = parsed.line(("messages", message_id))
         message = known.get(message_id)
         if message is None:
             reader.add("messages.yaml", line, f"unknown message id {message_id!r}")
@@ -180,17 +185,17 @@ def _check_messages(reader: _LocaleReader, parsed: MessagesFile, complete: bool)
                 f"{message_id}: button label over {MAX_BUTTON_LABEL_CHARS} chars",
             )
     if complete:
-        for missing in sorted(set(known) - set(parsed.messages)):
+        for missing in sorted(set(known) - set(parsed.model.messages)):
             reader.add(
-                "messages.yaml", reader.line(("messages",)), f"message {missing!r} is missing"
+                "messages.yaml", parsed.line(("messages",)), f"message {missing!r} is missing"
             )
 
 
-def _check_commands(reader: _LocaleReader, parsed: CommandsFile, complete: bool) -> None:
+def _check_commands(reader: _LocaleReader, parsed: Parsed[CommandsFile], complete: bool) -> None:
     names = {command.value for command in Command}
     seen: set[str] = set()
-    for index, info in enumerate(parsed.commands):
-        line = reader.line(("commands", index))
+    for index, info in enumerate(parsed.model.commands):
+        line = parsed.line(("commands", index))
         if info.name not in names:
             reader.add("commands.yaml", line, f"unknown command {info.name!r}")
         if info.name in seen:
@@ -200,14 +205,16 @@ def _check_commands(reader: _LocaleReader, parsed: CommandsFile, complete: bool)
         for missing in sorted(names - seen):
             reader.add(
                 "commands.yaml",
-                reader.line(("commands",)),
+                parsed.line(("commands",)),
                 f"command {missing!r} has no description",
             )
 
 
-def _check_unique(reader: _LocaleReader, file_name: str, key: str, ids: Iterable[str]) -> None:
+def _check_unique(
+    reader: _LocaleReader, file_name: str, parsed: Parsed[Model], key: str, ids: Iterable[str]
+) -> None:
     seen: set[str] = set()
     for index, item_id in enumerate(ids):
         if item_id in seen:
-            reader.add(file_name, reader.line((key, index, "id")), f"duplicate id {item_id!r}")
+            reader.add(file_name, parsed.line((key, index, "id")), f"duplicate id {item_id!r}")
         seen.add(item_id)

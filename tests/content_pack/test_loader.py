@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot.content_pack.ids import Command, Msg
+from bot.content_pack.loader import ContentError, check_pack, load_pack
+from bot.content_pack.pack import ContentPack
+
+REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
+
+
+@pytest.fixture
+def pack_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "content"
+    shutil.copytree(REPO_CONTENT, target)
+    return target
+
+
+def replace_in(path: Path, old: str, new: str) -> None:
+    text = path.read_text("utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def line_of(path: Path, needle: str) -> int:
+    for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+        if needle in line:
+            return number
+    raise AssertionError(needle)
+
+
+def test_shipped_pack_is_valid_and_complete(content: ContentPack) -> None:
+    assert check_pack(REPO_CONTENT, "en") == []
+    affirmations = content.affirmations("en")
+    assert len(affirmations) >= 40
+    assert len({a.theme for a in affirmations}) >= 10
+    assert all(
+        content.text("en", m, **dict.fromkeys(("time", "timezone", "limit"), "x")) for m in Msg
+    )
+    assert set(content.command_descriptions("en")) == set(Command)
+
+
+def test_wrong_value_is_reported_with_its_file_and_line(pack_copy: Path) -> None:
+    file = pack_copy / "en" / "affirmations.yaml"
+    replace_in(file, "theme: grief", "theme: sorrow")
+    problems = check_pack(pack_copy, "en")
+    assert len(problems) == 1
+    assert problems[0].file == file
+    assert problems[0].line == line_of(file, "theme: sorrow")
+    assert "theme" in problems[0].message
+    assert str(problems[0]).startswith(f"{file}:{problems[0].line}: ")
+
+
+def test_yaml_syntax_error_is_reported_with_its_line(pack_copy: Path) -> None:
+    file = pack_copy / "en" / "messages.yaml"
+    replace_in(file, '  checkin.skip_note: "Skip"', '  checkin.skip_note: ["Skip"')
+    problems = check_pack(pack_copy, "en")
+    assert any(p.file == file and "invalid YAML" in p.message for p in problems)
+    assert any(abs(p.line - line_of(file, "checkin.skip_note")) <= 1 for p in problems)
+
+
+def test_missing_unknown_and_misplaced_messages_are_reported(pack_copy: Path) -> None:
+    file = pack_copy / "en" / "messages.yaml"
+    replace_in(file, "  general.unknown_command:", "  general.unknown_commnd:")
+    replace_in(file, "Your check-in time is {time}", "Your check-in time is {when}")
+    messages = [p.message for p in check_pack(pack_copy, "en")]
+    assert any("unknown message id 'general.unknown_commnd'" in m for m in messages)
+    assert any("'general.unknown_command' is missing" in m for m in messages)
+    assert any("onboarding.done: placeholders must be time, timezone" in m for m in messages)
+
+
+def test_duplicate_ids_and_overlong_labels_are_reported(pack_copy: Path) -> None:
+    affirmations = pack_copy / "en" / "affirmations.yaml"
+    replace_in(affirmations, "id: aff-closure-02", "id: aff-closure-01")
+    messages = pack_copy / "en" / "messages.yaml"
+    replace_in(messages, 'checkin.skip_note: "Skip"', f'checkin.skip_note: "{"S" * 41}"')
+    problems = check_pack(pack_copy, "en")
+    duplicate = [p for p in problems if "duplicate id 'aff-closure-01'" in p.message]
+    assert duplicate and duplicate[0].line == line_of(affirmations, "id: aff-closure-01") + 5
+    assert any("button label over 40" in p.message for p in problems)
+
+
+def test_missing_file_and_missing_command_are_reported(pack_copy: Path) -> None:
+    (pack_copy / "en" / "openings.yaml").unlink()
+    replace_in(pack_copy / "en" / "commands.yaml", "  - name: about\n", "  - name: abuot\n")
+    messages = [str(p) for p in check_pack(pack_copy, "en")]
+    assert any("openings.yaml:1: file is missing" in m for m in messages)
+    assert any("unknown command 'abuot'" in m for m in messages)
+    assert any("command 'about' has no description" in m for m in messages)
+
+
+def test_loading_a_broken_pack_raises_with_every_problem(pack_copy: Path) -> None:
+    replace_in(pack_copy / "en" / "affirmations.yaml", "theme: grief", "theme: sorrow")
+    replace_in(pack_copy / "en" / "openings.yaml", "time_of_day: morning", "time_of_day: noonish")
+    with pytest.raises(ContentError) as raised:
+        load_pack(pack_copy, "en")
+    assert {p.file.name for p in raised.value.problems} == {"affirmations.yaml", "openings.yaml"}
+
+
+def test_locale_resolution_falls_back_to_the_default(content: ContentPack) -> None:
+    assert content.resolve_locale("en-GB") == "en"
+    assert content.resolve_locale("xx") == "en"
+    assert content.resolve_locale(None) == "en"

@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from bot.content_pack.ids import Command, Msg
+from bot.content_pack.pack import ContentPack
+from bot.flows.context import Services
+from bot.storage.affirmations_seen import seen_affirmations
+from bot.storage.users import find_user
+from tests.conversation import Conversation
+
+
+async def test_help_lists_every_command_once(chat: Conversation, content: ContentPack) -> None:
+    await chat.send("/help")
+    lines = chat.text.splitlines()
+    for command in Command:
+        matching = [line for line in lines if line.startswith(f"/{command.value} - ")]
+        assert len(matching) == 1, command
+
+
+async def test_help_and_unknown_input_store_nothing(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/help")
+    await chat.send("/about")
+    assert chat.text == text_of(Msg.ABOUT)
+    await chat.send("/nonsense")
+    assert chat.text == text_of(Msg.UNKNOWN_COMMAND)
+    await chat.send("hello there")
+    assert chat.text == text_of(Msg.UNEXPECTED_TEXT)
+    assert await find_user(services.db, "console", "u1") is None
+
+
+async def test_commands_addressed_to_the_bot_by_name_work(
+    chat: Conversation, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/ABOUT@steady_bot")
+    assert chat.text == text_of(Msg.ABOUT)
+
+
+async def test_affirmations_do_not_repeat_until_all_were_seen(
+    chat: Conversation, services: Services, content: ContentPack
+) -> None:
+    pack_texts = [affirmation.text for affirmation in content.affirmations("en")]
+    shown = []
+    for _ in pack_texts:
+        await chat.send("/affirm")
+        shown.append(chat.text)
+    assert sorted(shown) == sorted(pack_texts)
+
+    await chat.send("/affirm")  # a new round starts, but never with the last one shown
+    assert chat.text != shown[-1]
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None
+    assert len(await seen_affirmations(services.db, user.id)) == 1
+
+
+async def test_mydata_shows_everything_decrypted(chat: Conversation) -> None:
+    await chat.send("/start")
+    await chat.send("Asia/Kathmandu")
+    await chat.send("06:45")
+    await chat.send("/checkin")
+    await chat.send("1")
+    await chat.send("some")
+    await chat.send("rough morning <b>really</b>")
+    await chat.send("/affirm")
+    await chat.send("/mydata")
+    document = chat.last[-1]
+    assert document.protect  # it quotes the user's own words
+    data = json.loads(document.text)
+    assert data["profile"]["timezone"] == "Asia/Kathmandu"
+    assert data["profile"]["checkin_time"] == "06:45"
+    assert [(c["mood"], c["urge"], c["note"]) for c in data["checkins"]] == [
+        (1, "some", "rough morning <b>really</b>")
+    ]
+    assert len(data["affirmations_seen"]) == 1
+    assert data["current_flow"] is None
+
+
+async def test_settings_change_timezone_and_time(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/settings")
+    not_set = text_of(Msg.NOT_SET)
+    assert chat.text == text_of(Msg.SETTINGS_MENU, timezone=not_set, time=not_set)
+    await chat.press(text_of(Msg.SETTINGS_CHANGE_TIMEZONE))
+    assert chat.text == text_of(Msg.ASK_TIMEZONE)
+    await chat.send("Nowhere/Special")
+    assert chat.text == text_of(Msg.BAD_TIMEZONE)
+    await chat.send("Pacific/Chatham")
+    assert chat.last[0].text == text_of(Msg.SETTINGS_SAVED)
+    await chat.press(text_of(Msg.SETTINGS_CHANGE_TIME))
+    await chat.send("23:59")
+    assert chat.last[-1].text == text_of(
+        Msg.SETTINGS_MENU, timezone="Pacific/Chatham", time="23:59"
+    )
+    await chat.press(text_of(Msg.SETTINGS_DONE))
+    assert chat.text == text_of(Msg.SETTINGS_CLOSED)
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None and (user.timezone, user.checkin_time) == ("Pacific/Chatham", "23:59")

@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.content_pack.ids import Msg
+from bot.core.events import Address
+from bot.core.router import Router
+from bot.flows.context import Services
+from bot.storage.users import find_user
+from tests.conversation import Conversation
+
+
+async def fill_everything(chat: Conversation) -> None:
+    await chat.send("/start")
+    await chat.send("Europe/Berlin")
+    await chat.send("08:30")
+    await chat.send("/checkin")
+    await chat.send("2")
+    await chat.send("strong")
+    await chat.send("a note to be forgotten")
+    await chat.send("/affirm")
+    await chat.send("/checkin")  # leaves an open flow position behind
+    await chat.send("4")
+
+
+async def rows_mentioning(services: Services, user_row_id: int, platform_id: str) -> list[str]:
+    """Every (table, column) in the whole database that still holds one of the user's ids."""
+    found: list[str] = []
+    for table in await services.db.table_names():
+        columns = await services.db.fetch_all(f'SELECT name FROM pragma_table_info("{table}")')
+        for column in (row["name"] for row in columns):
+            if column in {"user_id"} or (table == "users" and column == "id"):
+                hits = await services.db.fetch_one(
+                    f'SELECT COUNT(*) AS n FROM "{table}" WHERE "{column}" = ?', (user_row_id,)
+                )
+            else:
+                hits = await services.db.fetch_one(
+                    f'SELECT COUNT(*) AS n FROM "{table}" WHERE CAST("{column}" AS TEXT) = ?',
+                    (platform_id,),
+                )
+            if hits is not None and hits["n"]:
+                found.append(f"{table}.{column}")
+    return found
+
+
+async def test_forget_deletes_every_row_of_the_user_only(
+    chat: Conversation, router: Router, services: Services, text_of: Callable[..., str]
+) -> None:
+    other = Conversation(router, Address("console", "c2", "someone-else"))
+    await fill_everything(other)
+    await fill_everything(chat)
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None
+    assert await rows_mentioning(services, user.id, "u1")  # the scan does see the data
+
+    await chat.send("/forget")
+    assert chat.text == text_of(Msg.FORGET_CONFIRM)
+    await chat.press(text_of(Msg.FORGET_YES))
+    assert chat.text == text_of(Msg.FORGET_DONE)
+
+    assert await rows_mentioning(services, user.id, "u1") == []
+    assert await find_user(services.db, "console", "someone-else") is not None
+    remaining = await services.db.fetch_one("SELECT COUNT(*) AS n FROM checkins")
+    assert remaining is not None and remaining["n"] == 1
+
+    await chat.send("/mydata")
+    assert chat.text == text_of(Msg.MYDATA_NOTHING)
+
+
+async def test_forget_needs_the_button_and_no_keeps_everything(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await fill_everything(chat)
+    await chat.send("/forget")
+    await chat.send("yes")  # typing is not the deliberate tap we ask for
+    assert chat.text == text_of(Msg.USE_BUTTONS)
+    await chat.press(text_of(Msg.FORGET_NO))
+    assert chat.text == text_of(Msg.FORGET_KEPT)
+    assert await find_user(services.db, "console", "u1") is not None
+    count = await services.db.fetch_one("SELECT COUNT(*) AS n FROM checkins")
+    assert count is not None and count["n"] == 1
+
+
+async def test_forget_with_nothing_stored_says_so(
+    chat: Conversation, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/forget")
+    assert chat.text == text_of(Msg.FORGET_NOTHING)
+
+
+async def test_old_forget_button_after_forgetting_does_nothing(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await fill_everything(chat)
+    await chat.send("/forget")
+    yes = chat.button(text_of(Msg.FORGET_YES)).data
+    await chat.press_data(yes)
+    await chat.press_data(yes)
+    assert chat.text == text_of(Msg.BUTTON_EXPIRED)
+    assert await find_user(services.db, "console", "u1") is None

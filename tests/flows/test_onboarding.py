@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from bot.app import open_services
+from bot.config import Settings
+from bot.content_pack.ids import Msg
+from bot.core.clock import ManualClock
+from bot.core.events import Address
+from bot.core.router import Router
+from bot.flows.context import Services
+from bot.storage.flow_positions import get_position
+from bot.storage.users import find_user
+from tests.conversation import Conversation
+
+
+async def test_onboarding_stores_timezone_and_time(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/start")
+    assert "not: a therapist, a crisis line, or an emergency service" in chat.text
+    assert "anyone who can open this device" in chat.text
+    assert chat.last[-1].text == text_of(Msg.ASK_TIMEZONE)
+
+    await chat.send("europe/berlin")  # any case is understood
+    assert chat.text == text_of(Msg.ASK_TIME)
+
+    await chat.send("8:30")
+    assert chat.text == text_of(Msg.ONBOARDING_DONE, time="08:30", timezone="Europe/Berlin")
+
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None
+    assert (user.timezone, user.checkin_time) == ("Europe/Berlin", "08:30")
+    assert user.onboarded_at is not None
+    assert await get_position(services.db, user.id) is None
+
+
+async def test_unknown_timezone_is_refused_with_help(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/start")
+    for bad in ("Mars/Phobos", "UTC+25", "Berlin", "../../etc/passwd", "posix/Europe/Berlin"):
+        await chat.send(bad)
+        assert chat.text == text_of(Msg.BAD_TIMEZONE), bad
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None and user.timezone is None
+    await chat.send("Asia/Kolkata")
+    assert chat.text == text_of(Msg.ASK_TIME)
+
+
+async def test_impossible_time_is_refused_with_help(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/start")
+    await chat.send("America/New_York")
+    for bad in ("25:99", "24:00", "12:60", "noon", "8", "-1:30"):
+        await chat.send(bad)
+        assert chat.text == text_of(Msg.BAD_TIME), bad
+    await chat.send("21.05")
+    assert chat.text == text_of(Msg.ONBOARDING_DONE, time="21:05", timezone="America/New_York")
+
+
+async def test_onboarding_resumes_after_restart(
+    settings: Settings, clock: ManualClock, text_of: Callable[..., str]
+) -> None:
+    async with open_services(settings, clock) as first:
+        chat = Conversation(Router(first), chat_address())
+        await chat.send("/start")
+        await chat.send("Australia/Lord_Howe")
+        assert chat.text == text_of(Msg.ASK_TIME)
+
+    async with open_services(settings, clock) as second:
+        chat = Conversation(Router(second, rng=random.Random(1)), chat_address())
+        await chat.send("07:15")
+        assert chat.text == text_of(
+            Msg.ONBOARDING_DONE, time="07:15", timezone="Australia/Lord_Howe"
+        )
+
+
+async def test_start_again_after_onboarding_welcomes_back(
+    chat: Conversation, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/start")
+    await chat.send("UTC")
+    await chat.send("10:00")
+    await chat.send("/start")
+    assert chat.text == text_of(Msg.WELCOME_BACK)
+
+
+def chat_address() -> Address:
+    return Address("console", "c9", "u9")
