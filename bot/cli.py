@@ -44,8 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(f"steady: {error}", file=sys.stderr)
         return EXIT_USAGE
-    configure_logging(settings.log_level)
     command = args.command or "run"
+    configure_logging(_log_level(settings, command))
     if command == "content":
         return _content_check(settings)
     if command == "console":
@@ -53,8 +53,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _run(settings)
 
 
+def _log_level(settings: Settings, command: str) -> str:
+    """In a terminal chat, routine events would be printed between the messages;
+    there, only warnings show unless the operator asked for a level."""
+    chatting_here = command == "console" or (command == "run" and not settings.has_platform)
+    if chatting_here and "log_level" not in settings.model_fields_set:
+        return "WARNING"
+    return settings.log_level
+
+
 def _run(settings: Settings) -> int:
-    if settings.telegram_bot_token or settings.discord_bot_token:
+    if settings.has_platform:
         print(PLATFORMS_PENDING_MESSAGE, file=sys.stderr)
         return EXIT_USAGE
     if not sys.stdin.isatty():

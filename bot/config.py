@@ -83,6 +83,10 @@ class Settings(BaseSettings):
         return self.database_path
 
     @property
+    def has_platform(self) -> bool:
+        return bool(self.telegram_bot_token or self.discord_bot_token)
+
+    @property
     def key_file(self) -> Path:
         return self.data_dir / "steady.key"
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import logging
 import sys
+import traceback
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
 
 FieldValue = int | str | bool | None
 
@@ -23,8 +26,12 @@ class KeyValueFormatter(logging.Formatter):
         parts = [stamp, record.levelname.lower(), record.name, f"event={record.getMessage()}"]
         parts.extend(f"{key}={value}" for key, value in fields.items())
         if record.exc_info and record.exc_info[0] is not None:
-            # The exception's class, never its message: messages can quote user input.
+            # The exception's class and where it was raised, never its message:
+            # messages can quote user input.
             parts.append(f"error={record.exc_info[0].__name__}")
+            frames = traceback.extract_tb(record.exc_info[2])
+            if frames:
+                parts.append(f"at={Path(frames[-1].filename).name}:{frames[-1].lineno}")
         return " ".join(parts)
 
 
@@ -42,10 +49,16 @@ def log_event(
     logger.log(level, "%s", kind, extra={"steady_fields": fields}, exc_info=exc_info)
 
 
-def configure_logging(level: str) -> None:
-    handler = logging.StreamHandler(sys.stderr)
+def configure_logging(level: str, stream: TextIO | None = None) -> None:
+    """Our events at `level`; every library at WARNING whatever `level` is.
+
+    Libraries log what passes through them at DEBUG (aiosqlite logs each SQL
+    statement with its parameters, HTTP clients log request bodies), so they
+    never get a lower level than WARNING from this switch.
+    """
+    handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(KeyValueFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(logging.WARNING)  # libraries: warnings only; they may log request bodies
+    root.setLevel(logging.WARNING)
     logging.getLogger(_LOGGER_PREFIX).setLevel(level)

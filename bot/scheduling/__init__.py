@@ -1,0 +1,1 @@
+"""Schedule rules: when a local wall-clock time happens, in UTC."""

@@ -1,0 +1,107 @@
+"""The `steady` command as a user runs it: a real process, stdin in, stdout out."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def steady(
+    args: list[str], data_dir: Path, stdin: str = "", **env: str
+) -> subprocess.CompletedProcess[str]:
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN", "STEADY_ENCRYPTION_KEY"}
+    }
+    environment.update({"STEADY_DATA_DIR": str(data_dir), **env})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=data_dir.parent,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_piped_console_onboards_checks_in_and_remembers(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = steady(
+        ["console"],
+        data,
+        "/start\nEurope/Berlin\n08:30\n/checkin\n4\n2\nwalked the long way home\n",
+    )
+    assert first.returncode == 0, first.stderr
+    assert "Your check-in time is 08:30 (Europe/Berlin)." in first.stdout
+    assert "  1) 1 · very low" in first.stdout
+    assert "Saved, with your note." in first.stdout
+    assert "Traceback" not in first.stderr
+
+    second = steady(["console"], data, "/start\n/mydata\n")
+    assert second.returncode == 0, second.stderr
+    assert "Welcome back." in second.stdout
+    assert '"note": "walked the long way home"' in second.stdout
+    assert '"urge": "some"' in second.stdout
+
+
+def test_run_without_token_or_terminal_exits_2_naming_both_tokens(tmp_path: Path) -> None:
+    result = steady(["run"], tmp_path / "data", "")
+    assert result.returncode == 2
+    assert "TELEGRAM_BOT_TOKEN" in result.stderr
+    assert "DISCORD_BOT_TOKEN" in result.stderr
+
+
+def test_invalid_setting_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    result = steady(["console"], tmp_path / "data", "", STEADY_LOG_LEVEL="chatty")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "steady: STEADY_LOG_LEVEL is not valid: expected one of DEBUG, INFO, WARNING, ERROR."
+    ]
+
+
+def test_wrong_key_is_a_clear_error_not_garbage(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    assert steady(["console"], data, "/checkin\n3\nnone\nsecret words\n").returncode == 0
+    (data / "steady.key").unlink()
+    (data / "steady.key").write_text("x" * 43 + "=\n")  # 32 bytes, but not the right ones
+    result = steady(["console"], data, "/mydata\n")
+    assert result.returncode == 2
+    assert "different encryption key" in result.stderr
+    assert "secret words" not in result.stdout
+
+
+@pytest.mark.parametrize("broken", [True, False])
+def test_content_check_command(tmp_path: Path, broken: bool) -> None:
+    content = tmp_path / "content"
+    (content / "en").mkdir(parents=True)
+    for file in (REPO / "content" / "en").iterdir():
+        (content / "en" / file.name).write_text(file.read_text("utf-8"), "utf-8")
+    if broken:
+        messages = content / "en" / "messages.yaml"
+        messages.write_text(messages.read_text().replace("general.use_buttons", "general.nope"))
+    result = steady(["content", "check"], tmp_path / "data", STEADY_CONTENT_DIR=str(content))
+    if broken:
+        assert result.returncode == 1
+        assert f"{content}/en/messages.yaml:" in result.stdout
+        assert "unknown message id 'general.nope'" in result.stdout
+    else:
+        assert result.returncode == 0, result.stdout
+        assert "content pack is valid" in result.stdout
+
+
+def test_broken_content_stops_the_console_before_it_answers(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    (content / "en").mkdir(parents=True)
+    result = steady(["console"], tmp_path / "data", "/start\n", STEADY_CONTENT_DIR=str(content))
+    assert result.returncode == 2
+    assert "messages.yaml:1: file is missing" in result.stderr
+    assert result.stdout == ""

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import SettingsError, load_settings
+from bot.storage.crypto import generate_key_text
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # no stray .env from the working directory
+    for name in (
+        "TELEGRAM_BOT_TOKEN",
+        "DISCORD_BOT_TOKEN",
+        "STEADY_DATA_DIR",
+        "STEADY_DATABASE_PATH",
+        "STEADY_ENCRYPTION_KEY",
+        "STEADY_LOG_LEVEL",
+        "STEADY_DEFAULT_LOCALE",
+    ):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_defaults() -> None:
+    settings = load_settings()
+    assert settings.data_dir == Path("data")
+    assert settings.database_file == Path("data/steady.db")
+    assert settings.telegram_bot_token is None
+    assert settings.telegram_api_base_url == "https://api.telegram.org/bot"
+    assert settings.log_level == "INFO"
+    assert (settings.content_dir / "en" / "messages.yaml").is_file()
+
+
+def test_database_path_follows_the_data_dir(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STEADY_DATA_DIR", "/srv/steady")
+    assert load_settings().database_file == Path("/srv/steady/steady.db")
+    monkeypatch.setenv("STEADY_DATABASE_PATH", "/elsewhere/s.db")
+    assert load_settings().database_file == Path("/elsewhere/s.db")
+
+
+def test_dot_env_file_is_read_and_blank_tokens_mean_unset(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("TELEGRAM_BOT_TOKEN=\nSTEADY_LOG_LEVEL=debug\n")
+    settings = load_settings()
+    assert settings.telegram_bot_token is None
+    assert settings.log_level == "DEBUG"
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "expected"),
+    [
+        ("STEADY_LOG_LEVEL", "LOUD", "one of DEBUG, INFO, WARNING, ERROR"),
+        ("STEADY_ENCRYPTION_KEY", "too-short", "URL-safe base64 of 32 random bytes"),
+        ("STEADY_DEFAULT_LOCALE", "en_US!", "a language code such as en"),
+    ],
+)
+def test_invalid_value_is_one_line_naming_the_variable(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, expected: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SettingsError) as raised:
+        load_settings()
+    message = str(raised.value)
+    assert message.startswith(f"{variable} is not valid")
+    assert expected in message
+    assert "\n" not in message
+
+
+def test_a_generated_key_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+    key = generate_key_text()
+    monkeypatch.setenv("STEADY_ENCRYPTION_KEY", key)
+    assert load_settings().encryption_key == key
