@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import sys
+import threading
 from typing import TextIO
 
 from bot.adapters.base import Capabilities, SentMessage
@@ -52,10 +52,11 @@ class ConsoleAdapter:
 
     async def run(self) -> None:
         """Read until end of input, answering each line."""
+        lines = _read_lines_in_background(self._stdin)
         while True:
             if self._prompt:
                 self._write("> ", newline=False)
-            line = await asyncio.to_thread(self._stdin.readline)
+            line = await lines.get()
             if not line:
                 return
             event = self._event_for(line.rstrip("\r\n"))
@@ -95,5 +96,24 @@ class ConsoleAdapter:
         self._stdout.flush()
 
 
-def interactive() -> bool:
-    return sys.stdin.isatty()
+def _read_lines_in_background(stream: TextIO) -> asyncio.Queue[str]:
+    """Lines from `stream`, then "" at end of input.
+
+    A daemon thread does the blocking reads: a thread from the default executor
+    would keep Ctrl-C from ending the program until the next Enter.
+    """
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str] = asyncio.Queue()
+
+    def pump() -> None:
+        while True:
+            line = stream.readline()
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, line)
+            except RuntimeError:  # the loop closed (Ctrl-C) while we waited for input
+                return
+            if not line:
+                return
+
+    threading.Thread(target=pump, name="console-stdin", daemon=True).start()
+    return queue
