@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
+from bot.adapters.base import Adapter
 from bot.adapters.console import ConsoleAdapter
 from bot.config import Settings
+from bot.content_pack.ids import Msg
 from bot.content_pack.loader import load_pack
 from bot.core.clock import Clock, SystemClock
 from bot.core.router import Router
+from bot.delivery.outbox import Outbox
 from bot.flows.context import Services
 from bot.logs import get_logger, log_event
+from bot.scheduling.dispatcher import Dispatcher
+from bot.scheduling.runner import TickRunner
 from bot.storage.crypto import TextCipher, load_or_create_key
 from bot.storage.db import Database
 from bot.storage.meta import verify_key
@@ -36,9 +42,45 @@ async def open_services(settings: Settings, clock: Clock | None = None) -> Async
         await db.close()
 
 
+@dataclass
+class Delivery:
+    """The outbox and the scheduler that feeds it, for the adapters that are running."""
+
+    outbox: Outbox
+    dispatcher: Dispatcher
+    runner: TickRunner
+
+
+@asynccontextmanager
+async def scheduled_delivery(
+    settings: Settings, router: Router, adapters: Mapping[str, Adapter]
+) -> AsyncIterator[Delivery]:
+    services = router.services
+    outbox = Outbox(services.db, services.clock, adapters)
+    dispatcher = Dispatcher(services, router.checkin, outbox, grace=settings.missed_grace)
+    runner = TickRunner(dispatcher, settings.tick_seconds)
+    outbox.start()
+    runner.start()
+    try:
+        yield Delivery(outbox, dispatcher, runner)
+    finally:
+        runner.stop()
+        await outbox.stop()
+
+
 async def run_console(settings: Settings, prompt: bool) -> None:
     async with open_services(settings) as services:
-        log_event(log, "console.started")
-        console = ConsoleAdapter(Router(services), sys.stdin, sys.stdout, prompt=prompt)
-        await console.run()
+        router = Router(services)
+        content, locale = services.content, settings.default_locale
+        console = ConsoleAdapter(
+            router,
+            sys.stdin,
+            sys.stdout,
+            prompt=prompt,
+            image_dir=settings.data_dir / "charts",
+            image_saved=lambda path: content.text(locale, Msg.PROGRESS_SAVED_TO, path=str(path)),
+        )
+        async with scheduled_delivery(settings, router, {console.platform: console}):
+            log_event(log, "console.started")
+            await console.run()
         log_event(log, "console.stopped")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Literal
 
@@ -43,6 +45,10 @@ class Settings(BaseSettings):
     )
     default_locale: str = Field(default="en", validation_alias="STEADY_DEFAULT_LOCALE")
     log_level: LogLevel = Field(default="INFO", validation_alias="STEADY_LOG_LEVEL")
+    tick_seconds: float = Field(default=15, ge=1, le=15, validation_alias="STEADY_TICK_SECONDS")
+    missed_grace: timedelta = Field(
+        default=timedelta(hours=2), validation_alias="STEADY_MISSED_GRACE"
+    )
 
     @field_validator("telegram_bot_token", "discord_bot_token", "encryption_key", mode="before")
     @classmethod
@@ -56,6 +62,13 @@ class Settings(BaseSettings):
     @classmethod
     def _upper_log_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("missed_grace", mode="before")
+    @classmethod
+    def _parse_duration(cls, value: object) -> object:
+        if isinstance(value, str):
+            return parse_duration(value)
+        return value
 
     @field_validator("encryption_key")
     @classmethod
@@ -91,6 +104,21 @@ class Settings(BaseSettings):
         return self.data_dir / "steady.key"
 
 
+_DURATION = re.compile(r"^\s*(\d+)\s*([smh]?)\s*$")
+_UNIT_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600}
+
+
+def parse_duration(text: str) -> timedelta:
+    """`90m`, `2h`, `45s` or plain seconds; at most a day."""
+    match = _DURATION.match(text.lower())
+    if match is None:
+        raise ValueError("a duration such as 30m or 2h")
+    seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+    if not 0 < seconds <= 86_400:
+        raise ValueError("a duration such as 30m or 2h")
+    return timedelta(seconds=seconds)
+
+
 def decode_key(text: str) -> bytes:
     """A key is 32 random bytes written as URL-safe base64 (44 characters)."""
     try:
@@ -109,6 +137,8 @@ _ALLOWED = {
         'python -c "import os,base64;print(base64.urlsafe_b64encode(os.urandom(32)).decode())")'
     ),
     "STEADY_DEFAULT_LOCALE": "a language code such as en",
+    "STEADY_TICK_SECONDS": "a number of seconds from 1 to 15",
+    "STEADY_MISSED_GRACE": "a duration from 1s to 24h, such as 30m or 2h",
     "STEADY_DATA_DIR": "a folder path",
     "STEADY_DATABASE_PATH": "a file path",
     "STEADY_CONTENT_DIR": "a folder path",

@@ -45,3 +45,23 @@ class Adapter(Protocol):
     async def delete(self, message: SentMessage) -> bool:
         """Remove an earlier message; False if the platform no longer allows it."""
         ...
+
+
+class DeliveryError(Exception):
+    """A send failed. Adapters raise the subclasses below; nothing platform-specific leaks."""
+
+
+class RecipientUnreachable(DeliveryError):
+    """The user blocked the bot or closed their DMs: stop sending until they write again."""
+
+
+class RetryAfter(DeliveryError):
+    """The platform asked us to wait before sending again."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"retry after {seconds} s")
+        self.seconds = seconds
+
+
+class TransientDeliveryError(DeliveryError):
+    """A network error or timeout: worth another try after a pause."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import threading
+from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 from bot.adapters.base import Capabilities, SentMessage
@@ -36,11 +38,21 @@ class ConsoleAdapter:
         buttons=True, edits=False, max_text_length=1_000_000, ephemeral=False, images=False
     )
 
-    def __init__(self, router: Router, stdin: TextIO, stdout: TextIO, prompt: bool) -> None:
+    def __init__(
+        self,
+        router: Router,
+        stdin: TextIO,
+        stdout: TextIO,
+        prompt: bool,
+        image_dir: Path,
+        image_saved: Callable[[Path], str],
+    ) -> None:
         self._router = router
         self._stdin = stdin
         self._stdout = stdout
         self._prompt = prompt
+        self._image_dir = image_dir
+        self._image_saved = image_saved  # the pack's "saved the chart here" line
         self._choices: tuple[Button, ...] = ()
         self._ids = itertools.count(1)
 
@@ -81,6 +93,12 @@ class ConsoleAdapter:
 
     async def send(self, address: Address, reply: Reply) -> SentMessage | None:
         self._write(reply.text)
+        if reply.image is not None:
+            # A terminal cannot show the picture: save it and say where.
+            self._image_dir.mkdir(parents=True, exist_ok=True)
+            path = self._image_dir / reply.image.filename
+            path.write_bytes(reply.image.png)
+            self._write(self._image_saved(path.resolve()))
         if reply.buttons:
             self._choices = reply.flat_buttons
             for number, button in enumerate(self._choices, start=1):

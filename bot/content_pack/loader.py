@@ -15,6 +15,7 @@ from bot.content_pack.pack import ContentPack, LocaleContent
 from bot.content_pack.schema import (
     MAX_BUTTON_LABEL_CHARS,
     AffirmationsFile,
+    CheckInRepliesFile,
     CommandsFile,
     MessagesFile,
     OpeningsFile,
@@ -26,7 +27,10 @@ BUTTON_LABELS = frozenset(
     {
         Msg.MOOD_1, Msg.MOOD_2, Msg.MOOD_3, Msg.MOOD_4, Msg.MOOD_5,
         Msg.URGE_NONE, Msg.URGE_SOME, Msg.URGE_STRONG, Msg.SKIP_NOTE,
-        Msg.SETTINGS_CHANGE_TIMEZONE, Msg.SETTINGS_CHANGE_TIME, Msg.SETTINGS_DONE,
+        Msg.SNOOZE_1H, Msg.SNOOZE_3H, Msg.SNOOZE_TOMORROW,
+        Msg.SETTINGS_CHANGE_TIMEZONE, Msg.SETTINGS_CHANGE_TIMES, Msg.SETTINGS_CHANGE_DAYS,
+        Msg.SETTINGS_CHANGE_QUIET, Msg.SETTINGS_PAUSE, Msg.SETTINGS_STOP, Msg.SETTINGS_RESUME,
+        Msg.SETTINGS_DONE, Msg.PAUSE_1, Msg.PAUSE_3, Msg.PAUSE_7,
         Msg.FORGET_YES, Msg.FORGET_NO,
     }
 )  # fmt: skip
@@ -150,13 +154,20 @@ def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> Loc
     if openings is not None:
         ids = [o.id for o in openings.model.openings]
         _check_unique(reader, "openings.yaml", openings, "openings", ids)
-    if len(problems) > before or not (messages and commands and affirmations and openings):
+    replies = reader.read("checkin_replies.yaml", CheckInRepliesFile)
+    if replies is not None:
+        ids = [r.id for r in replies.model.checkin_replies]
+        _check_unique(reader, "checkin_replies.yaml", replies, "checkin_replies", ids)
+    if len(problems) > before or not (
+        messages and commands and affirmations and openings and replies
+    ):
         return None
     return LocaleContent(
         locale=folder.name,
         messages=messages.model.messages,
         affirmations=tuple(affirmations.model.affirmations),
         openings=tuple(openings.model.openings),
+        checkin_replies=tuple(replies.model.checkin_replies),
         commands=tuple(commands.model.commands),
     )
 

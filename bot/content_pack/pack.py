@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.content_pack.ids import Command, Msg
-from bot.content_pack.schema import Affirmation, CommandInfo, Opening
+from bot.content_pack.schema import Affirmation, CheckInReply, CommandInfo, Opening
 
 
 @dataclass(frozen=True)
@@ -14,6 +14,7 @@ class LocaleContent:
     messages: dict[str, str]
     affirmations: tuple[Affirmation, ...]
     openings: tuple[Opening, ...]
+    checkin_replies: tuple[CheckInReply, ...]
     commands: tuple[CommandInfo, ...]
 
 
@@ -46,6 +47,9 @@ class ContentPack:
 
     def openings(self, locale: str) -> tuple[Opening, ...]:
         return self._content(locale).openings
+
+    def checkin_replies(self, locale: str) -> tuple[CheckInReply, ...]:
+        return self._content(locale).checkin_replies
 
     def command_descriptions(self, locale: str) -> dict[Command, str]:
         by_name = {info.name: info.description for info in self._content(locale).commands}

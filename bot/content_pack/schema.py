@@ -65,6 +65,19 @@ class Opening(_Strict):
     _strip = field_validator("text")(_clean)
 
 
+ReplyCategory = Literal["hard_day", "middle_day", "good_day", "strong_urge"]
+
+
+class CheckInReply(_Strict):
+    """What Steady says after a check-in, chosen by how the day went."""
+
+    id: ItemId
+    category: ReplyCategory
+    text: Annotated[str, StringConstraints(max_length=400)]
+
+    _strip = field_validator("text")(_clean)
+
+
 class CommandInfo(_Strict):
     name: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
     description: Annotated[
@@ -80,6 +93,20 @@ class AffirmationsFile(_Strict):
 class OpeningsFile(_Strict):
     locale: LocaleCode
     openings: list[Opening] = Field(min_length=1)
+
+
+class CheckInRepliesFile(_Strict):
+    locale: LocaleCode
+    checkin_replies: list[CheckInReply] = Field(min_length=1)
+
+    @field_validator("checkin_replies")
+    @classmethod
+    def _every_category(cls, replies: list[CheckInReply]) -> list[CheckInReply]:
+        # Two per category at least: "never the same twice in a row" needs a choice.
+        for category in ("hard_day", "middle_day", "good_day", "strong_urge"):
+            if sum(reply.category == category for reply in replies) < 2:
+                raise ValueError(f"category {category} needs at least two replies")
+        return replies
 
 
 class CommandsFile(_Strict):

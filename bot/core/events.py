@@ -47,10 +47,18 @@ class ButtonPressed:
 
 @dataclass(frozen=True, slots=True)
 class CheckInDue:
-    """The scheduler says a check-in is due for this user."""
+    """The scheduler says a check-in is due for this user.
+
+    It carries what starting the check-in needs, so thousands due in the same
+    minute cost no extra reads.
+    """
 
     address: Address
     due_at: datetime
+    user_row_id: int
+    locale: str
+    local_time: datetime  # the due instant on the user's own clock: picks a fitting opening
+    last_opening_id: str | None = None
 
 
 Event = TextMessage | CommandIssued | ButtonPressed | CheckInDue

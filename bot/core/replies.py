@@ -12,6 +12,14 @@ class Button:
 
 
 @dataclass(frozen=True, slots=True)
+class Image:
+    """A picture to send with a reply's text as its caption."""
+
+    png: bytes
+    filename: str
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """One message to send.
 
@@ -19,6 +27,7 @@ class Reply:
     protect:   the message echoes the user's own words; forbid forwarding/saving where possible.
     ephemeral: only the addressed user may see it (where the platform can do that).
     edit_of:   id of an earlier message to replace instead of sending a new one.
+    image:     a picture; `text` becomes its caption where the platform can show images.
     """
 
     text: str
@@ -27,6 +36,7 @@ class Reply:
     protect: bool = False
     ephemeral: bool = False
     edit_of: str | None = None
+    image: Image | None = None
 
     @property
     def flat_buttons(self) -> tuple[Button, ...]:

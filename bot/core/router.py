@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from bot.content_pack.ids import Command, Msg
 from bot.core.events import ButtonPressed, CheckInDue, CommandIssued, Event, TextMessage
@@ -21,12 +22,14 @@ from bot.flows.checkin import CheckIn
 from bot.flows.context import FlowContext, Services
 from bot.flows.forget import Forget
 from bot.flows.help import about_text, help_text
+from bot.flows.history import history, progress
 from bot.flows.mydata import mydata
 from bot.flows.onboarding import Onboarding
 from bot.flows.settings import Settings
 from bot.logs import get_logger, log_event
+from bot.scheduling.planner import in_quiet_hours
 from bot.storage import flow_positions
-from bot.storage.users import find_user
+from bot.storage.users import User, find_user, mark_reachable
 
 log = get_logger("router")
 
@@ -44,15 +47,18 @@ class Router:
         self._safety = safety or SafetyScreen()
         self._rng = rng or random.Random()
         self._user_locks = KeyedLock()
-        self.checkin = CheckIn()
+        self.checkin = CheckIn(self._rng)
+        onboarding, settings, forget = Onboarding(), Settings(), Forget()
         self._flows: dict[str, Flow] = {
-            flow.name: flow for flow in (Onboarding(), self.checkin, Settings(), Forget())
+            flow.name: flow for flow in (onboarding, self.checkin, settings, forget)
         }
         self._commands: dict[Command, CommandHandler] = {
-            Command.START: self._flows["ob"].begin,
+            Command.START: onboarding.begin,
             Command.CHECKIN: self.checkin.begin,
-            Command.SETTINGS: self._flows["st"].begin,
-            Command.FORGET: self._flows["fg"].begin,
+            Command.SETTINGS: settings.begin,
+            Command.FORGET: forget.begin,
+            Command.HISTORY: history,
+            Command.PROGRESS: progress,
             Command.AFFIRM: lambda ctx: affirm(ctx, self._rng),
             Command.MYDATA: mydata,
             Command.CANCEL: self._cancel,
@@ -60,10 +66,17 @@ class Router:
             Command.ABOUT: _sync(about_text),
         }
 
+    @property
+    def services(self) -> Services:
+        return self._services
+
     async def handle(self, event: Event) -> list[Reply]:
         """The replies for one event, in order. Never raises."""
         address = event.address
-        ctx = FlowContext(self._services, address, await self._locale_for(event))
+        user = await self._user_for(event)
+        language = getattr(event, "language_code", None)
+        locale = user.locale if user else self._services.content.resolve_locale(language)
+        ctx = FlowContext(self._services, address, locale)
         if isinstance(event, TextMessage):
             # Safety first: before any lock, flow or database write can stand in the way.
             found = self._safety.screen(event.text, ctx.locale)
@@ -72,7 +85,10 @@ class Router:
                 return list(found.replies)
         try:
             async with self._user_locks.hold((address.platform, address.user_id)):
-                return await self._dispatch(ctx, event)
+                if user is not None and user.unreachable_since is not None:
+                    async with self._services.db.transaction() as tx:
+                        await mark_reachable(tx, user.id)  # they wrote: we can reach them
+                replies = await self._dispatch(ctx, event)
         except Exception as error:
             log_event(
                 log,
@@ -83,15 +99,16 @@ class Router:
                 event=type(event).__name__,
             )
             return [ctx.reply(Msg.SOMETHING_WENT_WRONG)]
+        if user is not None and in_quiet_hours(user, self._services.clock.now()):
+            return [replace(reply, silent=True) for reply in replies]
+        return replies
 
-    async def _locale_for(self, event: Event) -> str:
-        content = self._services.content
-        language = getattr(event, "language_code", None)
+    async def _user_for(self, event: Event) -> User | None:
         try:
-            user = await find_user(self._services.db, event.address.platform, event.address.user_id)
-        except Exception:  # the locale must never be why a reply fails
-            user = None
-        return user.locale if user is not None else content.resolve_locale(language)
+            return await find_user(self._services.db, event.address.platform, event.address.user_id)
+        except Exception as error:  # no lookup failure may keep a reply (or a crisis reply) back
+            log_event(log, "user.lookup_failed", logging.WARNING, exc_info=error)
+            return None
 
     async def _dispatch(self, ctx: FlowContext, event: Event) -> list[Reply]:
         log_event(log, "event.received", platform=ctx.address.platform, event=type(event).__name__)
@@ -103,7 +120,8 @@ class Router:
             case TextMessage():
                 return await self._on_text(ctx, event)
             case CheckInDue():
-                return [await self.checkin.ask_mood(ctx, ctx.text(Msg.CHECKIN_OPENING))]
+                started = await self.checkin.start_due(self._services, [event])
+                return [outgoing.reply for outgoing in started]
 
     async def _on_command(self, ctx: FlowContext, event: CommandIssued) -> list[Reply]:
         try:
@@ -123,11 +141,8 @@ class Router:
         ):
             log_event(log, "button.stale", platform=ctx.address.platform)
             return [ctx.reply(Msg.BUTTON_EXPIRED)]
-        step = (
-            self._flows[position.flow].steps.get(position.step)
-            if position.flow in self._flows
-            else None
-        )
+        flow = self._flows.get(position.flow)
+        step = None if flow is None else flow.steps.get(position.step)
         if step is None or step.on_choice is None:
             return [ctx.reply(Msg.BUTTON_EXPIRED)]
         return await step.on_choice(ctx, position, parts[3])

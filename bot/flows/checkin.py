@@ -1,34 +1,88 @@
 """A check-in: mood, then the pull to reach out, then an optional encrypted note.
 
-begin ──▶ mood ──[1..5]──▶ urge ──[none|some|strong]──▶ note ──(text)──▶ saved
-                                                          └──[Skip]──▶ saved
+    begin / due ──▶ mood ──[1..5]──▶ urge ──[none|some|strong]──▶ note ──(text)──▶ saved
+                     │                                              └──[Skip]──▶ saved
+                     └──[In 1 hour | In 3 hours]──▶ snoozed   [Tomorrow]──▶ none today
+
+A scheduled check-in opens with a neutral line: it may show on a lock screen.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
 from bot.content_pack.ids import Msg
+from bot.content_pack.schema import CheckInReply, Opening
+from bot.core.events import CheckInDue
 from bot.core.replies import Reply
+from bot.delivery.outbox import Outgoing
 from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext, choices_markup
-from bot.storage import checkins, flow_positions
-from bot.storage.flow_positions import FlowPosition
+from bot.flows.context import Choice, FlowContext, Services, choices_markup
+from bot.scheduling.planner import (
+    out_of_quiet_hours,
+    reschedule_user,
+    start_of_next_local_day,
+    user_zone,
+)
+from bot.storage import checkin_slots, checkins, flow_positions, users
+from bot.storage.flow_positions import FlowPosition, new_token
+from bot.storage.queries import to_epoch
 
 NOTE_LIMIT = 1000
 
 _MOODS = ((Choice("1", Msg.MOOD_1), Choice("2", Msg.MOOD_2), Choice("3", Msg.MOOD_3)),
           (Choice("4", Msg.MOOD_4), Choice("5", Msg.MOOD_5)))  # fmt: skip
+_SNOOZES = ((Choice("later-1h", Msg.SNOOZE_1H), Choice("later-3h", Msg.SNOOZE_3H),
+             Choice("later-tomorrow", Msg.SNOOZE_TOMORROW)),)  # fmt: skip
 _URGES = ((Choice("none", Msg.URGE_NONE), Choice("some", Msg.URGE_SOME),
            Choice("strong", Msg.URGE_STRONG)),)  # fmt: skip
 _SKIP = ((Choice("skip", Msg.SKIP_NOTE),),)
 
 MOOD_VALUES = frozenset(choice.value for row in _MOODS for choice in row)
 URGE_VALUES = frozenset(choice.value for row in _URGES for choice in row)
+SNOOZE_DELAYS = {"later-1h": timedelta(hours=1), "later-3h": timedelta(hours=3)}
+
+
+def opening_period(local: datetime) -> str:
+    if 5 <= local.hour < 12:
+        return "morning"
+    if 12 <= local.hour < 17:
+        return "afternoon"
+    return "evening"
+
+
+def pick_opening(
+    openings: Sequence[Opening], local: datetime, last_id: str | None, rng: random.Random
+) -> Opening:
+    """A fitting neutral first line for this time of day, never the one used last time."""
+    period = opening_period(local)
+    fitting = [o for o in openings if o.time_of_day in (period, "any") and o.id != last_id]
+    return rng.choice(fitting or [o for o in openings if o.id != last_id] or list(openings))
+
+
+def reply_category(mood: int, urge: str) -> str:
+    if urge == "strong":
+        return "strong_urge"
+    if mood <= 2:
+        return "hard_day"
+    return "middle_day" if mood == 3 else "good_day"
+
+
+def pick_reply(
+    replies: Sequence[CheckInReply], mood: int, urge: str, last_id: str | None, rng: random.Random
+) -> CheckInReply:
+    category = reply_category(mood, urge)
+    fitting = [r for r in replies if r.category == category and r.id != last_id]
+    return rng.choice(fitting)  # the pack guarantees two per category
 
 
 class CheckIn(Flow):
     name = "ci"
 
-    def __init__(self) -> None:
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
         self.steps = {
             "mood": Step(on_choice=self._mood, text_as_choice=True),
             "urge": Step(on_choice=self._urge, text_as_choice=True),
@@ -36,19 +90,53 @@ class CheckIn(Flow):
         }
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
-        return [await self.ask_mood(ctx, ctx.text(Msg.CHECKIN_OPENING))]
-
-    async def ask_mood(self, ctx: FlowContext, opening: str) -> Reply:
-        """A check-in's first message. `opening` is its first line: neutral on a lock screen."""
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             position = await flow_positions.move_to(tx, user.id, self.name, "mood", ctx.now())
+        return [self._mood_question(ctx, position, ctx.text(Msg.CHECKIN_OPENING), snooze=False)]
+
+    def _mood_question(
+        self, ctx: FlowContext, position: FlowPosition, opening: str, snooze: bool
+    ) -> Reply:
+        rows = (*_MOODS, *_SNOOZES) if snooze else _MOODS
         return Reply(
             text=f"{opening}\n\n{ctx.text(Msg.ASK_MOOD)}",
-            buttons=choices_markup(ctx, position, _MOODS),
+            buttons=choices_markup(ctx, position, rows),
         )
 
+    async def start_due(self, services: Services, due: Sequence[CheckInDue]) -> list[Outgoing]:
+        """Open a check-in for every due user at once: one transaction however many there are.
+
+        Thousands can fall due in the same minute; a transaction each would
+        make the last of them minutes late.
+        """
+        now = services.clock.now()
+        outgoing: list[Outgoing] = []
+        positions: list[tuple[int, str, str, str, str, int]] = []
+        openings: list[tuple[str, int]] = []
+        for event in due:
+            ctx = FlowContext(services, event.address, event.locale)
+            opening = pick_opening(
+                services.content.openings(event.locale),
+                event.local_time,
+                event.last_opening_id,
+                self._rng,
+            )
+            position = FlowPosition(self.name, "mood", new_token())
+            positions.append(
+                (event.user_row_id, self.name, "mood", position.token, "{}", to_epoch(now))
+            )
+            openings.append((opening.id, event.user_row_id))
+            question = self._mood_question(ctx, position, opening.text, snooze=True)
+            outgoing.append(Outgoing(event.address, question))
+        async with services.db.transaction() as tx:
+            await flow_positions.move_many(tx, positions)
+            await tx.executemany("UPDATE users SET last_opening_id = ? WHERE id = ?", openings)
+        return outgoing
+
     async def _mood(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value in SNOOZE_DELAYS or value == "later-tomorrow":
+            return await self._snooze(ctx, value)
         if value not in MOOD_VALUES:
             return [ctx.reply(Msg.USE_BUTTONS)]
         user = await ctx.ensure_user()
@@ -57,6 +145,23 @@ class CheckIn(Flow):
                 tx, user.id, self.name, "urge", ctx.now(), {"mood": int(value)}
             )
         return [Reply(ctx.text(Msg.ASK_URGE), buttons=choices_markup(ctx, moved, _URGES))]
+
+    async def _snooze(self, ctx: FlowContext, value: str) -> list[Reply]:
+        user = await ctx.ensure_user()
+        now = ctx.now()
+        delay = SNOOZE_DELAYS.get(value)
+        async with ctx.db.transaction() as tx:
+            await flow_positions.leave_flow(tx, user.id)
+            if delay is None:  # tomorrow: today's remaining check-ins are skipped too
+                await users.set_paused_until(tx, user.id, start_of_next_local_day(user, now))
+                await reschedule_user(tx, user.id, now)
+            else:
+                due_at = out_of_quiet_hours(user, now + delay)
+                await checkin_slots.snooze(tx, user.id, due_at)
+        if delay is None:
+            return [ctx.reply(Msg.SNOOZED_TOMORROW)]
+        local = due_at.astimezone(user_zone(user))
+        return [ctx.reply(Msg.SNOOZED, time=f"{local:%H:%M}")]
 
     async def _urge(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         if value not in URGE_VALUES:
@@ -71,8 +176,7 @@ class CheckIn(Flow):
     async def _skip_note(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         if value != "skip":
             return [ctx.reply(Msg.USE_BUTTONS)]
-        await self._save(ctx, position, note=None)
-        return [ctx.reply(Msg.CHECKIN_SAVED)]
+        return await self._save(ctx, position, note=None)
 
     async def _note(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
         note = text.strip()
@@ -80,15 +184,27 @@ class CheckIn(Flow):
             return [ctx.reply(Msg.NOTE_TOO_LONG, limit=NOTE_LIMIT)]
         if not note:
             return [ctx.reply(Msg.USE_BUTTONS)]
-        await self._save(ctx, position, note=note)
-        return [ctx.reply(Msg.CHECKIN_SAVED_WITH_NOTE)]
+        return await self._save(ctx, position, note=note)
 
-    async def _save(self, ctx: FlowContext, position: FlowPosition, note: str | None) -> None:
+    async def _save(
+        self, ctx: FlowContext, position: FlowPosition, note: str | None
+    ) -> list[Reply]:
         user = await ctx.ensure_user()
         mood, urge = position.data.get("mood"), position.data.get("urge")
         if not isinstance(mood, int) or not isinstance(urge, str):
             raise ValueError("check-in position lost its answers")
         sealed = None if note is None else ctx.cipher.encrypt(note, user.id)
+        reply = pick_reply(
+            ctx.services.content.checkin_replies(ctx.locale),
+            mood,
+            urge,
+            user.last_reply_id,
+            self._rng,
+        )
         async with ctx.db.transaction() as tx:
             await checkins.add_checkin(tx, user.id, ctx.now(), mood, urge, sealed)
             await flow_positions.leave_flow(tx, user.id)
+            await checkin_slots.cancel_snooze(tx, user.id)  # answered: no need to ask again
+            await users.set_last_reply(tx, user.id, reply.id)
+        saved = ctx.text(Msg.CHECKIN_SAVED if note is None else Msg.CHECKIN_SAVED_WITH_NOTE)
+        return [Reply(f"{saved}\n\n{reply.text}")]

@@ -8,7 +8,8 @@ from dataclasses import asdict, dataclass
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.context import FlowContext
-from bot.storage import affirmations_seen, checkins, flow_positions
+from bot.scheduling.rules import format_weekdays
+from bot.storage import affirmations_seen, checkin_slots, checkins, flow_positions
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +17,11 @@ class ProfileExport:
     platform: str
     locale: str
     timezone: str | None
-    checkin_time: str | None
+    checkin_times: list[str]
+    days: str
+    quiet_hours: str | None
+    paused_until: str | None
+    checkins_stopped: bool
     discreet: bool
     created_at: str
     onboarded_at: str | None
@@ -50,12 +55,17 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
         return None
     answers = await checkins.list_checkins(ctx.db, user.id)
     position = await flow_positions.get_position(ctx.db, user.id)
+    slots = await checkin_slots.list_slots(ctx.db, user.id)
     return UserExport(
         profile=ProfileExport(
             platform=user.platform,
             locale=user.locale,
             timezone=user.timezone,
-            checkin_time=user.checkin_time,
+            checkin_times=[slot.local_time for slot in slots],
+            days=format_weekdays(user.weekdays),
+            quiet_hours=None if user.quiet_hours is None else str(user.quiet_hours),
+            paused_until=None if user.paused_until is None else user.paused_until.isoformat(),
+            checkins_stopped=user.checkins_stopped,
             discreet=user.discreet,
             created_at=user.created_at.isoformat(),
             onboarded_at=user.onboarded_at.isoformat() if user.onboarded_at else None,

@@ -11,7 +11,8 @@ from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import FlowContext
 from bot.flows.validation import parse_time_of_day, parse_timezone
-from bot.storage import flow_positions, users
+from bot.scheduling.planner import reschedule_user
+from bot.storage import checkin_slots, flow_positions, users
 from bot.storage.flow_positions import FlowPosition
 
 
@@ -48,8 +49,9 @@ class Onboarding(Flow):
             return [ctx.reply(Msg.BAD_TIME)]
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
-            await users.set_checkin_time(tx, user.id, checkin_time)
+            await checkin_slots.replace_slots(tx, user.id, [checkin_time])
             await users.mark_onboarded(tx, user.id, ctx.now())
+            await reschedule_user(tx, user.id, ctx.now())
             await flow_positions.leave_flow(tx, user.id)
         timezone = user.timezone or "UTC"
         return [ctx.reply(Msg.ONBOARDING_DONE, time=checkin_time, timezone=timezone)]

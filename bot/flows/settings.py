@@ -1,24 +1,52 @@
-"""/settings: look at and change the time zone and check-in time.
+"""/settings: time zone, check-in times, days, quiet hours, pause, stop and resume.
 
-menu ──[Time zone]──▶ timezone ──(valid)──▶ menu
-  │  ──[Check-in time]──▶ time ──(valid)──▶ menu
-  └──[Done]──▶ (left)
+    menu ──[Time zone]──────▶ timezone ──(valid)──▶ menu
+      ├───[Check-in times]──▶ times ─────(valid)──▶ menu
+      ├───[Days]────────────▶ days ──────(valid)──▶ menu
+      ├───[Quiet hours]─────▶ quiet ─────(valid)──▶ menu
+      ├───[Pause]───────────▶ pause ──[1|3|7 days or typed N]──▶ (left, paused)
+      ├───[Stop | Resume]───▶ (left, stopped | resumed)
+      └───[Done]────────────▶ (left)
+
+Every change reschedules the user's check-ins in the same transaction.
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import datetime, time, timedelta
 
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext, choices_markup
-from bot.flows.validation import parse_time_of_day, parse_timezone
-from bot.storage import flow_positions, users
-from bot.storage.flow_positions import FlowPosition
-
-_MENU = (
-    (Choice("tz", Msg.SETTINGS_CHANGE_TIMEZONE), Choice("time", Msg.SETTINGS_CHANGE_TIME)),
-    (Choice("done", Msg.SETTINGS_DONE),),
+from bot.flows.validation import (
+    parse_quiet_hours,
+    parse_times_of_day,
+    parse_timezone,
 )
+from bot.scheduling.planner import reschedule_user, user_zone
+from bot.scheduling.rules import format_weekdays, parse_weekdays
+from bot.storage import checkin_slots, flow_positions, users
+from bot.storage.db import Transaction
+from bot.storage.flow_positions import FlowPosition
+from bot.storage.users import QuietHours, User
+
+MAX_PAUSE_DAYS = 60
+
+_QUESTIONS = {
+    "tz": ("timezone", Msg.ASK_TIMEZONE),
+    "times": ("times", Msg.ASK_TIMES),
+    "days": ("days", Msg.ASK_DAYS),
+    "quiet": ("quiet", Msg.ASK_QUIET),
+}
+_PAUSES = ((Choice("1", Msg.PAUSE_1), Choice("3", Msg.PAUSE_3), Choice("7", Msg.PAUSE_7)),)
+
+Change = Callable[[Transaction, User], Awaitable[None]]
+
+
+def format_local_date(user: User, instant: datetime) -> str:
+    return f"{instant.astimezone(user_zone(user)):%a %d %b}"
 
 
 class Settings(Flow):
@@ -28,7 +56,10 @@ class Settings(Flow):
         self.steps = {
             "menu": Step(on_choice=self._menu),
             "timezone": Step(on_text=self._timezone),
-            "time": Step(on_text=self._time),
+            "times": Step(on_text=self._times),
+            "days": Step(on_text=self._days),
+            "quiet": Step(on_text=self._quiet),
+            "pause": Step(on_choice=self._pause, text_as_choice=True),
         }
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
@@ -36,16 +67,41 @@ class Settings(Flow):
 
     async def _show_menu(self, ctx: FlowContext) -> Reply:
         user = await ctx.ensure_user()
+        slots = await checkin_slots.list_slots(ctx.db, user.id)
         async with ctx.db.transaction() as tx:
             position = await flow_positions.move_to(tx, user.id, self.name, "menu", ctx.now())
         not_set = ctx.text(Msg.NOT_SET)
+        paused = user.paused_until is not None and user.paused_until > ctx.now()
+        if user.checkins_stopped:
+            status = ctx.text(Msg.STATUS_STOPPED)
+        elif paused and user.paused_until is not None:
+            status = ctx.text(Msg.STATUS_PAUSED, date=format_local_date(user, user.paused_until))
+        else:
+            status = ctx.text(Msg.STATUS_ON)
+        toggle = (
+            Choice("resume", Msg.SETTINGS_RESUME)
+            if user.checkins_stopped or paused
+            else Choice("stop", Msg.SETTINGS_STOP)
+        )
+        menu = (
+            (
+                Choice("tz", Msg.SETTINGS_CHANGE_TIMEZONE),
+                Choice("times", Msg.SETTINGS_CHANGE_TIMES),
+            ),
+            (Choice("days", Msg.SETTINGS_CHANGE_DAYS), Choice("quiet", Msg.SETTINGS_CHANGE_QUIET)),
+            (Choice("pause", Msg.SETTINGS_PAUSE), toggle),
+            (Choice("done", Msg.SETTINGS_DONE),),
+        )
         return Reply(
             text=ctx.text(
                 Msg.SETTINGS_MENU,
                 timezone=user.timezone or not_set,
-                time=user.checkin_time or not_set,
+                times=", ".join(slot.local_time for slot in slots) or not_set,
+                days=format_weekdays(user.weekdays),
+                quiet=str(user.quiet_hours) if user.quiet_hours else ctx.text(Msg.QUIET_OFF),
+                status=status,
             ),
-            buttons=choices_markup(ctx, position, _MENU),
+            buttons=choices_markup(ctx, position, menu),
         )
 
     async def _menu(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
@@ -54,30 +110,108 @@ class Settings(Flow):
             async with ctx.db.transaction() as tx:
                 await flow_positions.leave_flow(tx, user.id)
             return [ctx.reply(Msg.SETTINGS_CLOSED)]
-        next_step = {"tz": ("timezone", Msg.ASK_TIMEZONE), "time": ("time", Msg.ASK_TIME)}.get(
-            value
-        )
-        if next_step is None:
+        if value in {"stop", "resume"}:
+            return await self._stop_or_resume(ctx, user, stop=value == "stop")
+        if value == "pause":
+            async with ctx.db.transaction() as tx:
+                moved = await flow_positions.move_to(tx, user.id, self.name, "pause", ctx.now())
+            return [Reply(ctx.text(Msg.ASK_PAUSE), buttons=choices_markup(ctx, moved, _PAUSES))]
+        question = _QUESTIONS.get(value)
+        if question is None:
             return [ctx.reply(Msg.USE_BUTTONS)]
-        step, question = next_step
+        step, message = question
         async with ctx.db.transaction() as tx:
             await flow_positions.move_to(tx, user.id, self.name, step, ctx.now())
-        return [ctx.reply(question)]
+        return [ctx.reply(message)]
+
+    async def _apply(self, ctx: FlowContext, change: Change) -> list[Reply]:
+        """Save one change and reschedule, atomically, then show the menu again."""
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            await change(tx, user)
+            await reschedule_user(tx, user.id, ctx.now())
+        return [ctx.reply(Msg.SETTINGS_SAVED), await self._show_menu(ctx)]
 
     async def _timezone(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
         timezone = parse_timezone(text)
         if timezone is None:
             return [ctx.reply(Msg.BAD_TIMEZONE)]
-        user = await ctx.ensure_user()
-        async with ctx.db.transaction() as tx:
-            await users.set_timezone(tx, user.id, timezone)
-        return [ctx.reply(Msg.SETTINGS_SAVED), await self._show_menu(ctx)]
 
-    async def _time(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
-        checkin_time = parse_time_of_day(text)
-        if checkin_time is None:
-            return [ctx.reply(Msg.BAD_TIME)]
+        async def change(tx: Transaction, user: User) -> None:
+            await users.set_timezone(tx, user.id, timezone)
+
+        return await self._apply(ctx, change)
+
+    async def _times(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+        times = parse_times_of_day(text, checkin_slots.MAX_SLOTS)
+        if times is None:
+            return [ctx.reply(Msg.BAD_TIMES)]
         user = await ctx.ensure_user()
+        quiet = user.quiet_hours
+        for local_time in times:
+            if quiet is not None and quiet.contains(time.fromisoformat(local_time)):
+                return [ctx.reply(Msg.TIME_IN_QUIET_HOURS, time=local_time, quiet=str(quiet))]
+
+        async def change(tx: Transaction, user: User) -> None:
+            await checkin_slots.replace_slots(tx, user.id, times)
+
+        return await self._apply(ctx, change)
+
+    async def _days(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+        days = parse_weekdays(text)
+        if days is None:
+            return [ctx.reply(Msg.BAD_DAYS)]
+
+        async def change(tx: Transaction, user: User) -> None:
+            await users.set_weekdays(tx, user.id, days)
+
+        return await self._apply(ctx, change)
+
+    async def _quiet(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+        quiet: QuietHours | None = None
+        if text.strip().casefold() not in {"off", "none", ctx.text(Msg.QUIET_OFF).casefold()}:
+            parsed = parse_quiet_hours(text)
+            if parsed is None:
+                return [ctx.reply(Msg.BAD_QUIET)]
+            quiet = QuietHours(time.fromisoformat(parsed[0]), time.fromisoformat(parsed[1]))
+            user = await ctx.ensure_user()
+            for slot in await checkin_slots.list_slots(ctx.db, user.id):
+                if quiet.contains(time.fromisoformat(slot.local_time)):
+                    return [ctx.reply(Msg.QUIET_COVERS_CHECKIN, time=slot.local_time)]
+
+        async def change(tx: Transaction, user: User) -> None:
+            await users.set_quiet_hours(tx, user.id, quiet)
+
+        return await self._apply(ctx, change)
+
+    async def _pause(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        days = int(value) if value.isdigit() else 0
+        if not 1 <= days <= MAX_PAUSE_DAYS:
+            return [ctx.reply(Msg.BAD_PAUSE)]
+        user = await ctx.ensure_user()
+        until = ctx.now() + timedelta(days=days)
         async with ctx.db.transaction() as tx:
-            await users.set_checkin_time(tx, user.id, checkin_time)
-        return [ctx.reply(Msg.SETTINGS_SAVED), await self._show_menu(ctx)]
+            await users.set_paused_until(tx, user.id, until)
+            await checkin_slots.cancel_snooze(tx, user.id)
+            await reschedule_user(tx, user.id, ctx.now())
+            await flow_positions.leave_flow(tx, user.id)
+        return [ctx.reply(Msg.PAUSED, date=format_local_date(user, until))]
+
+    async def _stop_or_resume(self, ctx: FlowContext, user: User, stop: bool) -> list[Reply]:
+        async with ctx.db.transaction() as tx:
+            await users.set_checkins_stopped(tx, user.id, stop)
+            await users.set_paused_until(tx, user.id, None)
+            if stop:
+                await checkin_slots.cancel_snooze(tx, user.id)
+            await reschedule_user(tx, user.id, ctx.now())
+            await flow_positions.leave_flow(tx, user.id)
+        if stop:
+            return [ctx.reply(Msg.STOPPED)]
+        slots = await checkin_slots.list_slots(ctx.db, user.id)
+        upcoming = [slot.next_due_at for slot in slots if slot.next_due_at is not None]
+        when = (
+            f"{min(upcoming).astimezone(user_zone(user)):%a %H:%M}"
+            if upcoming
+            else ctx.text(Msg.NOT_SET)
+        )
+        return [ctx.reply(Msg.RESUMED, when=when)]

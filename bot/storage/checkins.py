@@ -33,10 +33,16 @@ async def add_checkin(
 
 
 async def list_checkins(db: Queryable, user_id: int) -> list[CheckInAnswer]:
+    return await list_checkins_since(db, user_id, None)
+
+
+async def list_checkins_since(
+    db: Queryable, user_id: int, since: datetime | None
+) -> list[CheckInAnswer]:
     rows = await db.fetch_all(
         "SELECT id, answered_at, mood, urge, note FROM checkins"
-        " WHERE user_id = ? ORDER BY answered_at, id",
-        (user_id,),
+        " WHERE user_id = ? AND answered_at >= ? ORDER BY answered_at, id",
+        (user_id, 0 if since is None else to_epoch(since)),
     )
     return [
         CheckInAnswer(

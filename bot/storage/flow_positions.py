@@ -34,6 +34,23 @@ async def get_position(db: Queryable, user_id: int) -> FlowPosition | None:
     return FlowPosition(row["flow"], row["step"], row["token"], json.loads(row["data"]))
 
 
+def new_token() -> str:
+    return secrets.token_hex(TOKEN_BYTES)
+
+
+async def move_many(tx: Transaction, rows: list[tuple[int, str, str, str, str, int]]) -> None:
+    """Place many users at once: (user_id, flow, step, token, data JSON, updated_at) each."""
+    await tx.executemany(_UPSERT, rows)
+
+
+_UPSERT = (
+    "INSERT INTO flow_positions (user_id, flow, step, token, data, updated_at)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (user_id) DO UPDATE SET flow = excluded.flow, step = excluded.step,"
+    " token = excluded.token, data = excluded.data, updated_at = excluded.updated_at"
+)
+
+
 async def move_to(
     tx: Transaction,
     user_id: int,
@@ -43,12 +60,9 @@ async def move_to(
     data: FlowData | None = None,
 ) -> FlowPosition:
     """Put the user at `step`, with a fresh token so older buttons go stale."""
-    position = FlowPosition(flow, step, secrets.token_hex(TOKEN_BYTES), dict(data or {}))
+    position = FlowPosition(flow, step, new_token(), dict(data or {}))
     await tx.execute(
-        "INSERT INTO flow_positions (user_id, flow, step, token, data, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (user_id) DO UPDATE SET flow = excluded.flow, step = excluded.step,"
-        " token = excluded.token, data = excluded.data, updated_at = excluded.updated_at",
+        _UPSERT,
         (
             user_id,
             flow,

@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time
 
 from bot.core.events import Address
 from bot.storage.db import Row, Transaction
 from bot.storage.queries import Queryable, from_epoch, optional_from_epoch, to_epoch
+
+ALL_WEEKDAYS_MASK = 0b1111111
+
+
+@dataclass(frozen=True, slots=True)
+class QuietHours:
+    """Local hours in which nothing routine is sent. May wrap past midnight (22:00-07:00)."""
+
+    start: time
+    end: time
+
+    def contains(self, local: time) -> bool:
+        if self.start <= self.end:
+            return self.start <= local < self.end
+        return local >= self.start or local < self.end
+
+    def __str__(self) -> str:
+        return f"{self.start:%H:%M}-{self.end:%H:%M}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,19 +36,44 @@ class User:
     chat_id: str
     locale: str
     timezone: str | None
-    checkin_time: str | None
+    weekdays: frozenset[int]
+    quiet_hours: QuietHours | None
+    paused_until: datetime | None
+    checkins_stopped: bool
+    unreachable_since: datetime | None
+    last_opening_id: str | None
+    last_reply_id: str | None
     discreet: bool
     created_at: datetime
     onboarded_at: datetime | None
 
+    @property
+    def address(self) -> Address:
+        return Address(self.platform, self.chat_id, self.platform_user_id)
+
 
 _COLUMNS = (
-    "id, platform, platform_user_id, chat_id, locale, timezone, checkin_time, discreet,"
-    " created_at, onboarded_at"
+    "id, platform, platform_user_id, chat_id, locale, timezone, weekdays, quiet_start, quiet_end,"
+    " paused_until, checkins_stopped, unreachable_since, last_opening_id, last_reply_id,"
+    " discreet, created_at, onboarded_at"
 )
 
 
-def _user(row: Row) -> User:
+def weekdays_from_mask(mask: int) -> frozenset[int]:
+    return frozenset(day for day in range(7) if mask & (1 << day))
+
+
+def weekdays_to_mask(days: frozenset[int]) -> int:
+    return sum(1 << day for day in days)
+
+
+def _quiet(start: str | None, end: str | None) -> QuietHours | None:
+    if start is None or end is None:
+        return None
+    return QuietHours(time.fromisoformat(start), time.fromisoformat(end))
+
+
+def user_from_row(row: Row) -> User:
     return User(
         id=row["id"],
         platform=row["platform"],
@@ -38,7 +81,13 @@ def _user(row: Row) -> User:
         chat_id=row["chat_id"],
         locale=row["locale"],
         timezone=row["timezone"],
-        checkin_time=row["checkin_time"],
+        weekdays=weekdays_from_mask(row["weekdays"]),
+        quiet_hours=_quiet(row["quiet_start"], row["quiet_end"]),
+        paused_until=optional_from_epoch(row["paused_until"]),
+        checkins_stopped=bool(row["checkins_stopped"]),
+        unreachable_since=optional_from_epoch(row["unreachable_since"]),
+        last_opening_id=row["last_opening_id"],
+        last_reply_id=row["last_reply_id"],
         discreet=bool(row["discreet"]),
         created_at=from_epoch(row["created_at"]),
         onboarded_at=optional_from_epoch(row["onboarded_at"]),
@@ -50,7 +99,12 @@ async def find_user(db: Queryable, platform: str, platform_user_id: str) -> User
         f"SELECT {_COLUMNS} FROM users WHERE platform = ? AND platform_user_id = ?",
         (platform, platform_user_id),
     )
-    return None if row is None else _user(row)
+    return None if row is None else user_from_row(row)
+
+
+async def get_user(db: Queryable, user_id: int) -> User | None:
+    row = await db.fetch_one(f"SELECT {_COLUMNS} FROM users WHERE id = ?", (user_id,))
+    return None if row is None else user_from_row(row)
 
 
 async def ensure_user(tx: Transaction, address: Address, locale: str, now: datetime) -> User:
@@ -71,8 +125,43 @@ async def set_timezone(tx: Transaction, user_id: int, timezone: str) -> None:
     await tx.execute("UPDATE users SET timezone = ? WHERE id = ?", (timezone, user_id))
 
 
-async def set_checkin_time(tx: Transaction, user_id: int, checkin_time: str) -> None:
-    await tx.execute("UPDATE users SET checkin_time = ? WHERE id = ?", (checkin_time, user_id))
+async def set_weekdays(tx: Transaction, user_id: int, days: frozenset[int]) -> None:
+    await tx.execute(
+        "UPDATE users SET weekdays = ? WHERE id = ?", (weekdays_to_mask(days), user_id)
+    )
+
+
+async def set_quiet_hours(tx: Transaction, user_id: int, quiet: QuietHours | None) -> None:
+    start = None if quiet is None else f"{quiet.start:%H:%M}"
+    end = None if quiet is None else f"{quiet.end:%H:%M}"
+    await tx.execute(
+        "UPDATE users SET quiet_start = ?, quiet_end = ? WHERE id = ?", (start, end, user_id)
+    )
+
+
+async def set_paused_until(tx: Transaction, user_id: int, until: datetime | None) -> None:
+    value = None if until is None else to_epoch(until)
+    await tx.execute("UPDATE users SET paused_until = ? WHERE id = ?", (value, user_id))
+
+
+async def set_checkins_stopped(tx: Transaction, user_id: int, stopped: bool) -> None:
+    await tx.execute("UPDATE users SET checkins_stopped = ? WHERE id = ?", (int(stopped), user_id))
+
+
+async def set_last_reply(tx: Transaction, user_id: int, reply_id: str) -> None:
+    await tx.execute("UPDATE users SET last_reply_id = ? WHERE id = ?", (reply_id, user_id))
+
+
+async def mark_unreachable(tx: Transaction, address: Address, now: datetime) -> None:
+    await tx.execute(
+        "UPDATE users SET unreachable_since = COALESCE(unreachable_since, ?)"
+        " WHERE platform = ? AND platform_user_id = ?",
+        (to_epoch(now), address.platform, address.user_id),
+    )
+
+
+async def mark_reachable(tx: Transaction, user_id: int) -> None:
+    await tx.execute("UPDATE users SET unreachable_since = NULL WHERE id = ?", (user_id,))
 
 
 async def mark_onboarded(tx: Transaction, user_id: int, now: datetime) -> None:

@@ -5,6 +5,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from bot.content_pack.ids import Msg
+from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.router import Router
@@ -31,7 +32,11 @@ async def answers(services: Services, user_id: str = "u1") -> list[tuple[int, st
 
 
 async def test_checkin_with_buttons_stores_mood_urge_and_time(
-    chat: Conversation, services: Services, clock: ManualClock, text_of: Callable[..., str]
+    chat: Conversation,
+    services: Services,
+    clock: ManualClock,
+    content: ContentPack,
+    text_of: Callable[..., str],
 ) -> None:
     await chat.send("/checkin")
     first_line = chat.text.splitlines()[0]
@@ -44,7 +49,9 @@ async def test_checkin_with_buttons_stores_mood_urge_and_time(
     await chat.press(text_of(Msg.URGE_STRONG))
     assert chat.text == text_of(Msg.ASK_NOTE)
     await chat.press(text_of(Msg.SKIP_NOTE))
-    assert chat.text == text_of(Msg.CHECKIN_SAVED)
+    saved, reply = chat.text.split("\n\n")
+    assert saved == text_of(Msg.CHECKIN_SAVED)
+    assert reply in {r.text for r in content.checkin_replies("en") if r.category == "strong_urge"}
 
     assert await answers(services) == [(2, "strong", None)]
     user = await find_user(services.db, "console", "u1")

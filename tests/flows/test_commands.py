@@ -70,32 +70,10 @@ async def test_mydata_shows_everything_decrypted(chat: Conversation) -> None:
     assert document.protect  # it quotes the user's own words
     data = json.loads(document.text)
     assert data["profile"]["timezone"] == "Asia/Kathmandu"
-    assert data["profile"]["checkin_time"] == "06:45"
+    assert data["profile"]["checkin_times"] == ["06:45"]
+    assert data["profile"]["days"] == "daily"
     assert [(c["mood"], c["urge"], c["note"]) for c in data["checkins"]] == [
         (1, "some", "rough morning <b>really</b>")
     ]
     assert len(data["affirmations_seen"]) == 1
     assert data["current_flow"] is None
-
-
-async def test_settings_change_timezone_and_time(
-    chat: Conversation, services: Services, text_of: Callable[..., str]
-) -> None:
-    await chat.send("/settings")
-    not_set = text_of(Msg.NOT_SET)
-    assert chat.text == text_of(Msg.SETTINGS_MENU, timezone=not_set, time=not_set)
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_TIMEZONE))
-    assert chat.text == text_of(Msg.ASK_TIMEZONE)
-    await chat.send("Nowhere/Special")
-    assert chat.text == text_of(Msg.BAD_TIMEZONE)
-    await chat.send("Pacific/Chatham")
-    assert chat.last[0].text == text_of(Msg.SETTINGS_SAVED)
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_TIME))
-    await chat.send("23:59")
-    assert chat.last[-1].text == text_of(
-        Msg.SETTINGS_MENU, timezone="Pacific/Chatham", time="23:59"
-    )
-    await chat.press(text_of(Msg.SETTINGS_DONE))
-    assert chat.text == text_of(Msg.SETTINGS_CLOSED)
-    user = await find_user(services.db, "console", "u1")
-    assert user is not None and (user.timezone, user.checkin_time) == ("Pacific/Chatham", "23:59")

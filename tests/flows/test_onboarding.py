@@ -10,6 +10,7 @@ from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.router import Router
 from bot.flows.context import Services
+from bot.storage.checkin_slots import list_slots
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
 from tests.conversation import Conversation
@@ -31,7 +32,8 @@ async def test_onboarding_stores_timezone_and_time(
 
     user = await find_user(services.db, "console", "u1")
     assert user is not None
-    assert (user.timezone, user.checkin_time) == ("Europe/Berlin", "08:30")
+    assert user.timezone == "Europe/Berlin"
+    assert [slot.local_time for slot in await list_slots(services.db, user.id)] == ["08:30"]
     assert user.onboarded_at is not None
     assert await get_position(services.db, user.id) is None
 

@@ -1,0 +1,140 @@
+"""Scheduled messages leave through here: one queue per platform, retried within bounds.
+
+Replies to what a user just wrote do not queue here; they go straight back
+through the adapter, so a crisis reply never waits behind routine sends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+
+from bot.adapters.base import (
+    Adapter,
+    RecipientUnreachable,
+    RetryAfter,
+    SentMessage,
+    TransientDeliveryError,
+)
+from bot.core.clock import Clock
+from bot.core.events import Address
+from bot.core.replies import Reply
+from bot.logs import get_logger, log_event
+from bot.storage.db import Database
+from bot.storage.users import mark_unreachable
+
+log = get_logger("outbox")
+
+Sleep = Callable[[float], Awaitable[None]]
+
+MAX_ATTEMPTS = 5
+BACKOFF_BASE_SECONDS = 1.0
+BACKOFF_CAP_SECONDS = 30.0
+MAX_RETRY_AFTER_SECONDS = 300.0
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    address: Address
+    reply: Reply
+
+
+@dataclass
+class OutboxStats:
+    sent: int = 0
+    retried: int = 0
+    unreachable: int = 0
+    dropped: int = 0
+
+
+def backoff_seconds(attempt: int) -> float:
+    """1, 2, 4, 8 ... seconds, capped: bounded, so a long outage never becomes a retry storm."""
+    return float(min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** (attempt - 1)))
+
+
+class Outbox:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        adapters: Mapping[str, Adapter],
+        workers_per_platform: int = 4,
+        sleep: Sleep = asyncio.sleep,
+        on_sent: Callable[[Outgoing, SentMessage | None], None] | None = None,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._adapters = dict(adapters)
+        self._workers_per_platform = workers_per_platform
+        self._sleep = sleep
+        self._on_sent = on_sent
+        self._queues: dict[str, asyncio.Queue[Outgoing]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self.stats = OutboxStats()
+
+    def start(self) -> None:
+        for platform in self._adapters:
+            queue: asyncio.Queue[Outgoing] = asyncio.Queue()
+            self._queues[platform] = queue
+            for number in range(self._workers_per_platform):
+                task = asyncio.create_task(
+                    self._work(platform, queue), name=f"outbox-{platform}-{number}"
+                )
+                self._tasks.append(task)
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks.clear()
+
+    def enqueue(self, outgoing: Outgoing) -> bool:
+        """Queue one message; False when no adapter serves its platform."""
+        queue = self._queues.get(outgoing.address.platform)
+        if queue is None:
+            log_event(log, "outbox.no_adapter", logging.WARNING, platform=outgoing.address.platform)
+            return False
+        queue.put_nowait(outgoing)
+        return True
+
+    async def drain(self) -> None:
+        """Wait until everything queued so far has been sent or given up on."""
+        await asyncio.gather(*(queue.join() for queue in self._queues.values()))
+
+    async def _work(self, platform: str, queue: asyncio.Queue[Outgoing]) -> None:
+        adapter = self._adapters[platform]
+        while True:
+            outgoing = await queue.get()
+            try:
+                await self._deliver(adapter, outgoing)
+            except Exception as error:  # one bad message must not stop the worker
+                self.stats.dropped += 1
+                log_event(log, "outbox.failed", logging.ERROR, exc_info=error, platform=platform)
+            finally:
+                queue.task_done()
+
+    async def _deliver(self, adapter: Adapter, outgoing: Outgoing) -> None:
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            try:
+                sent = await adapter.send(outgoing.address, outgoing.reply)
+            except RecipientUnreachable:
+                self.stats.unreachable += 1
+                async with self._db.transaction() as tx:
+                    await mark_unreachable(tx, outgoing.address, self._clock.now())
+                log_event(log, "outbox.unreachable", platform=outgoing.address.platform)
+                return
+            except RetryAfter as error:
+                self.stats.retried += 1
+                await self._sleep(min(error.seconds, MAX_RETRY_AFTER_SECONDS))
+            except TransientDeliveryError:
+                self.stats.retried += 1
+                await self._sleep(backoff_seconds(attempt))
+            else:
+                self.stats.sent += 1
+                if self._on_sent is not None:
+                    self._on_sent(outgoing, sent)
+                return
+        self.stats.dropped += 1
+        log_event(log, "outbox.gave_up", logging.WARNING, platform=outgoing.address.platform)

@@ -1,0 +1,214 @@
+"""The tick: claim every due check-in in one transaction, advance it, hand it to the core.
+
+Claiming and advancing happen together, before anything is sent, so a crash
+between claim and send loses at most that check-in and can never repeat it:
+the slot already points at its next local date.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from bot.core.clock import Clock
+from bot.core.events import CheckInDue
+from bot.delivery.outbox import Outbox
+from bot.flows.checkin import CheckIn
+from bot.flows.context import Services
+from bot.logs import get_logger, log_event
+from bot.scheduling.planner import in_quiet_hours, out_of_quiet_hours, plan_slot, user_zone
+from bot.storage.db import Row, Transaction
+from bot.storage.queries import from_epoch, to_epoch
+from bot.storage.users import User, user_from_row
+
+log = get_logger("dispatcher")
+
+DEFAULT_GRACE = timedelta(hours=2)
+# Someone in the middle of another conversation (settings, onboarding) is not
+# interrupted by a routine check-in; it comes back a little later instead.
+ACTIVE_FLOW_WINDOW = timedelta(minutes=10)
+DEFER_WHEN_BUSY = timedelta(minutes=15)
+BATCH_LIMIT = 50_000
+
+_USER_COLUMNS = (
+    "u.id, u.platform, u.platform_user_id, u.chat_id, u.locale, u.timezone, u.weekdays,"
+    " u.quiet_start, u.quiet_end, u.paused_until, u.checkins_stopped, u.unreachable_since,"
+    " u.last_opening_id, u.last_reply_id, u.discreet, u.created_at, u.onboarded_at,"
+    " fp.flow AS current_flow, fp.updated_at AS flow_updated_at"
+)
+
+_DUE_SLOTS = f"""
+SELECT s.id AS slot_id, s.local_time, s.next_due_at, s.next_local_date, {_USER_COLUMNS}
+FROM checkin_slots AS s
+JOIN users AS u ON u.id = s.user_id
+LEFT JOIN flow_positions AS fp ON fp.user_id = u.id
+WHERE s.next_due_at IS NOT NULL AND s.next_due_at <= ?
+ORDER BY s.next_due_at
+LIMIT ?
+"""
+
+_DUE_SNOOZES = f"""
+SELECT sn.due_at AS next_due_at, {_USER_COLUMNS}
+FROM checkin_snoozes AS sn
+JOIN users AS u ON u.id = sn.user_id
+LEFT JOIN flow_positions AS fp ON fp.user_id = u.id
+WHERE sn.due_at <= ?
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class TickReport:
+    claimed: int = 0
+    started: int = 0
+    missed: int = 0  # older than the grace window: skipped to the next slot
+    unreachable: int = 0
+    deferred: int = 0
+    statements: int = 0
+
+
+@dataclass
+class _Claim:
+    user: User
+    due_at: datetime
+    busy: bool
+
+
+class Dispatcher:
+    def __init__(
+        self,
+        services: Services,
+        checkin: CheckIn,
+        outbox: Outbox,
+        grace: timedelta = DEFAULT_GRACE,
+    ) -> None:
+        self._services = services
+        self._checkin = checkin
+        self._outbox = outbox
+        self._grace = grace
+
+    @property
+    def _clock(self) -> Clock:
+        return self._services.clock
+
+    async def tick(self) -> TickReport:
+        now = self._clock.now()
+        db = self._services.db
+        before = db.statements
+        async with db.transaction() as tx:
+            claims, missed = await self._claim_slots(tx, now)
+            claims += await self._claim_snoozes(tx, now)
+            due, report = await self._decide(tx, claims, now)
+        outgoing = await self._checkin.start_due(self._services, due) if due else []
+        for message in outgoing:
+            self._outbox.enqueue(message)
+        report = TickReport(
+            claimed=len(claims) + missed,
+            started=len(outgoing),
+            missed=missed,
+            unreachable=report.unreachable,
+            deferred=report.deferred,
+            statements=db.statements - before,
+        )
+        if report.claimed:
+            log_event(
+                log,
+                "tick.claimed",
+                claimed=report.claimed,
+                started=report.started,
+                missed=report.missed,
+                unreachable=report.unreachable,
+                deferred=report.deferred,
+            )
+        return report
+
+    async def next_due_at(self) -> datetime | None:
+        row = await self._services.db.fetch_one(
+            "SELECT MIN(due) AS due FROM ("
+            " SELECT MIN(next_due_at) AS due FROM checkin_slots WHERE next_due_at IS NOT NULL"
+            " UNION ALL SELECT MIN(due_at) FROM checkin_snoozes)"
+        )
+        return None if row is None or row["due"] is None else from_epoch(row["due"])
+
+    async def _claim_slots(self, tx: Transaction, now: datetime) -> tuple[list[_Claim], int]:
+        rows = await tx.fetch_all(_DUE_SLOTS, (to_epoch(now), BATCH_LIMIT))
+        updates: list[tuple[int | None, str | None, str | None, int]] = []
+        claims: list[_Claim] = []
+        missed = 0
+        for row in rows:
+            user = user_from_row(row)
+            claimed_date = date.fromisoformat(row["next_local_date"])
+            planned = plan_slot(user, row["local_time"], now, claimed_date)
+            next_due, next_date = planned if planned is not None else (None, None)
+            updates.append(
+                (
+                    None if next_due is None else to_epoch(next_due),
+                    None if next_date is None else next_date.isoformat(),
+                    claimed_date.isoformat(),
+                    row["slot_id"],
+                )
+            )
+            due_at = from_epoch(row["next_due_at"])
+            if now - due_at > self._grace:
+                missed += 1
+                continue
+            claims.append(_Claim(user, due_at, _busy(row, now)))
+        await tx.executemany(
+            "UPDATE checkin_slots SET next_due_at = ?, next_local_date = ?, last_local_date = ?"
+            " WHERE id = ?",
+            updates,
+        )
+        return claims, missed
+
+    async def _claim_snoozes(self, tx: Transaction, now: datetime) -> list[_Claim]:
+        rows = await tx.fetch_all(_DUE_SNOOZES, (to_epoch(now),))
+        if rows:
+            await tx.execute("DELETE FROM checkin_snoozes WHERE due_at <= ?", (to_epoch(now),))
+        claims = []
+        for row in rows:
+            due_at = from_epoch(row["next_due_at"])
+            if now - due_at <= self._grace:
+                claims.append(_Claim(user_from_row(row), due_at, _busy(row, now)))
+        return claims
+
+    async def _decide(
+        self, tx: Transaction, claims: Sequence[_Claim], now: datetime
+    ) -> tuple[list[CheckInDue], TickReport]:
+        due: list[CheckInDue] = []
+        later: list[tuple[int, int]] = []
+        unreachable = 0
+        seen: set[int] = set()
+        for claim in claims:
+            user = claim.user
+            if user.id in seen:  # two slots due at once after downtime: one check-in
+                continue
+            seen.add(user.id)
+            if user.unreachable_since is not None:
+                unreachable += 1
+            elif claim.busy or in_quiet_hours(user, now):
+                later.append((to_epoch(out_of_quiet_hours(user, now + DEFER_WHEN_BUSY)), user.id))
+            else:
+                due.append(
+                    CheckInDue(
+                        address=user.address,
+                        due_at=claim.due_at,
+                        user_row_id=user.id,
+                        locale=user.locale,
+                        local_time=now.astimezone(user_zone(user)),
+                        last_opening_id=user.last_opening_id,
+                    )
+                )
+        if later:
+            await tx.executemany(
+                "INSERT INTO checkin_snoozes (due_at, user_id) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET due_at = excluded.due_at",
+                later,
+            )
+        return due, TickReport(unreachable=unreachable, deferred=len(later))
+
+
+def _busy(row: Row, now: datetime) -> bool:
+    flow, updated = row["current_flow"], row["flow_updated_at"]
+    if flow is None or flow == CheckIn.name:
+        return False
+    return now - from_epoch(updated) < ACTIVE_FLOW_WINDOW

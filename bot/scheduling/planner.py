@@ -1,0 +1,76 @@
+"""When a user's check-in slot fires next, from their settings and the rules of local time."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.scheduling.rules import LocalRule, next_occurrence
+from bot.storage import checkin_slots
+from bot.storage.checkin_slots import SlotPlan
+from bot.storage.db import Transaction
+from bot.storage.users import QuietHours, User, get_user
+
+FALLBACK_TIMEZONE = "UTC"  # a user who set a time before a time zone
+
+
+def user_zone(user: User) -> ZoneInfo:
+    return ZoneInfo(user.timezone or FALLBACK_TIMEZONE)
+
+
+def plan_slot(
+    user: User, local_time: str, after: datetime, last_local_date: date | None
+) -> tuple[datetime, date] | None:
+    """The next (UTC instant, local date) for this slot, or None while check-ins are stopped.
+
+    Never a local date at or before `last_local_date`: that date's check-in
+    was already claimed, and a slot fires at most once per local date.
+    """
+    if user.checkins_stopped:
+        return None
+    start = after if user.paused_until is None else max(after, user.paused_until)
+    rule = LocalRule(
+        user.timezone or FALLBACK_TIMEZONE, time.fromisoformat(local_time), user.weekdays
+    )
+    instant, local_date = next_occurrence(rule, start)
+    while last_local_date is not None and local_date <= last_local_date:
+        instant, local_date = next_occurrence(rule, instant)
+    return instant, local_date
+
+
+async def reschedule_user(tx: Transaction, user_id: int, now: datetime) -> None:
+    """Recompute every slot of the user after their settings changed."""
+    user = await get_user(tx, user_id)
+    if user is None:
+        return
+    plans = []
+    for slot in await checkin_slots.list_slots(tx, user_id):
+        planned = plan_slot(user, slot.local_time, now, slot.last_local_date)
+        due, local_date = planned if planned is not None else (None, None)
+        plans.append(SlotPlan(slot.id, due, local_date))
+    await checkin_slots.save_plans(tx, plans)
+
+
+def out_of_quiet_hours(user: User, instant: datetime) -> datetime:
+    """`instant`, or the end of the user's quiet hours if it falls inside them."""
+    quiet = user.quiet_hours
+    if quiet is None:
+        return instant
+    local = instant.astimezone(user_zone(user))
+    if not quiet.contains(local.time()):
+        return instant
+    end = local.replace(hour=quiet.end.hour, minute=quiet.end.minute, second=0, microsecond=0)
+    if end <= local:
+        end += timedelta(days=1)
+    return end.astimezone(instant.tzinfo)
+
+
+def in_quiet_hours(user: User, instant: datetime) -> bool:
+    quiet: QuietHours | None = user.quiet_hours
+    return quiet is not None and quiet.contains(instant.astimezone(user_zone(user)).time())
+
+
+def start_of_next_local_day(user: User, instant: datetime) -> datetime:
+    local = instant.astimezone(user_zone(user))
+    tomorrow = datetime.combine(local.date() + timedelta(days=1), time(0), tzinfo=local.tzinfo)
+    return tomorrow.astimezone(instant.tzinfo)
