@@ -12,6 +12,7 @@ from bot.storage.db import Transaction
 from bot.storage.users import QuietHours, User, get_user
 
 FALLBACK_TIMEZONE = "UTC"  # a user who set a time before a time zone
+_JUST_BEFORE = timedelta(seconds=1)
 
 
 def user_zone(user: User) -> ZoneInfo:
@@ -19,33 +20,38 @@ def user_zone(user: User) -> ZoneInfo:
 
 
 def plan_slot(
-    user: User, local_time: str, after: datetime, last_local_date: date | None
+    user: User, local_time: str, not_before: datetime, last_local_date: date | None
 ) -> tuple[datetime, date] | None:
-    """The next (UTC instant, local date) for this slot, or None while check-ins are stopped.
+    """The next (UTC instant, local date) at or after `not_before`, or None while stopped.
 
     Never a local date at or before `last_local_date`: that date's check-in
-    was already claimed, and a slot fires at most once per local date.
+    was already claimed, and a slot fires at most once per local date. A
+    pause ends at `paused_until`; a slot at that very minute fires.
     """
     if user.checkins_stopped:
         return None
-    start = after if user.paused_until is None else max(after, user.paused_until)
+    start = not_before if user.paused_until is None else max(not_before, user.paused_until)
     rule = LocalRule(
         user.timezone or FALLBACK_TIMEZONE, time.fromisoformat(local_time), user.weekdays
     )
-    instant, local_date = next_occurrence(rule, start)
+    # Slots are whole minutes: one second earlier turns "strictly after" into "at or after".
+    instant, local_date = next_occurrence(rule, start - _JUST_BEFORE)
     while last_local_date is not None and local_date <= last_local_date:
         instant, local_date = next_occurrence(rule, instant)
     return instant, local_date
 
 
 async def reschedule_user(tx: Transaction, user_id: int, now: datetime) -> None:
-    """Recompute every slot of the user after their settings changed."""
+    """Recompute every slot of the user after their settings changed.
+
+    Strictly after `now`: saving 09:00 at 09:00 means tomorrow, not this instant.
+    """
     user = await get_user(tx, user_id)
     if user is None:
         return
     plans = []
     for slot in await checkin_slots.list_slots(tx, user_id):
-        planned = plan_slot(user, slot.local_time, now, slot.last_local_date)
+        planned = plan_slot(user, slot.local_time, now + _JUST_BEFORE, slot.last_local_date)
         due, local_date = planned if planned is not None else (None, None)
         plans.append(SlotPlan(slot.id, due, local_date))
     await checkin_slots.save_plans(tx, plans)
