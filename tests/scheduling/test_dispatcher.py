@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 
 import pytest
 
@@ -45,7 +46,7 @@ async def test_openings_rotate_without_repeating_back_to_back(world: World) -> N
     await world.run_until(utc(2026, 3, 20, 9, 0), step=timedelta(minutes=30))
     first_lines = [reply.text.splitlines()[0] for _, reply in world.checkins_sent()]
     assert len(first_lines) == 18
-    assert all(a != b for a, b in zip(first_lines, first_lines[1:], strict=False))
+    assert all(a != b for a, b in pairwise(first_lines))
     assert len(set(first_lines)) > 5
 
 
