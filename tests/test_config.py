@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         "STEADY_ENCRYPTION_KEY",
         "STEADY_LOG_LEVEL",
         "STEADY_DEFAULT_LOCALE",
+        "STEADY_TICK_SECONDS",
+        "STEADY_MISSED_GRACE",
     ):
         monkeypatch.delenv(name, raising=False)
 
@@ -71,3 +74,31 @@ def test_a_generated_key_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
     key = generate_key_text()
     monkeypatch.setenv("STEADY_ENCRYPTION_KEY", key)
     assert load_settings().encryption_key == key
+
+
+def test_scheduler_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = load_settings()
+    assert settings.tick_seconds == 15
+    assert settings.missed_grace == timedelta(hours=2)
+    monkeypatch.setenv("STEADY_TICK_SECONDS", "5")
+    monkeypatch.setenv("STEADY_MISSED_GRACE", "45m")
+    settings = load_settings()
+    assert (settings.tick_seconds, settings.missed_grace) == (5, timedelta(minutes=45))
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("STEADY_TICK_SECONDS", "60"),
+        ("STEADY_TICK_SECONDS", "0"),
+        ("STEADY_MISSED_GRACE", "forever"),
+        ("STEADY_MISSED_GRACE", "3d"),
+        ("STEADY_MISSED_GRACE", "25h"),
+    ],
+)
+def test_scheduler_settings_out_of_range(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SettingsError, match=f"^{variable} is not valid"):
+        load_settings()

@@ -1,0 +1,48 @@
+"""The real APScheduler job, on the real clock, for a short moment."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import UTC, datetime, timedelta
+
+from bot.core.clock import SystemClock
+from bot.core.events import Address
+from bot.core.router import Router
+from bot.delivery.outbox import Outbox
+from bot.flows.context import Services
+from bot.scheduling.dispatcher import Dispatcher
+from bot.scheduling.runner import TickRunner
+from bot.storage import checkin_slots
+from bot.storage.queries import to_epoch
+from bot.storage.users import ensure_user
+from tests.recording_adapter import RecordingAdapter
+
+
+async def test_runner_ticks_and_wakes_up_for_the_next_due_checkin(services: Services) -> None:
+    live = Services(services.db, services.cipher, services.content, SystemClock())
+    adapter = RecordingAdapter()
+    router = Router(live, rng=random.Random(1))
+    async with live.db.transaction() as tx:
+        user = await ensure_user(tx, Address("test", "c", "u"), "en", datetime.now(UTC))
+        await checkin_slots.replace_slots(tx, user.id, ["09:00"])
+        # Due about two seconds from now: long before the 15 s interval job would look.
+        due = datetime.now(UTC) + timedelta(seconds=2)
+        await tx.execute(
+            "UPDATE checkin_slots SET next_due_at = ?, next_local_date = ? WHERE user_id = ?",
+            (to_epoch(due), due.date().isoformat(), user.id),
+        )
+    outbox = Outbox(live.db, live.clock, {adapter.platform: adapter})
+    outbox.start()
+    runner = TickRunner(Dispatcher(live, router.checkin, outbox), tick_seconds=15)
+    runner.start()
+    try:
+        for _ in range(60):  # at most 6 s; the wake-up job fires ~2 s from now, not in 15 s
+            await asyncio.sleep(0.1)
+            if adapter.sent:
+                break
+    finally:
+        runner.stop()
+        await outbox.stop()
+    assert runner.ticks >= 2  # the start-up tick, then the wake-up
+    assert len(adapter.sent) == 1
