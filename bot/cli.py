@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from bot.app import run_console
 from bot.config import Settings, SettingsError, load_settings
-from bot.content_pack.loader import ContentError, check_pack
+from bot.content_pack.loader import ContentError, check_pack, load_pack
 from bot.logs import configure_logging
 from bot.storage.crypto import WrongKeyError
 from bot.storage.migrations import MigrationError
@@ -34,6 +34,9 @@ def _parser() -> argparse.ArgumentParser:
     content = commands.add_parser("content", help="work with the content pack")
     content_commands = content.add_subparsers(dest="content_command", required=True)
     content_commands.add_parser("check", help="validate the pack; prints file:line: problem")
+    detect = commands.add_parser("detect", help="show which safety intents a text triggers")
+    detect.add_argument("text", help="the text to screen, as a user might write it")
+    detect.add_argument("--locale", default=None, help="the pack locale (default: the default)")
     return parser
 
 
@@ -48,6 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(_log_level(settings, command))
     if command == "content":
         return _content_check(settings)
+    if command == "detect":
+        return _detect(settings, args.text, args.locale)
     if command == "console":
         return _run_console(settings, prompt=sys.stdin.isatty())
     return _run(settings)
@@ -104,4 +109,21 @@ def _content_check(settings: Settings) -> int:
         print(f"{len(problems)} problem(s) found.", file=sys.stderr)
         return 1
     print("content pack is valid.")
+    return 0
+
+
+def _detect(settings: Settings, text: str, locale: str | None) -> int:
+    """For operators tuning the rules: every intent found, with the rule that found it."""
+    try:
+        pack = load_pack(settings.content_dir, settings.default_locale)
+    except ContentError as error:
+        for problem in error.problems:
+            print(problem, file=sys.stderr)
+        return EXIT_USAGE
+    detection = pack.detector(locale or settings.default_locale).detect(text)
+    print(f"normalised: {detection.normalised}")
+    if not detection.matches:
+        print("none")
+    for match in detection.matches:
+        print(f"{match.intent.value}: rule {match.rule_id}")
     return 0

@@ -105,3 +105,15 @@ def test_broken_content_stops_the_console_before_it_answers(tmp_path: Path) -> N
     assert result.returncode == 2
     assert "messages.yaml:1: file is missing" in result.stderr
     assert result.stdout == ""
+
+
+def test_detect_names_the_intent_and_the_rule(tmp_path: Path) -> None:
+    crisis = steady(["detect", "I w\u200bant to DIE"], tmp_path / "data")
+    assert crisis.returncode == 0
+    lines = crisis.stdout.splitlines()
+    assert lines[0] == "normalised: i want to die"
+    assert lines[1].startswith("crisis: rule ")
+    ordinary = steady(["detect", "killing it at work today"], tmp_path / "data")
+    assert ordinary.stdout.splitlines()[1:] == ["none"]
+    urge = steady(["detect", "i want to text him so badly"], tmp_path / "data")
+    assert urge.stdout.splitlines()[1].startswith("urge: rule ")

@@ -100,6 +100,123 @@ class Msg(StrEnum):
     CANCEL_DONE = "cancel.done"
     CANCEL_NOTHING = "cancel.nothing"
 
+    SAFETY_CRISIS_INTRO = "safety.crisis_intro"
+    SAFETY_DANGER_INTRO = "safety.danger_intro"
+    SAFETY_EMERGENCY = "safety.emergency"
+    SAFETY_EMERGENCY_GENERIC = "safety.emergency_generic"
+    SAFETY_RESOURCE_LINE = "safety.resource_line"
+    SAFETY_NO_COUNTRY = "safety.no_country"
+    SAFETY_DIRECTORY = "safety.directory"
+    SAFETY_GROUP_PUBLIC = "safety.group_public"
+    SAFETY_MISREAD_BUTTON = "safety.misread_button"
+    SAFETY_MISREAD_REPLY = "safety.misread_reply"
+    SAFETY_SHOW_BUTTON = "safety.show_button"
+    PAUSE_OFFER = "pause.offer"
+    PAUSE_OFFER_YES = "pause.offer_yes"
+    PAUSE_OFFER_NO = "pause.offer_no"
+    PAUSE_NOT_NOW = "pause.not_now"
+    PAUSE_MENU = "pause.menu"
+    PAUSE_BREATHE = "pause.breathe"
+    PAUSE_GROUND = "pause.ground"
+    PAUSE_REMEMBER = "pause.remember"
+    PAUSE_WRITE = "pause.write"
+    PAUSE_WAIT = "pause.wait"
+    PAUSE_REACHED_OUT = "pause.reached_out"
+    PAUSE_DONE = "pause.done"
+    PAUSE_DONE_REPLY = "pause.done_reply"
+    PAUSE_PICK = "pause.pick"
+    PAUSE_NEXT = "pause.next"
+    PAUSE_BACK = "pause.back"
+    PAUSE_ANOTHER = "pause.another"
+    PAUSE_SKIP = "pause.skip"
+    PAUSE_AFTER_EXERCISE = "pause.after_exercise"
+    BREATH_IN = "pause.breath_in"
+    BREATH_HOLD = "pause.breath_hold"
+    BREATH_OUT = "pause.breath_out"
+    BREATH_FRAME = "pause.breath_frame"
+    BREATH_STEP = "pause.breath_step"
+    BREATH_SEQUENCE = "pause.breath_sequence"
+    EXERCISE_STEP = "pause.exercise_step"
+    REMEMBER_INTRO = "pause.remember_intro"
+    REMEMBER_EMPTY = "pause.remember_empty"
+    REFLECT_INTRO = "pause.reflect_intro"
+    REASON_TOO_LONG = "pause.reason_too_long"
+    WRITE_PROMPT = "pause.write_prompt"
+    WRITE_WRITTEN = "pause.write_written"
+    DRAFT_TOO_LONG = "pause.draft_too_long"
+    WRITE_KEEP = "pause.write_keep"
+    WRITE_LET_GO = "pause.write_let_go"
+    WRITE_KEPT = "pause.write_kept"
+    WRITE_LET_GONE = "pause.write_let_gone"
+    WAIT_PROMPT = "pause.wait_prompt"
+    WAIT_10 = "pause.wait_10"
+    WAIT_20 = "pause.wait_20"
+    WAIT_30 = "pause.wait_30"
+    WAIT_STARTED = "pause.wait_started"
+    FOLLOWUP = "pause.followup"
+    FOLLOWUP_PASSED = "pause.followup_passed"
+    FOLLOWUP_STRONG = "pause.followup_strong"
+    FOLLOWUP_REACHED = "pause.followup_reached"
+    FOLLOWUP_MORE_TIME = "pause.followup_more_time"
+    PASSED_REPLY = "pause.passed_reply"
+    STRONG_REPLY = "pause.strong_reply"
+    REACHED_OUT_REPLY = "pause.reached_out_reply"
+    PAUSE_NEED_REST = "pause.need_rest"
+    PAUSE_REST_REPLY = "pause.rest_reply"
+    CHECKIN_URGE_NOW = "checkin.urge_now"
+    REASONS_LIST = "reasons.list"
+    REASONS_EMPTY = "reasons.empty"
+    REASONS_ADD = "reasons.add"
+    REASONS_REMOVE = "reasons.remove"
+    REASONS_DONE = "reasons.done"
+    REASONS_ASK = "reasons.ask"
+    REASONS_ADDED = "reasons.added"
+    REASONS_REMOVED = "reasons.removed"
+    REASONS_PICK_REMOVE = "reasons.pick_remove"
+    REASONS_CLOSED = "reasons.closed"
+    REASONS_FULL = "reasons.full"
+    NC_OFF = "nocontact.off"
+    NC_START = "nocontact.start"
+    NC_RESET = "nocontact.reset"
+    NC_STOP = "nocontact.stop"
+    NC_STATUS = "nocontact.status"
+    NC_STARTED = "nocontact.started"
+    NC_RESTARTED = "nocontact.restarted"
+    NC_STOPPED = "nocontact.stopped"
+    CT_OFFER = "contacted.offer"
+    CT_INTRO = "contacted.intro"
+    CT_Q_KIND = "contacted.q_kind"
+    CT_PRACTICAL = "contacted.practical"
+    CT_EMOTIONAL = "contacted.emotional"
+    CT_UNSURE = "contacted.unsure"
+    CT_Q_TIMING = "contacted.q_timing"
+    CT_CAN_WAIT = "contacted.can_wait"
+    CT_SOON = "contacted.soon"
+    CT_Q_PROTECT = "contacted.q_protect"
+    CT_PEACE = "contacted.peace"
+    CT_BOUNDARIES = "contacted.boundaries"
+    CT_TIME = "contacted.time"
+    CT_SAFETY = "contacted.safety"
+    CT_SUMMARY = "contacted.summary"
+    CT_ADVICE_PRACTICAL = "contacted.advice_practical"
+    CT_ADVICE_EMOTIONAL = "contacted.advice_emotional"
+    CT_ADVICE_UNSURE = "contacted.advice_unsure"
+    CT_ADVICE_WAIT = "contacted.advice_wait"
+    CT_ADVICE_SOON = "contacted.advice_soon"
+    CT_ADVICE_PEACE = "contacted.advice_peace"
+    CT_ADVICE_BOUNDARIES = "contacted.advice_boundaries"
+    CT_ADVICE_TIME = "contacted.advice_time"
+    CT_ADVICE_SAFETY = "contacted.advice_safety"
+    ASK_COUNTRY_SUGGESTED = "onboarding.ask_country_suggested"
+    ASK_COUNTRY = "onboarding.ask_country"
+    BAD_COUNTRY = "onboarding.bad_country"
+    COUNTRY_SAVED = "onboarding.country_saved"
+    COUNTRY_SKIPPED = "onboarding.country_skipped"
+    COUNTRY_OTHER = "onboarding.country_other"
+    COUNTRY_SKIP = "onboarding.country_skip"
+    SETTINGS_CHANGE_COUNTRY = "settings.change_country"
+    HISTORY_PAUSES = "history.pauses"
+
     UNKNOWN_COMMAND = "general.unknown_command"
     UNEXPECTED_TEXT = "general.unexpected_text"
     USE_BUTTONS = "general.use_buttons"
@@ -109,7 +226,7 @@ class Msg(StrEnum):
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.ONBOARDING_DONE: frozenset({"time", "timezone"}),
-    Msg.SETTINGS_MENU: frozenset({"timezone", "times", "days", "quiet", "status"}),
+    Msg.SETTINGS_MENU: frozenset({"country", "timezone", "times", "days", "quiet", "status"}),
     Msg.NOTE_TOO_LONG: frozenset({"limit"}),
     Msg.SNOOZED: frozenset({"time"}),
     Msg.HISTORY_SUMMARY: frozenset(
@@ -121,6 +238,22 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.QUIET_COVERS_CHECKIN: frozenset({"time"}),
     Msg.PAUSED: frozenset({"date"}),
     Msg.RESUMED: frozenset({"when"}),
+    Msg.SAFETY_EMERGENCY: frozenset({"number", "country"}),
+    Msg.SAFETY_RESOURCE_LINE: frozenset({"name", "contact", "hours", "url"}),
+    Msg.SAFETY_DIRECTORY: frozenset({"name", "url"}),
+    Msg.BREATH_FRAME: frozenset({"phase", "seconds", "round", "rounds"}),
+    Msg.BREATH_STEP: frozenset({"phase", "seconds"}),
+    Msg.BREATH_SEQUENCE: frozenset({"breath", "rounds"}),
+    Msg.EXERCISE_STEP: frozenset({"number", "total", "text"}),
+    Msg.REASON_TOO_LONG: frozenset({"limit"}),
+    Msg.DRAFT_TOO_LONG: frozenset({"limit"}),
+    Msg.WAIT_STARTED: frozenset({"time"}),
+    Msg.REASONS_FULL: frozenset({"limit"}),
+    Msg.NC_STATUS: frozenset({"days", "longest"}),
+    Msg.NC_RESTARTED: frozenset({"longest"}),
+    Msg.ASK_COUNTRY_SUGGESTED: frozenset({"country"}),
+    Msg.COUNTRY_SAVED: frozenset({"country"}),
+    Msg.HISTORY_PAUSES: frozenset({"paused", "passed"}),
 }
 
 
@@ -142,3 +275,13 @@ class Command(StrEnum):
     CANCEL = "cancel"
     HELP = "help"
     ABOUT = "about"
+    SOS = "sos"
+    PAUSE = "pause"
+    URGE = "urge"
+    REASONS = "reasons"
+    NOCONTACT = "nocontact"
+    CONTACTED = "contacted"
+
+
+# Exercises a flow starts by id (the rest are offered by kind).
+REQUIRED_EXERCISES: dict[str, str] = {"ground-five-senses": "grounding"}

@@ -10,15 +10,19 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from bot.content_pack.ids import Command, Msg, placeholders_for
-from bot.content_pack.pack import ContentPack, LocaleContent
+from bot.content_pack.ids import REQUIRED_EXERCISES, Command, Msg, placeholders_for
+from bot.content_pack.pack import ContentPack, LocaleContent, compile_detector
 from bot.content_pack.schema import (
     MAX_BUTTON_LABEL_CHARS,
     AffirmationsFile,
     CheckInRepliesFile,
     CommandsFile,
+    CrisisFile,
+    DetectionFile,
+    ExercisesFile,
     MessagesFile,
     OpeningsFile,
+    ReflectionsFile,
 )
 from bot.content_pack.yaml_lines import LocatedYaml, YamlSyntaxError, load_located
 
@@ -32,6 +36,18 @@ BUTTON_LABELS = frozenset(
         Msg.SETTINGS_CHANGE_QUIET, Msg.SETTINGS_PAUSE, Msg.SETTINGS_STOP, Msg.SETTINGS_RESUME,
         Msg.SETTINGS_DONE, Msg.PAUSE_1, Msg.PAUSE_3, Msg.PAUSE_7,
         Msg.FORGET_YES, Msg.FORGET_NO,
+        Msg.SAFETY_MISREAD_BUTTON, Msg.SAFETY_SHOW_BUTTON, Msg.PAUSE_OFFER_YES, Msg.PAUSE_OFFER_NO,
+        Msg.PAUSE_BREATHE, Msg.PAUSE_GROUND, Msg.PAUSE_REMEMBER, Msg.PAUSE_WRITE,
+        Msg.PAUSE_WAIT, Msg.PAUSE_REACHED_OUT, Msg.PAUSE_DONE, Msg.PAUSE_NEXT,
+        Msg.PAUSE_BACK, Msg.PAUSE_ANOTHER, Msg.PAUSE_SKIP, Msg.BREATH_IN,
+        Msg.BREATH_HOLD, Msg.BREATH_OUT, Msg.WRITE_KEEP,
+        Msg.WRITE_LET_GO, Msg.WAIT_10, Msg.WAIT_20, Msg.WAIT_30,
+        Msg.FOLLOWUP_PASSED, Msg.FOLLOWUP_STRONG, Msg.FOLLOWUP_REACHED, Msg.FOLLOWUP_MORE_TIME,
+        Msg.PAUSE_NEED_REST, Msg.CHECKIN_URGE_NOW, Msg.REASONS_ADD, Msg.REASONS_REMOVE,
+        Msg.REASONS_DONE, Msg.NC_START, Msg.NC_RESET, Msg.NC_STOP,
+        Msg.CT_PRACTICAL, Msg.CT_EMOTIONAL, Msg.CT_UNSURE, Msg.CT_CAN_WAIT,
+        Msg.CT_SOON, Msg.CT_PEACE, Msg.CT_BOUNDARIES, Msg.CT_TIME,
+        Msg.CT_SAFETY, Msg.COUNTRY_OTHER, Msg.COUNTRY_SKIP, Msg.SETTINGS_CHANGE_COUNTRY,
     }
 )  # fmt: skip
 
@@ -137,6 +153,17 @@ def check_pack(content_dir: Path, default_locale: str) -> list[Problem]:
     return []
 
 
+# Files whose items carry ids that must be unique: (file, key of the item list).
+_ITEM_FILES: tuple[tuple[str, type[BaseModel], str], ...] = (
+    ("affirmations.yaml", AffirmationsFile, "affirmations"),
+    ("openings.yaml", OpeningsFile, "openings"),
+    ("checkin_replies.yaml", CheckInRepliesFile, "checkin_replies"),
+    ("exercises.yaml", ExercisesFile, "exercises"),
+    ("reflections.yaml", ReflectionsFile, "reflections"),
+    ("detection.yaml", DetectionFile, "rules"),
+)
+
+
 def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> LocaleContent | None:
     before = len(problems)
     reader = _LocaleReader(folder, problems)
@@ -146,30 +173,54 @@ def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> Loc
     commands = reader.read("commands.yaml", CommandsFile)
     if commands is not None:
         _check_commands(reader, commands, complete=is_default)
-    affirmations = reader.read("affirmations.yaml", AffirmationsFile)
-    if affirmations is not None:
-        ids = [a.id for a in affirmations.model.affirmations]
-        _check_unique(reader, "affirmations.yaml", affirmations, "affirmations", ids)
-    openings = reader.read("openings.yaml", OpeningsFile)
-    if openings is not None:
-        ids = [o.id for o in openings.model.openings]
-        _check_unique(reader, "openings.yaml", openings, "openings", ids)
-    replies = reader.read("checkin_replies.yaml", CheckInRepliesFile)
-    if replies is not None:
-        ids = [r.id for r in replies.model.checkin_replies]
-        _check_unique(reader, "checkin_replies.yaml", replies, "checkin_replies", ids)
-    if len(problems) > before or not (
-        messages and commands and affirmations and openings and replies
-    ):
+    items: dict[str, BaseModel] = {}
+    for file_name, model, key in _ITEM_FILES:
+        parsed = reader.read(file_name, model)
+        if parsed is not None:
+            ids = [item.id for item in getattr(parsed.model, key)]
+            _check_unique(reader, file_name, parsed, key, ids)
+            items[file_name] = parsed.model
+    crisis = reader.read("crisis.yaml", CrisisFile)
+    if crisis is not None:
+        ids = [r.id for country in crisis.model.countries for r in country.resources]
+        if len(ids) != len(set(ids)):
+            reader.add("crisis.yaml", 1, "a resource id is used twice")
+    exercises = items.get("exercises.yaml")
+    if isinstance(exercises, ExercisesFile):
+        _check_exercises(reader, exercises)
+    if len(problems) > before or not (messages and commands and crisis):
         return None
+    detection = _typed(items, "detection.yaml", DetectionFile)
     return LocaleContent(
         locale=folder.name,
         messages=messages.model.messages,
-        affirmations=tuple(affirmations.model.affirmations),
-        openings=tuple(openings.model.openings),
-        checkin_replies=tuple(replies.model.checkin_replies),
         commands=tuple(commands.model.commands),
+        affirmations=_typed(items, "affirmations.yaml", AffirmationsFile).affirmations,
+        openings=_typed(items, "openings.yaml", OpeningsFile).openings,
+        checkin_replies=_typed(items, "checkin_replies.yaml", CheckInRepliesFile).checkin_replies,
+        exercises=_typed(items, "exercises.yaml", ExercisesFile).exercises,
+        reflections=_typed(items, "reflections.yaml", ReflectionsFile).reflections,
+        detection=detection,
+        detector=compile_detector(detection),
+        crisis=crisis.model,
     )
+
+
+def _typed(items: dict[str, BaseModel], file_name: str, model: type[Model]) -> Model:
+    value = items[file_name]
+    assert isinstance(value, model)  # guaranteed by _ITEM_FILES
+    return value
+
+
+def _check_exercises(reader: _LocaleReader, parsed: ExercisesFile) -> None:
+    """Flows name some exercises by id; each must exist and be of the kind the flow expects."""
+    kinds = {exercise.id: exercise.kind for exercise in parsed.exercises}
+    for exercise_id, kind in REQUIRED_EXERCISES.items():
+        if kinds.get(exercise_id) != kind:
+            reader.add("exercises.yaml", 1, f"the {kind} exercise {exercise_id!r} is missing")
+    titles = [exercise.title for exercise in parsed.exercises]
+    if len(titles) != len(set(titles)):
+        reader.add("exercises.yaml", 1, "two exercises share a title (they are button labels)")
 
 
 def _check_messages(reader: _LocaleReader, parsed: Parsed[MessagesFile], complete: bool) -> None:

@@ -2,20 +2,48 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bot.content_pack.ids import Command, Msg
-from bot.content_pack.schema import Affirmation, CheckInReply, CommandInfo, Opening
+from bot.content_pack.schema import (
+    Affirmation,
+    CheckInReply,
+    CommandInfo,
+    CountryResources,
+    CrisisFile,
+    DetectionFile,
+    Exercise,
+    Opening,
+    Reflection,
+)
+from bot.safety.rules import CompiledRule, Detector, Intent
 
 
 @dataclass(frozen=True)
 class LocaleContent:
     locale: str
     messages: dict[str, str]
-    affirmations: tuple[Affirmation, ...]
-    openings: tuple[Opening, ...]
-    checkin_replies: tuple[CheckInReply, ...]
     commands: tuple[CommandInfo, ...]
+    affirmations: list[Affirmation]
+    openings: list[Opening]
+    checkin_replies: list[CheckInReply]
+    exercises: list[Exercise]
+    reflections: list[Reflection]
+    detection: DetectionFile
+    detector: Detector
+    crisis: CrisisFile
+
+
+def compile_detector(detection: DetectionFile) -> Detector:
+    """Compiled once at load; every pattern was already checked to compile."""
+    return Detector(
+        exceptions=tuple(re.compile(item.pattern) for item in detection.exceptions),
+        rules=tuple(
+            CompiledRule(rule.id, Intent(rule.intent), re.compile(rule.pattern))
+            for rule in detection.rules
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -32,28 +60,48 @@ class ContentPack:
                     return candidate
         return self.default_locale
 
-    def _content(self, locale: str) -> LocaleContent:
+    def content(self, locale: str) -> LocaleContent:
         return self.locales.get(locale) or self.locales[self.default_locale]
 
     def text(self, locale: str, message: Msg, **values: str | int) -> str:
-        template = self._content(locale).messages.get(message.value)
+        template = self.content(locale).messages.get(message.value)
         if template is None:  # a partial translation falls back to the default locale
             template = self.locales[self.default_locale].messages[message.value]
         # Placeholders were checked against ids.PLACEHOLDERS when the pack loaded.
         return template.format(**values) if values else template
 
-    def affirmations(self, locale: str) -> tuple[Affirmation, ...]:
-        return self._content(locale).affirmations
+    def affirmations(self, locale: str) -> list[Affirmation]:
+        return self.content(locale).affirmations
 
-    def openings(self, locale: str) -> tuple[Opening, ...]:
-        return self._content(locale).openings
+    def openings(self, locale: str) -> list[Opening]:
+        return self.content(locale).openings
 
-    def checkin_replies(self, locale: str) -> tuple[CheckInReply, ...]:
-        return self._content(locale).checkin_replies
+    def checkin_replies(self, locale: str) -> list[CheckInReply]:
+        return self.content(locale).checkin_replies
+
+    def exercises(self, locale: str) -> list[Exercise]:
+        return self.content(locale).exercises
+
+    def exercise(self, locale: str, exercise_id: str) -> Exercise | None:
+        return next((e for e in self.exercises(locale) if e.id == exercise_id), None)
+
+    def reflections(self, locale: str) -> list[Reflection]:
+        return self.content(locale).reflections
+
+    def detector(self, locale: str) -> Detector:
+        return self.content(locale).detector
+
+    def crisis(self, locale: str) -> CrisisFile:
+        return self.content(locale).crisis
+
+    def country_resources(self, locale: str, country: str | None) -> CountryResources | None:
+        if country is None:
+            return None
+        return next((c for c in self.crisis(locale).countries if c.code == country), None)
 
     def command_descriptions(self, locale: str) -> dict[Command, str]:
-        by_name = {info.name: info.description for info in self._content(locale).commands}
+        by_name = {info.name: info.description for info in self.content(locale).commands}
         fallback = {
-            info.name: info.description for info in self._content(self.default_locale).commands
+            info.name: info.description for info in self.content(self.default_locale).commands
         }
         return {command: by_name.get(command.value, fallback[command.value]) for command in Command}

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import re
+from datetime import date
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 # The smallest message limit of the platforms we serve (Discord: 2,000 characters).
 MAX_MESSAGE_CHARS = 2000
@@ -125,3 +134,128 @@ class MessagesFile(_Strict):
             if not text.strip():
                 raise ValueError(f"message {message_id} is empty")
         return {message_id: text.strip() for message_id, text in messages.items()}
+
+
+def _compiles(pattern: str) -> str:
+    try:
+        re.compile(pattern)
+    except re.error as error:
+        raise ValueError(f"pattern does not compile: {error}") from None
+    return pattern
+
+
+class DetectionException(_Strict):
+    """A harmless idiom blanked out before the rules run ("killing it at work")."""
+
+    id: ItemId
+    pattern: str
+
+    _valid = field_validator("pattern")(_compiles)
+
+
+class DetectionRule(_Strict):
+    id: ItemId
+    intent: Literal["crisis", "danger", "contacted", "urge"]
+    pattern: str
+    note: Annotated[str, StringConstraints(min_length=3, max_length=200)]
+
+    _valid = field_validator("pattern")(_compiles)
+
+
+class DetectionFile(_Strict):
+    locale: LocaleCode
+    exceptions: list[DetectionException] = Field(default_factory=list)
+    rules: list[DetectionRule] = Field(min_length=1)
+
+
+HttpsUrl = Annotated[str, StringConstraints(pattern=r"^https://[^\s]+$", max_length=300)]
+
+
+class CrisisResource(_Strict):
+    id: ItemId
+    name: Annotated[str, StringConstraints(min_length=2, max_length=100)]
+    kind: Literal["crisis", "domestic_abuse"]
+    contact: Annotated[str, StringConstraints(min_length=2, max_length=80)]
+    hours: Annotated[str, StringConstraints(min_length=2, max_length=60)]
+    url: HttpsUrl
+    source: HttpsUrl
+    last_verified: date
+
+
+class CountryResources(_Strict):
+    code: Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
+    name: Annotated[str, StringConstraints(min_length=2, max_length=60)]
+    emergency_number: Annotated[str, StringConstraints(pattern=r"^[0-9 ]{2,12}$")]
+    emergency_source: HttpsUrl
+    # Empty where no helpline could be confirmed from its own published page:
+    # the emergency number and the worldwide directory are shown instead.
+    resources: list[CrisisResource] = Field(default_factory=list)
+
+
+class HelplineDirectory(_Strict):
+    name: Annotated[str, StringConstraints(min_length=2, max_length=100)]
+    url: HttpsUrl
+    source: HttpsUrl
+    last_verified: date
+
+
+class CrisisFallback(_Strict):
+    directory: HelplineDirectory
+
+
+class CrisisFile(_Strict):
+    """Crisis resources per country. Every entry names the page its number was checked on."""
+
+    locale: LocaleCode
+    fallback: CrisisFallback
+    countries: list[CountryResources] = Field(min_length=1)
+
+    @field_validator("countries")
+    @classmethod
+    def _unique_countries(cls, countries: list[CountryResources]) -> list[CountryResources]:
+        codes = [country.code for country in countries]
+        if len(codes) != len(set(codes)):
+            raise ValueError("a country is listed twice")
+        return countries
+
+
+class PacePhase(_Strict):
+    phase: Literal["in", "hold", "out"]
+    seconds: int = Field(ge=1, le=8)
+
+
+class Exercise(_Strict):
+    id: ItemId
+    kind: Literal["grounding", "breathing"]
+    title: Annotated[str, StringConstraints(min_length=2, max_length=28)]
+    intro: Annotated[str, StringConstraints(min_length=2, max_length=300)]
+    steps: list[Annotated[str, StringConstraints(min_length=2, max_length=300)]] = Field(
+        default_factory=list
+    )
+    pace: list[PacePhase] = Field(default_factory=list)
+    rounds: int = Field(default=0, ge=0, le=10)
+    closing: Annotated[str, StringConstraints(min_length=2, max_length=300)]
+
+    @model_validator(mode="after")
+    def _shape_fits_kind(self) -> Exercise:
+        if self.kind == "grounding" and not (2 <= len(self.steps) <= 8 and not self.pace):
+            raise ValueError("a grounding exercise has 2 to 8 steps and no pace")
+        if self.kind == "breathing" and not (self.pace and self.rounds >= 1 and not self.steps):
+            raise ValueError("a breathing exercise has a pace, rounds, and no steps")
+        return self
+
+
+class ExercisesFile(_Strict):
+    locale: LocaleCode
+    exercises: list[Exercise] = Field(min_length=1)
+
+
+class Reflection(_Strict):
+    id: ItemId
+    theme: Literal["whole_picture", "cost", "patterns", "body", "two_truths"]
+    text: Annotated[str, StringConstraints(min_length=5, max_length=300)]
+
+
+class ReflectionsFile(_Strict):
+    locale: LocaleCode
+    reflections: list[Reflection] = Field(min_length=2)

@@ -20,6 +20,14 @@ class Image:
 
 
 @dataclass(frozen=True, slots=True)
+class Frame:
+    """One state of a live message (a breathing countdown), shown for `seconds`."""
+
+    text: str
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """One message to send.
 
@@ -28,6 +36,10 @@ class Reply:
     ephemeral: only the addressed user may see it (where the platform can do that).
     edit_of:   id of an earlier message to replace instead of sending a new one.
     image:     a picture; `text` becomes its caption where the platform can show images.
+    frames:    a live sequence for platforms that can edit: the message shows each frame in
+               turn (edited in place, at most once a second) and ends showing `text`.
+               Elsewhere `text` alone is sent, so it must read well on its own.
+    private:   in a group, send this to the user privately instead of to the group.
     """
 
     text: str
@@ -37,6 +49,8 @@ class Reply:
     ephemeral: bool = False
     edit_of: str | None = None
     image: Image | None = None
+    frames: tuple[Frame, ...] = ()
+    private: bool = False
 
     @property
     def flat_buttons(self) -> tuple[Button, ...]:

@@ -15,18 +15,24 @@ from bot.content_pack.ids import Command, Msg
 from bot.core.events import ButtonPressed, CheckInDue, CommandIssued, Event, TextMessage
 from bot.core.keyed_lock import KeyedLock
 from bot.core.replies import Reply
-from bot.core.safety import SafetyScreen
 from bot.flows.affirm import affirm
 from bot.flows.base import Flow
 from bot.flows.checkin import CheckIn
+from bot.flows.contacted import Contacted
 from bot.flows.context import FlowContext, Services
 from bot.flows.forget import Forget
 from bot.flows.help import about_text, help_text
 from bot.flows.history import history, progress
 from bot.flows.mydata import mydata
+from bot.flows.no_contact import NoContactCounter
 from bot.flows.onboarding import Onboarding
+from bot.flows.pause import Pause
+from bot.flows.reasons import Reasons
 from bot.flows.settings import Settings
 from bot.logs import get_logger, log_event
+from bot.safety.countries import country_for_timezone
+from bot.safety.rules import Intent
+from bot.safety.screen import SOS_MISREAD, SOS_SHOW, SafetyScreen
 from bot.scheduling.planner import in_quiet_hours
 from bot.storage import flow_positions
 from bot.storage.users import User, find_user, mark_reachable
@@ -37,26 +43,40 @@ CommandHandler = Callable[[FlowContext], Awaitable[list[Reply]]]
 
 
 class Router:
-    def __init__(
-        self,
-        services: Services,
-        safety: SafetyScreen | None = None,
-        rng: random.Random | None = None,
-    ) -> None:
+    def __init__(self, services: Services, rng: random.Random | None = None) -> None:
         self._services = services
-        self._safety = safety or SafetyScreen()
+        self.safety = SafetyScreen(services.content)
         self._rng = rng or random.Random()
         self._user_locks = KeyedLock()
-        self.checkin = CheckIn(self._rng)
+        self.pause = Pause(self._rng)
+        self.checkin = CheckIn(self._rng, self.pause)
+        self.contacted = Contacted()
         onboarding, settings, forget = Onboarding(), Settings(), Forget()
+        reasons, no_contact = Reasons(), NoContactCounter()
         self._flows: dict[str, Flow] = {
-            flow.name: flow for flow in (onboarding, self.checkin, settings, forget)
+            flow.name: flow
+            for flow in (
+                onboarding,
+                self.checkin,
+                settings,
+                forget,
+                self.pause,
+                self.contacted,
+                reasons,
+                no_contact,
+            )
         }
         self._commands: dict[Command, CommandHandler] = {
             Command.START: onboarding.begin,
             Command.CHECKIN: self.checkin.begin,
             Command.SETTINGS: settings.begin,
             Command.FORGET: forget.begin,
+            Command.PAUSE: self.pause.begin,
+            Command.URGE: self.pause.begin,
+            Command.REASONS: reasons.begin,
+            Command.NOCONTACT: no_contact.begin,
+            Command.CONTACTED: self.contacted.begin,
+            Command.SOS: self._sos,
             Command.HISTORY: history,
             Command.PROGRESS: progress,
             Command.AFFIRM: lambda ctx: affirm(ctx, self._rng),
@@ -77,12 +97,10 @@ class Router:
         language = getattr(event, "language_code", None)
         locale = user.locale if user else self._services.content.resolve_locale(language)
         ctx = FlowContext(self._services, address, locale)
-        if isinstance(event, TextMessage):
-            # Safety first: before any lock, flow or database write can stand in the way.
-            found = self._safety.screen(event.text, ctx.locale)
-            if found is not None:
-                log_event(log, "safety.matched", platform=address.platform)
-                return list(found.replies)
+        # Safety first: before any lock, flow, queue or database write can stand in the way.
+        urgent = self._urgent(event, ctx, user)
+        if urgent is not None:
+            return urgent
         try:
             async with self._user_locks.hold((address.platform, address.user_id)):
                 if user is not None and user.unreachable_since is not None:
@@ -102,6 +120,33 @@ class Router:
         if user is not None and in_quiet_hours(user, self._services.clock.now()):
             return [replace(reply, silent=True) for reply in replies]
         return replies
+
+    def _urgent(self, event: Event, ctx: FlowContext, user: User | None) -> list[Reply] | None:
+        """Crisis replies and the /sos buttons: answered from the content pack alone."""
+        country = _country(user)
+        if isinstance(event, ButtonPressed) and event.data == SOS_SHOW:
+            return [self.safety.resources_reply(ctx.locale, country)]
+        if isinstance(event, ButtonPressed) and event.data == SOS_MISREAD:
+            log_event(log, "safety.misread", platform=ctx.address.platform)
+            return [self.safety.misread_reply(ctx.locale)]
+        if not isinstance(event, TextMessage):
+            return None
+        try:
+            found = self.safety.screen(event.text, ctx.locale, country, ctx.address.is_group)
+        except Exception as error:  # a broken rule must not take the conversation down
+            log_event(log, "safety.failed", logging.ERROR, exc_info=error)
+            return None
+        if found is None:
+            return None
+        first = found.detection.matches[0]
+        log_event(
+            log, "safety.matched", platform=ctx.address.platform, intent=first.intent.value,
+            rule=first.rule_id,
+        )  # fmt: skip
+        return list(found.replies)
+
+    async def _sos(self, ctx: FlowContext) -> list[Reply]:
+        return [self.safety.resources_reply(ctx.locale, _country(await ctx.find_user()))]
 
     async def _user_for(self, event: Event) -> User | None:
         try:
@@ -153,12 +198,21 @@ class Router:
         flow = None if position is None else self._flows.get(position.flow)
         step = None if flow is None or position is None else flow.steps.get(position.step)
         if step is None or position is None:
-            return [ctx.reply(Msg.UNEXPECTED_TEXT)]
+            return await self._outside_flow(ctx, event)
         if step.text_as_choice and step.on_choice is not None:
             return await step.on_choice(ctx, position, event.text.strip().casefold())
         if step.on_text is None:
             return [ctx.reply(Msg.USE_BUTTONS)]
         return await step.on_text(ctx, position, event.text)
+
+    async def _outside_flow(self, ctx: FlowContext, event: TextMessage) -> list[Reply]:
+        """Free text nobody asked for: offer a pause if it sounds like an urge, never start one."""
+        intents = self.safety.detect(event.text, ctx.locale).intents
+        if Intent.CONTACTED in intents:
+            return await self.contacted.offer(ctx)
+        if Intent.URGE in intents:
+            return await self.pause.offer(ctx)
+        return [ctx.reply(Msg.UNEXPECTED_TEXT)]
 
     async def _cancel(self, ctx: FlowContext) -> list[Reply]:
         user = await ctx.find_user()
@@ -174,3 +228,10 @@ def _sync(handler: Callable[[FlowContext], list[Reply]]) -> CommandHandler:
         return handler(ctx)
 
     return run
+
+
+def _country(user: User | None) -> str | None:
+    """The user's country, or the one their time zone suggests, for local helplines."""
+    if user is None:
+        return None
+    return user.country or country_for_timezone(user.timezone)

@@ -23,6 +23,7 @@ from bot.core.events import Address
 from bot.core.replies import Reply
 from bot.logs import get_logger, log_event
 from bot.storage.db import Database
+from bot.storage.urges import mark_followup_delivered
 from bot.storage.users import mark_unreachable
 
 log = get_logger("outbox")
@@ -39,6 +40,7 @@ MAX_RETRY_AFTER_SECONDS = 300.0
 class Outgoing:
     address: Address
     reply: Reply
+    followup_id: int | None = None  # marked delivered once the platform accepted it
 
 
 @dataclass
@@ -84,7 +86,18 @@ class Outbox:
                 )
                 self._tasks.append(task)
 
-    async def stop(self) -> None:
+    async def stop(self, drain_timeout: float = 0.0) -> None:
+        """Stop the workers, first giving queued messages up to `drain_timeout` seconds.
+
+        What is still queued after that is dropped: a routine check-in is not
+        worth holding a shutdown for, and a follow-up not marked delivered is
+        claimed again after a restart.
+        """
+        if drain_timeout > 0:
+            try:
+                await asyncio.wait_for(self.drain(), drain_timeout)
+            except TimeoutError:
+                log_event(log, "outbox.abandoned", logging.WARNING)
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -133,6 +146,9 @@ class Outbox:
                 await self._sleep(backoff_seconds(attempt))
             else:
                 self.stats.sent += 1
+                if outgoing.followup_id is not None:
+                    async with self._db.transaction() as tx:
+                        await mark_followup_delivered(tx, outgoing.followup_id, self._clock.now())
                 if self._on_sent is not None:
                     self._on_sent(outgoing, sent)
                 return

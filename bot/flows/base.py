@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
-from bot.flows.context import FlowContext
-from bot.storage.flow_positions import FlowPosition
+from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.storage import flow_positions
+from bot.storage.flow_positions import FlowData, FlowPosition
 
 StepHandler = Callable[[FlowContext, FlowPosition, str], Awaitable[list[Reply]]]
 
@@ -37,3 +39,27 @@ class Flow:
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
         raise NotImplementedError
+
+    async def move(self, ctx: FlowContext, step: str, data: FlowData | None = None) -> FlowPosition:
+        """Put the user at `step` of this flow (a fresh token: older buttons go stale)."""
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            return await flow_positions.move_to(tx, user.id, self.name, step, ctx.now(), data)
+
+    async def ask(
+        self,
+        ctx: FlowContext,
+        step: str,
+        message: Msg,
+        rows: Sequence[Sequence[Choice]],
+        data: FlowData | None = None,
+    ) -> Reply:
+        """Move to `step` and show `message` with that step's buttons."""
+        moved = await self.move(ctx, step, data)
+        return Reply(ctx.text(message), buttons=choices_markup(ctx, moved, rows))
+
+    async def leave(self, ctx: FlowContext) -> None:
+        user = await ctx.find_user()
+        if user is not None:
+            async with ctx.db.transaction() as tx:
+                await flow_positions.leave_flow(tx, user.id)

@@ -19,7 +19,16 @@ from bot.core.events import CheckInDue
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
 from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext, Services, choices_markup
+from bot.flows.context import (
+    Choice,
+    FlowContext,
+    LabelledRows,
+    Services,
+    choices_markup,
+    labelled,
+    markup,
+)
+from bot.flows.pause import Pause
 from bot.scheduling.planner import (
     out_of_quiet_hours,
     reschedule_user,
@@ -34,6 +43,7 @@ NOTE_LIMIT = 1000
 
 _MOODS = ((Choice("1", Msg.MOOD_1), Choice("2", Msg.MOOD_2), Choice("3", Msg.MOOD_3)),
           (Choice("4", Msg.MOOD_4), Choice("5", Msg.MOOD_5)))  # fmt: skip
+_URGE_NOW = ((Choice("urge", Msg.CHECKIN_URGE_NOW),),)
 _SNOOZES = ((Choice("later-1h", Msg.SNOOZE_1H), Choice("later-3h", Msg.SNOOZE_3H),
              Choice("later-tomorrow", Msg.SNOOZE_TOMORROW)),)  # fmt: skip
 _URGES = ((Choice("none", Msg.URGE_NONE), Choice("some", Msg.URGE_SOME),
@@ -81,8 +91,9 @@ def pick_reply(
 class CheckIn(Flow):
     name = "ci"
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, pause: Pause) -> None:
         self._rng = rng
+        self._pause = pause
         self.steps = {
             "mood": Step(on_choice=self._mood, text_as_choice=True),
             "urge": Step(on_choice=self._urge, text_as_choice=True),
@@ -98,7 +109,7 @@ class CheckIn(Flow):
     def _mood_question(
         self, ctx: FlowContext, position: FlowPosition, opening: str, snooze: bool
     ) -> Reply:
-        rows = (*_MOODS, *_SNOOZES) if snooze else _MOODS
+        rows = (*_MOODS, *_URGE_NOW, *_SNOOZES) if snooze else (*_MOODS, *_URGE_NOW)
         return Reply(
             text=f"{opening}\n\n{ctx.text(Msg.ASK_MOOD)}",
             buttons=choices_markup(ctx, position, rows),
@@ -108,14 +119,21 @@ class CheckIn(Flow):
         """Open a check-in for every due user at once: one transaction however many there are.
 
         Thousands can fall due in the same minute; a transaction each would
-        make the last of them minutes late.
+        make the last of them minutes late. Per locale, the question and the
+        button labels are looked up once; per user only the opening and the
+        token differ.
         """
         now = services.clock.now()
         outgoing: list[Outgoing] = []
         positions: list[tuple[int, str, str, str, str, int]] = []
         openings: list[tuple[str, int]] = []
+        by_locale: dict[str, tuple[str, LabelledRows]] = {}
+        rows = (*_MOODS, *_URGE_NOW, *_SNOOZES)
         for event in due:
-            ctx = FlowContext(services, event.address, event.locale)
+            if event.locale not in by_locale:
+                ctx = FlowContext(services, event.address, event.locale)
+                by_locale[event.locale] = (ctx.text(Msg.ASK_MOOD), labelled(ctx, rows))
+            question, labels = by_locale[event.locale]
             opening = pick_opening(
                 services.content.openings(event.locale),
                 event.local_time,
@@ -127,14 +145,16 @@ class CheckIn(Flow):
                 (event.user_row_id, self.name, "mood", position.token, "{}", to_epoch(now))
             )
             openings.append((opening.id, event.user_row_id))
-            question = self._mood_question(ctx, position, opening.text, snooze=True)
-            outgoing.append(Outgoing(event.address, question))
+            reply = Reply(text=f"{opening.text}\n\n{question}", buttons=markup(labels, position))
+            outgoing.append(Outgoing(event.address, reply))
         async with services.db.transaction() as tx:
             await flow_positions.move_many(tx, positions)
             await tx.executemany("UPDATE users SET last_opening_id = ? WHERE id = ?", openings)
         return outgoing
 
     async def _mood(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value == "urge":
+            return await self._pause.begin(ctx)
         if value in SNOOZE_DELAYS or value == "later-tomorrow":
             return await self._snooze(ctx, value)
         if value not in MOOD_VALUES:
@@ -207,4 +227,7 @@ class CheckIn(Flow):
             await checkin_slots.cancel_snooze(tx, user.id)  # answered: no need to ask again
             await users.set_last_reply(tx, user.id, reply.id)
         saved = ctx.text(Msg.CHECKIN_SAVED if note is None else Msg.CHECKIN_SAVED_WITH_NOTE)
-        return [Reply(f"{saved}\n\n{reply.text}")]
+        replies = [Reply(f"{saved}\n\n{reply.text}")]
+        if urge == "strong":  # a strong pull: offer a pause, start nothing without a yes
+            replies += await self._pause.offer(ctx)
+        return replies

@@ -63,8 +63,11 @@ class FlowContext:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
+    """A button: its value, and a message id for its label, or a label that is data
+    from the pack itself (an exercise's title, a country's name)."""
+
     value: str
-    label: Msg
+    label: Msg | str
 
 
 def button_data(position: FlowPosition, value: str) -> str:
@@ -72,10 +75,25 @@ def button_data(position: FlowPosition, value: str) -> str:
     return f"{position.flow}:{position.step}:{position.token}:{value}"
 
 
+LabelledRows = tuple[tuple[tuple[str, str], ...], ...]  # (label, value) per button
+
+
+def labelled(ctx: FlowContext, rows: Sequence[Sequence[Choice]]) -> LabelledRows:
+    """Button labels looked up once; `markup` then only adds each user's step and token."""
+    return tuple(tuple((_label(ctx, choice), choice.value) for choice in row) for row in rows)
+
+
+def markup(rows: LabelledRows, position: FlowPosition) -> tuple[tuple[Button, ...], ...]:
+    return tuple(
+        tuple(Button(label, button_data(position, value)) for label, value in row) for row in rows
+    )
+
+
 def choices_markup(
     ctx: FlowContext, position: FlowPosition, rows: Sequence[Sequence[Choice]]
 ) -> tuple[tuple[Button, ...], ...]:
-    return tuple(
-        tuple(Button(ctx.text(choice.label), button_data(position, choice.value)) for choice in row)
-        for row in rows
-    )
+    return markup(labelled(ctx, rows), position)
+
+
+def _label(ctx: FlowContext, choice: Choice) -> str:
+    return ctx.text(choice.label) if isinstance(choice.label, Msg) else choice.label

@@ -11,6 +11,7 @@ from bot.core.replies import Image, Reply
 from bot.flows.chart import ChartLabels, DayPoint, render_progress_png
 from bot.flows.context import FlowContext
 from bot.scheduling.planner import user_zone
+from bot.storage import urges
 from bot.storage.checkins import CheckInAnswer, list_checkins_since
 
 URGE_LEVEL = {"none": 0, "some": 1, "strong": 2}
@@ -36,25 +37,28 @@ def summarise(answers: list[CheckInAnswer], since: datetime) -> PeriodSummary:
 async def history(ctx: FlowContext) -> list[Reply]:
     user = await ctx.find_user()
     now = ctx.now()
-    answers = (
-        [] if user is None else await list_checkins_since(ctx.db, user.id, now - timedelta(days=30))
-    )
-    if not answers:
+    if user is None:
         return [ctx.reply(Msg.HISTORY_NOTHING)]
+    month_ago = now - timedelta(days=30)
+    answers = await list_checkins_since(ctx.db, user.id, month_ago)
+    pauses = await urges.pause_counts(ctx.db, user.id, month_ago)
+    pause_line = ctx.text(Msg.HISTORY_PAUSES, paused=pauses.paused, passed=pauses.passed)
+    if not answers:
+        nothing = ctx.text(Msg.HISTORY_NOTHING)
+        return [Reply(f"{nothing}\n\n{pause_line}" if pauses.paused else nothing)]
     week = summarise(answers, now - timedelta(days=7))
     month = summarise(answers, now - timedelta(days=30))
     no_mood = ctx.text(Msg.HISTORY_NO_MOOD)
-    return [
-        ctx.reply(
-            Msg.HISTORY_SUMMARY,
-            answered_7=week.answered,
-            mood_7=no_mood if week.average_mood is None else f"{week.average_mood:.1f}",
-            urges_7=week.urges,
-            answered_30=month.answered,
-            mood_30=no_mood if month.average_mood is None else f"{month.average_mood:.1f}",
-            urges_30=month.urges,
-        )
-    ]
+    summary = ctx.text(
+        Msg.HISTORY_SUMMARY,
+        answered_7=week.answered,
+        mood_7=no_mood if week.average_mood is None else f"{week.average_mood:.1f}",
+        urges_7=week.urges,
+        answered_30=month.answered,
+        mood_30=no_mood if month.average_mood is None else f"{month.average_mood:.1f}",
+        urges_30=month.urges,
+    )
+    return [Reply(f"{summary}\n\n{pause_line}")]
 
 
 def daily_points(answers: list[CheckInAnswer], zone: tzinfo) -> list[DayPoint]:

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
 
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.context import FlowContext
 from bot.scheduling.rules import format_weekdays
-from bot.storage import affirmations_seen, checkin_slots, checkins, flow_positions
+from bot.storage import affirmations_seen, checkin_slots, checkins, flow_positions, urges
+from bot.storage.user_texts import TextKind, list_texts
 
 
 @dataclass(frozen=True, slots=True)
 class ProfileExport:
     platform: str
     locale: str
+    country: str | None
     timezone: str | None
     checkin_times: list[str]
     days: str
@@ -36,6 +39,19 @@ class CheckInExport:
 
 
 @dataclass(frozen=True, slots=True)
+class TextExport:
+    written_at: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoContactExport:
+    since: str
+    longest_days: int
+    restarts: int
+
+
+@dataclass(frozen=True, slots=True)
 class FlowExport:
     flow: str
     step: str
@@ -45,6 +61,11 @@ class FlowExport:
 class UserExport:
     profile: ProfileExport
     checkins: list[CheckInExport]
+    reasons: list[TextExport]
+    kept_drafts: list[TextExport]
+    pauses: dict[str, int]
+    no_contact: NoContactExport | None
+    pending_followup_at: str | None
     affirmations_seen: list[str]
     current_flow: FlowExport | None
 
@@ -56,10 +77,19 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
     answers = await checkins.list_checkins(ctx.db, user.id)
     position = await flow_positions.get_position(ctx.db, user.id)
     slots = await checkin_slots.list_slots(ctx.db, user.id)
+    counter = await urges.get_no_contact(ctx.db, user.id)
+    followup = await urges.pending_followup(ctx.db, user.id)
+    pauses = await urges.pause_counts(ctx.db, user.id, since=datetime.fromtimestamp(0, UTC))
+
+    async def texts(kind: TextKind) -> list[TextExport]:
+        found = await list_texts(ctx.db, ctx.cipher, kind, user.id)
+        return [TextExport(item.created_at.isoformat(), item.text) for item in found]
+
     return UserExport(
         profile=ProfileExport(
             platform=user.platform,
             locale=user.locale,
+            country=user.country,
             timezone=user.timezone,
             checkin_times=[slot.local_time for slot in slots],
             days=format_weekdays(user.weekdays),
@@ -81,6 +111,13 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
             )
             for answer in answers
         ],
+        reasons=await texts(TextKind.REASON),
+        kept_drafts=await texts(TextKind.DRAFT),
+        pauses=asdict(pauses),
+        no_contact=None
+        if counter is None
+        else NoContactExport(counter.since.isoformat(), counter.longest_days, counter.restarts),
+        pending_followup_at=None if followup is None else followup.isoformat(),
         affirmations_seen=await affirmations_seen.seen_affirmations(ctx.db, user.id),
         current_flow=None if position is None else FlowExport(position.flow, position.step),
     )

@@ -1,7 +1,10 @@
-"""First contact: welcome, then time zone, then check-in time.
+"""First contact: welcome, then time zone, then check-in time, then (optional) country.
 
-/start ──▶ timezone ──(valid IANA name)──▶ time ──(valid HH:MM)──▶ done
-             │ invalid: explain, stay        │ invalid: explain, stay
+/start ──▶ timezone ──(valid IANA name)──▶ time ──(valid HH:MM)──▶ country ──▶ (left)
+             │ invalid: explain, stay        │ invalid: explain, stay   │ [suggested|other|skip]
+
+The user counts as onboarded once the check-in time is set: the country only
+picks helplines, so a user who moves on without answering loses nothing.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import FlowContext
+from bot.flows.country import answer_country, ask_country
 from bot.flows.validation import parse_time_of_day, parse_timezone
 from bot.scheduling.planner import reschedule_user
 from bot.storage import checkin_slots, flow_positions, users
@@ -23,6 +27,7 @@ class Onboarding(Flow):
         self.steps = {
             "timezone": Step(on_text=self._timezone),
             "time": Step(on_text=self._time),
+            "country": Step(on_choice=self._country, text_as_choice=True),
         }
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
@@ -52,6 +57,12 @@ class Onboarding(Flow):
             await checkin_slots.replace_slots(tx, user.id, [checkin_time])
             await users.mark_onboarded(tx, user.id, ctx.now())
             await reschedule_user(tx, user.id, ctx.now())
-            await flow_positions.leave_flow(tx, user.id)
         timezone = user.timezone or "UTC"
-        return [ctx.reply(Msg.ONBOARDING_DONE, time=checkin_time, timezone=timezone)]
+        done = ctx.reply(Msg.ONBOARDING_DONE, time=checkin_time, timezone=timezone)
+        return [done, await ask_country(self, ctx, "country")]
+
+    async def _country(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        code, replies = await answer_country(ctx, value)
+        if code is not None or value == "skip":
+            await self.leave(ctx)
+        return replies

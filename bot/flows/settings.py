@@ -20,6 +20,7 @@ from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.flows.country import answer_country, ask_country, display_name
 from bot.flows.validation import (
     parse_quiet_hours,
     parse_times_of_day,
@@ -60,6 +61,7 @@ class Settings(Flow):
             "days": Step(on_text=self._days),
             "quiet": Step(on_text=self._quiet),
             "pause": Step(on_choice=self._pause, text_as_choice=True),
+            "country": Step(on_choice=self._country, text_as_choice=True),
         }
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
@@ -84,6 +86,7 @@ class Settings(Flow):
             else Choice("stop", Msg.SETTINGS_STOP)
         )
         menu = (
+            (Choice("country", Msg.SETTINGS_CHANGE_COUNTRY),),
             (
                 Choice("tz", Msg.SETTINGS_CHANGE_TIMEZONE),
                 Choice("times", Msg.SETTINGS_CHANGE_TIMES),
@@ -95,6 +98,7 @@ class Settings(Flow):
         return Reply(
             text=ctx.text(
                 Msg.SETTINGS_MENU,
+                country=display_name(ctx, user.country) if user.country else not_set,
                 timezone=user.timezone or not_set,
                 times=", ".join(slot.local_time for slot in slots) or not_set,
                 days=format_weekdays(user.weekdays),
@@ -112,6 +116,8 @@ class Settings(Flow):
             return [ctx.reply(Msg.SETTINGS_CLOSED)]
         if value in {"stop", "resume"}:
             return await self._stop_or_resume(ctx, user, stop=value == "stop")
+        if value == "country":
+            return [await ask_country(self, ctx, "country")]
         if value == "pause":
             async with ctx.db.transaction() as tx:
                 moved = await flow_positions.move_to(tx, user.id, self.name, "pause", ctx.now())
@@ -196,6 +202,12 @@ class Settings(Flow):
             await reschedule_user(tx, user.id, ctx.now())
             await flow_positions.leave_flow(tx, user.id)
         return [ctx.reply(Msg.PAUSED, date=format_local_date(user, until))]
+
+    async def _country(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        code, replies = await answer_country(ctx, value)
+        if code is None and value != "skip":
+            return replies
+        return [*replies, await self._show_menu(ctx)]
 
     async def _stop_or_resume(self, ctx: FlowContext, user: User, stop: bool) -> list[Reply]:
         async with ctx.db.transaction() as tx:

@@ -8,14 +8,15 @@ the slot already points at its next local date.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from bot.core.clock import Clock
 from bot.core.events import CheckInDue
-from bot.delivery.outbox import Outbox
+from bot.delivery.outbox import Outbox, Outgoing
 from bot.flows.checkin import CheckIn
-from bot.flows.context import Services
+from bot.flows.context import FlowContext, Services
+from bot.flows.pause import Pause
 from bot.logs import get_logger, log_event
 from bot.scheduling.planner import in_quiet_hours, out_of_quiet_hours, plan_slot, user_zone
 from bot.storage.db import Row, Transaction
@@ -34,7 +35,7 @@ BATCH_LIMIT = 50_000
 _USER_COLUMNS = (
     "u.id, u.platform, u.platform_user_id, u.chat_id, u.locale, u.timezone, u.weekdays,"
     " u.quiet_start, u.quiet_end, u.paused_until, u.checkins_stopped, u.unreachable_since,"
-    " u.last_opening_id, u.last_reply_id, u.discreet, u.created_at, u.onboarded_at,"
+    " u.last_opening_id, u.last_reply_id, u.country, u.discreet, u.created_at, u.onboarded_at,"
     " fp.flow AS current_flow, fp.updated_at AS flow_updated_at"
 )
 
@@ -46,6 +47,18 @@ LEFT JOIN flow_positions AS fp ON fp.user_id = u.id
 WHERE s.next_due_at IS NOT NULL AND s.next_due_at <= ?
 ORDER BY s.next_due_at
 LIMIT ?
+"""
+
+# A follow-up claimed but not confirmed sent within the lease is claimed again:
+# the process may have died between claiming and sending.
+FOLLOWUP_LEASE = timedelta(minutes=2)
+
+_DUE_FOLLOWUPS = f"""
+SELECT f.id AS followup_id, {_USER_COLUMNS}
+FROM followups AS f
+JOIN users AS u ON u.id = f.user_id
+LEFT JOIN flow_positions AS fp ON fp.user_id = u.id
+WHERE f.delivered_at IS NULL AND f.due_at <= ? AND (f.claimed_at IS NULL OR f.claimed_at <= ?)
 """
 
 _DUE_SNOOZES = f"""
@@ -61,6 +74,7 @@ WHERE sn.due_at <= ?
 class TickReport:
     claimed: int = 0
     started: int = 0
+    followups: int = 0
     missed: int = 0  # older than the grace window: skipped to the next slot
     unreachable: int = 0
     deferred: int = 0
@@ -79,11 +93,13 @@ class Dispatcher:
         self,
         services: Services,
         checkin: CheckIn,
+        pause: Pause,
         outbox: Outbox,
         grace: timedelta = DEFAULT_GRACE,
     ) -> None:
         self._services = services
         self._checkin = checkin
+        self._pause = pause
         self._outbox = outbox
         self._grace = grace
 
@@ -99,12 +115,15 @@ class Dispatcher:
             claims, missed = await self._claim_slots(tx, now)
             claims += await self._claim_snoozes(tx, now)
             due, report = await self._decide(tx, claims, now)
+            followups = await self._claim_followups(tx, now)
         outgoing = await self._checkin.start_due(self._services, due) if due else []
+        outgoing += await self._followup_messages(followups)
         for message in outgoing:
             self._outbox.enqueue(message)
         report = TickReport(
             claimed=len(claims) + missed,
-            started=len(outgoing),
+            started=len(outgoing) - len(followups),
+            followups=len(followups),
             missed=missed,
             unreachable=report.unreachable,
             deferred=report.deferred,
@@ -126,7 +145,8 @@ class Dispatcher:
         row = await self._services.db.fetch_one(
             "SELECT MIN(due) AS due FROM ("
             " SELECT MIN(next_due_at) AS due FROM checkin_slots WHERE next_due_at IS NOT NULL"
-            " UNION ALL SELECT MIN(due_at) FROM checkin_snoozes)"
+            " UNION ALL SELECT MIN(due_at) FROM checkin_snoozes"
+            " UNION ALL SELECT MIN(due_at) FROM followups WHERE delivered_at IS NULL)"
         )
         return None if row is None or row["due"] is None else from_epoch(row["due"])
 
@@ -170,6 +190,28 @@ class Dispatcher:
             if now - due_at <= self._grace:
                 claims.append(_Claim(user_from_row(row), due_at, _busy(row, now)))
         return claims
+
+    async def _claim_followups(self, tx: Transaction, now: datetime) -> list[tuple[int, User]]:
+        """Urge-timer follow-ups: the user asked for these, so they go out even late."""
+        lease_expired = to_epoch(now - FOLLOWUP_LEASE)
+        rows = await tx.fetch_all(_DUE_FOLLOWUPS, (to_epoch(now), lease_expired))
+        claimed = [(row["followup_id"], user_from_row(row)) for row in rows]
+        await tx.executemany(
+            "UPDATE followups SET claimed_at = ? WHERE id = ?",
+            [(to_epoch(now), followup_id) for followup_id, _ in claimed],
+        )
+        return claimed
+
+    async def _followup_messages(self, claimed: list[tuple[int, User]]) -> list[Outgoing]:
+        messages = []
+        now = self._clock.now()
+        for followup_id, user in claimed:
+            ctx = FlowContext(self._services, user.address, user.locale)
+            reply = await self._pause.followup(ctx)
+            if in_quiet_hours(user, now):  # asked for, so sent, but without a sound
+                reply = replace(reply, silent=True)
+            messages.append(Outgoing(user.address, reply, followup_id=followup_id))
+        return messages
 
     async def _decide(
         self, tx: Transaction, claims: Sequence[_Claim], now: datetime

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.scheduling.rules import LocalRule, next_occurrence
+from bot.scheduling.rules import LocalRule, next_occurrence, zone
 from bot.storage import checkin_slots
 from bot.storage.checkin_slots import SlotPlan
 from bot.storage.db import Transaction
@@ -16,7 +16,7 @@ _JUST_BEFORE = timedelta(seconds=1)
 
 
 def user_zone(user: User) -> ZoneInfo:
-    return ZoneInfo(user.timezone or FALLBACK_TIMEZONE)
+    return zone(user.timezone or FALLBACK_TIMEZONE)
 
 
 def plan_slot(

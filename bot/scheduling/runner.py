@@ -43,9 +43,18 @@ class TickRunner:
         )
         self._scheduler.start()
 
-    def stop(self) -> None:
-        if self._scheduler.running:
-            self._scheduler.shutdown(wait=False)
+    async def stop(self, grace_seconds: float = 5.0) -> None:
+        """No new ticks; let a tick in progress finish (claimed work is then handed over)."""
+        if not self._scheduler.running:
+            return
+        self._scheduler.pause()
+        try:
+            await asyncio.wait_for(self._lock.acquire(), grace_seconds)
+        except TimeoutError:
+            log_event(log, "tick.abandoned", logging.WARNING)
+        else:
+            self._lock.release()
+        self._scheduler.shutdown(wait=False)
 
     async def _tick(self) -> None:
         # The interval job and the wake-up job may meet; one tick at a time.

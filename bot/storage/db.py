@@ -78,7 +78,10 @@ class Transaction:
 
 
 class Database:
-    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+    def __init__(
+        self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection
+    ) -> None:
+        self.path = path
         self._writer = writer
         self._reader = reader
         self._write_lock = asyncio.Lock()
@@ -104,7 +107,7 @@ class Database:
         except BaseException:
             await writer.close()
             raise
-        return cls(writer, reader)
+        return cls(path, writer, reader)
 
     async def close(self) -> None:
         async with self._write_lock:

@@ -43,6 +43,7 @@ class User:
     unreachable_since: datetime | None
     last_opening_id: str | None
     last_reply_id: str | None
+    country: str | None
     discreet: bool
     created_at: datetime
     onboarded_at: datetime | None
@@ -55,7 +56,7 @@ class User:
 _COLUMNS = (
     "id, platform, platform_user_id, chat_id, locale, timezone, weekdays, quiet_start, quiet_end,"
     " paused_until, checkins_stopped, unreachable_since, last_opening_id, last_reply_id,"
-    " discreet, created_at, onboarded_at"
+    " country, discreet, created_at, onboarded_at"
 )
 
 
@@ -88,6 +89,7 @@ def user_from_row(row: Row) -> User:
         unreachable_since=optional_from_epoch(row["unreachable_since"]),
         last_opening_id=row["last_opening_id"],
         last_reply_id=row["last_reply_id"],
+        country=row["country"],
         discreet=bool(row["discreet"]),
         created_at=from_epoch(row["created_at"]),
         onboarded_at=optional_from_epoch(row["onboarded_at"]),
@@ -123,6 +125,10 @@ async def ensure_user(tx: Transaction, address: Address, locale: str, now: datet
 
 async def set_timezone(tx: Transaction, user_id: int, timezone: str) -> None:
     await tx.execute("UPDATE users SET timezone = ? WHERE id = ?", (timezone, user_id))
+
+
+async def set_country(tx: Transaction, user_id: int, country: str | None) -> None:
+    await tx.execute("UPDATE users SET country = ? WHERE id = ?", (country, user_id))
 
 
 async def set_weekdays(tx: Transaction, user_id: int, days: frozenset[int]) -> None:

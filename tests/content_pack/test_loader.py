@@ -35,8 +35,14 @@ def line_of(path: Path, needle: str) -> int:
 def test_shipped_pack_is_valid_and_complete(content: ContentPack) -> None:
     assert check_pack(REPO_CONTENT, "en") == []
     affirmations = content.affirmations("en")
-    assert len(affirmations) >= 40
-    assert len({a.theme for a in affirmations}) >= 10
+    assert len(affirmations) >= 90
+    assert len({a.theme for a in affirmations}) >= 12
+    exercises = content.exercises("en")
+    assert len(exercises) >= 8 and {e.kind for e in exercises} == {"grounding", "breathing"}
+    assert len(content.reflections("en")) >= 12
+    assert len(content.openings("en")) >= 30
+    countries = {c.code for c in content.crisis("en").countries}
+    assert {"US", "GB", "CA", "AU", "IE", "DE", "IN", "NZ"} <= countries
     for message in Msg:
         assert content.text("en", message, **dict.fromkeys(placeholders_for(message), "x"))
     assert set(content.command_descriptions("en")) == set(Command)
@@ -103,3 +109,32 @@ def test_locale_resolution_falls_back_to_the_default(content: ContentPack) -> No
     assert content.resolve_locale("en-GB") == "en"
     assert content.resolve_locale("xx") == "en"
     assert content.resolve_locale(None) == "en"
+
+
+def test_a_rule_that_does_not_compile_is_reported(pack_copy: Path) -> None:
+    file = pack_copy / "en" / "detection.yaml"
+    text = file.read_text("utf-8")
+    first_pattern = text.index("pattern: ")
+    file.write_text(
+        text[:first_pattern]
+        + "pattern: '(unclosed'\n"
+        + text[text.index("\n", first_pattern) + 1 :]
+    )
+    problems = check_pack(pack_copy, "en")
+    assert any("pattern does not compile" in p.message for p in problems)
+
+
+def test_a_missing_exercise_that_a_flow_names_is_reported(pack_copy: Path) -> None:
+    replace_in(pack_copy / "en" / "exercises.yaml", "id: ground-five-senses", "id: ground-senses")
+    problems = check_pack(pack_copy, "en")
+    assert any("'ground-five-senses' is missing" in p.message for p in problems)
+
+
+def test_a_message_over_the_smallest_platform_limit_is_reported(pack_copy: Path) -> None:
+    replace_in(
+        pack_copy / "en" / "messages.yaml",
+        "general.unknown_command: |-",
+        "general.unknown_command: >-\n    " + "x" * 2001 + "\n  general.dropped: |-",
+    )
+    problems = check_pack(pack_copy, "en")
+    assert any("at most 2000 characters" in p.message for p in problems)

@@ -42,14 +42,15 @@ async def test_checkin_with_buttons_stores_mood_urge_and_time(
     first_line = chat.text.splitlines()[0]
     assert first_line == text_of(Msg.CHECKIN_OPENING)  # neutral on a lock screen
     assert [b.label for b in chat.last[0].flat_buttons] == [
-        text_of(m) for m in (Msg.MOOD_1, Msg.MOOD_2, Msg.MOOD_3, Msg.MOOD_4, Msg.MOOD_5)
+        text_of(m)
+        for m in (Msg.MOOD_1, Msg.MOOD_2, Msg.MOOD_3, Msg.MOOD_4, Msg.MOOD_5, Msg.CHECKIN_URGE_NOW)
     ]
     await chat.press(text_of(Msg.MOOD_2))
     assert chat.text == text_of(Msg.ASK_URGE)
     await chat.press(text_of(Msg.URGE_STRONG))
     assert chat.text == text_of(Msg.ASK_NOTE)
     await chat.press(text_of(Msg.SKIP_NOTE))
-    saved, reply = chat.text.split("\n\n")
+    saved, reply = chat.last[0].text.split("\n\n")
     assert saved == text_of(Msg.CHECKIN_SAVED)
     assert reply in {r.text for r in content.checkin_replies("en") if r.category == "strong_urge"}
 

@@ -29,7 +29,9 @@ async def test_history_counts_the_last_7_and_30_days(
     await check_in(chat, "5", "strong")
     clock.advance(timedelta(days=3))
     await chat.send("/history")
-    assert chat.text == text_of(
+    summary, pauses = chat.text.rsplit("\n\n", 1)
+    assert pauses == text_of(Msg.HISTORY_PAUSES, paused=0, passed=0)
+    assert summary == text_of(
         Msg.HISTORY_SUMMARY,
         answered_7=2,
         mood_7="4.5",

@@ -28,7 +28,10 @@ async def test_onboarding_stores_timezone_and_time(
     assert chat.text == text_of(Msg.ASK_TIME)
 
     await chat.send("8:30")
-    assert chat.text == text_of(Msg.ONBOARDING_DONE, time="08:30", timezone="Europe/Berlin")
+    done, country = chat.last
+    assert done.text == text_of(Msg.ONBOARDING_DONE, time="08:30", timezone="Europe/Berlin")
+    assert country.text == text_of(Msg.ASK_COUNTRY_SUGGESTED, country="Germany")
+    await chat.press("Germany")
 
     user = await find_user(services.db, "console", "u1")
     assert user is not None
@@ -60,7 +63,9 @@ async def test_impossible_time_is_refused_with_help(
         await chat.send(bad)
         assert chat.text == text_of(Msg.BAD_TIME), bad
     await chat.send("21.05")
-    assert chat.text == text_of(Msg.ONBOARDING_DONE, time="21:05", timezone="America/New_York")
+    assert chat.last[0].text == text_of(
+        Msg.ONBOARDING_DONE, time="21:05", timezone="America/New_York"
+    )
 
 
 async def test_onboarding_resumes_after_restart(
@@ -75,7 +80,7 @@ async def test_onboarding_resumes_after_restart(
     async with open_services(settings, clock) as second:
         chat = Conversation(Router(second, rng=random.Random(1)), chat_address())
         await chat.send("07:15")
-        assert chat.text == text_of(
+        assert chat.last[0].text == text_of(
             Msg.ONBOARDING_DONE, time="07:15", timezone="Australia/Lord_Howe"
         )
 

@@ -29,6 +29,7 @@ async def test_menu_shows_every_setting(chat: Conversation, text_of: Callable[..
     await chat.send("/settings")
     assert chat.text == text_of(
         Msg.SETTINGS_MENU,
+        country=text_of(Msg.NOT_SET),
         timezone="Europe/Berlin",
         times="08:30",
         days="daily",
@@ -37,7 +38,7 @@ async def test_menu_shows_every_setting(chat: Conversation, text_of: Callable[..
     )
     labels = [b.label for b in chat.last[0].flat_buttons]
     assert labels == [
-        "Time zone", "Check-in times", "Days", "Quiet hours", "Pause check-ins",
+        "Country", "Time zone", "Check-in times", "Days", "Quiet hours", "Pause check-ins",
         "Stop check-ins", "Done",
     ]  # fmt: skip
 

@@ -78,7 +78,9 @@ async def build_world(services: Services, clock: ManualClock) -> World:
     router = Router(services, rng=random.Random(3))
     outbox = Outbox(services.db, clock, {adapter.platform: adapter}, sleep=sleeps)
     outbox.start()
-    dispatcher = Dispatcher(services, router.checkin, outbox, grace=timedelta(hours=2))
+    dispatcher = Dispatcher(
+        services, router.checkin, router.pause, outbox, grace=timedelta(hours=2)
+    )
     return World(services, clock, router, adapter, outbox, dispatcher, sleeps)
 
 

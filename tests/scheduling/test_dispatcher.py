@@ -38,7 +38,7 @@ async def test_checkin_arrives_daily_at_local_time_with_neutral_opening(
     assert first_line in neutral
     labels = [button.label for button in reply.flat_buttons]
     assert labels[:5] == ["1 · very low", "2 · low", "3 · so-so", "4 · okay", "5 · good"]
-    assert labels[5:] == ["In 1 hour", "In 3 hours", "Tomorrow"]
+    assert labels[5:] == ["I'm having an urge right now", "In 1 hour", "In 3 hours", "Tomorrow"]
 
 
 async def test_openings_rotate_without_repeating_back_to_back(world: World) -> None:

@@ -34,7 +34,7 @@ async def test_runner_ticks_and_wakes_up_for_the_next_due_checkin(services: Serv
         )
     outbox = Outbox(live.db, live.clock, {adapter.platform: adapter})
     outbox.start()
-    runner = TickRunner(Dispatcher(live, router.checkin, outbox), tick_seconds=15)
+    runner = TickRunner(Dispatcher(live, router.checkin, router.pause, outbox), tick_seconds=15)
     runner.start()
     try:
         for _ in range(60):  # at most 6 s; the wake-up job fires ~2 s from now, not in 15 s
@@ -42,7 +42,7 @@ async def test_runner_ticks_and_wakes_up_for_the_next_due_checkin(services: Serv
             if adapter.sent:
                 break
     finally:
-        runner.stop()
+        await runner.stop()
         await outbox.stop()
     assert runner.ticks >= 2  # the start-up tick, then the wake-up
     assert len(adapter.sent) == 1

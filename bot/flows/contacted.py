@@ -1,0 +1,91 @@
+"""/contacted: they got in touch. A short pause before replying, three questions, then a summary.
+
+kind ──[practical|emotional|not sure]──▶ timing ──[can wait|soon]──▶ protect ──[…]──▶ summary
+"""
+
+from __future__ import annotations
+
+from bot.content_pack.ids import Msg
+from bot.core.replies import Reply
+from bot.flows.base import Flow, Step
+from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.storage import flow_positions
+from bot.storage.flow_positions import FlowPosition
+
+_KIND = ((Choice("practical", Msg.CT_PRACTICAL), Choice("emotional", Msg.CT_EMOTIONAL),
+          Choice("unsure", Msg.CT_UNSURE)),)  # fmt: skip
+_OFFER = ((Choice("yes", Msg.PAUSE_OFFER_YES), Choice("no", Msg.PAUSE_OFFER_NO)),)
+_TIMING = ((Choice("wait", Msg.CT_CAN_WAIT), Choice("soon", Msg.CT_SOON)),)
+_PROTECT = ((Choice("peace", Msg.CT_PEACE), Choice("boundaries", Msg.CT_BOUNDARIES)),
+            (Choice("time", Msg.CT_TIME), Choice("safety", Msg.CT_SAFETY)),)  # fmt: skip
+
+_ADVICE = {
+    "practical": Msg.CT_ADVICE_PRACTICAL,
+    "emotional": Msg.CT_ADVICE_EMOTIONAL,
+    "unsure": Msg.CT_ADVICE_UNSURE,
+    "wait": Msg.CT_ADVICE_WAIT,
+    "soon": Msg.CT_ADVICE_SOON,
+    "peace": Msg.CT_ADVICE_PEACE,
+    "boundaries": Msg.CT_ADVICE_BOUNDARIES,
+    "time": Msg.CT_ADVICE_TIME,
+    "safety": Msg.CT_ADVICE_SAFETY,
+}
+
+
+def _values(rows: tuple[tuple[Choice, ...], ...]) -> frozenset[str]:
+    return frozenset(choice.value for row in rows for choice in row)
+
+
+class Contacted(Flow):
+    name = "ct"
+
+    def __init__(self) -> None:
+        self.steps = {
+            "offer": Step(on_choice=self._offer),
+            "kind": Step(on_choice=self._kind),
+            "timing": Step(on_choice=self._timing),
+            "protect": Step(on_choice=self._protect),
+        }
+
+    async def begin(self, ctx: FlowContext) -> list[Reply]:
+        position = await self.move(ctx, "kind", {})
+        text = f"{ctx.text(Msg.CT_INTRO)}\n\n{ctx.text(Msg.CT_Q_KIND)}"
+        return [Reply(text, buttons=choices_markup(ctx, position, _KIND))]
+
+    async def offer(self, ctx: FlowContext) -> list[Reply]:
+        """Free text said they got in touch: ask before starting anything."""
+        return [await self.ask(ctx, "offer", Msg.CT_OFFER, _OFFER)]
+
+    async def _offer(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value == "yes":
+            return await self.begin(ctx)
+        if value == "no":
+            await self.leave(ctx)
+            return [ctx.reply(Msg.PAUSE_NOT_NOW)]
+        return [ctx.reply(Msg.USE_BUTTONS)]
+
+    async def _kind(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value not in _values(_KIND):
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        moved = await self.move(ctx, "timing", {"kind": value})
+        return [Reply(ctx.text(Msg.CT_Q_TIMING), buttons=choices_markup(ctx, moved, _TIMING))]
+
+    async def _timing(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value not in _values(_TIMING):
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        moved = await self.move(ctx, "protect", {**position.data, "timing": value})
+        return [Reply(ctx.text(Msg.CT_Q_PROTECT), buttons=choices_markup(ctx, moved, _PROTECT))]
+
+    async def _protect(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        kind, timing = position.data.get("kind"), position.data.get("timing")
+        if (
+            value not in _values(_PROTECT)
+            or not isinstance(kind, str)
+            or not isinstance(timing, str)
+        ):
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            await flow_positions.leave_flow(tx, user.id)
+        advice = [ctx.text(_ADVICE[answer]) for answer in (kind, timing, value)]
+        return [Reply("\n\n".join([ctx.text(Msg.CT_SUMMARY), *advice]))]

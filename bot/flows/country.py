@@ -1,0 +1,52 @@
+"""Asking for the user's country, to show the right helplines: for onboarding and settings."""
+
+from __future__ import annotations
+
+from bot.content_pack.ids import Msg
+from bot.core.replies import Reply
+from bot.flows.base import Flow
+from bot.flows.context import Choice, FlowContext
+from bot.safety.countries import country_for_timezone, country_name, parse_country
+from bot.storage import users
+
+
+def display_name(ctx: FlowContext, code: str) -> str:
+    """The pack's name for a country with helplines ("United Kingdom"), else the tz table's."""
+    listed = ctx.services.content.country_resources(ctx.locale, code)
+    return listed.name if listed is not None else country_name(code)
+
+
+async def ask_country(flow: Flow, ctx: FlowContext, step: str) -> Reply:
+    """Suggest the country of the user's time zone; another one can be typed, or skipped."""
+    user = await ctx.ensure_user()
+    suggested = user.country or country_for_timezone(user.timezone)
+    rows: list[list[Choice]] = []
+    if suggested is not None:
+        rows.append([Choice(suggested, display_name(ctx, suggested))])
+        message = Msg.ASK_COUNTRY_SUGGESTED
+    else:
+        message = Msg.ASK_COUNTRY
+    rows.append([Choice("other", Msg.COUNTRY_OTHER), Choice("skip", Msg.COUNTRY_SKIP)])
+    reply = await flow.ask(ctx, step, message, rows)
+    if suggested is None:
+        return reply
+    text = ctx.text(Msg.ASK_COUNTRY_SUGGESTED, country=display_name(ctx, suggested))
+    return Reply(text, buttons=reply.buttons)
+
+
+async def answer_country(ctx: FlowContext, answer: str) -> tuple[str | None, list[Reply]]:
+    """Save a typed or tapped country. Returns (saved code or None, replies).
+
+    "other" asks for the name; "skip" saves nothing; an unknown name asks again.
+    """
+    if answer == "other":
+        return None, [ctx.reply(Msg.ASK_COUNTRY)]
+    if answer == "skip":
+        return None, [ctx.reply(Msg.COUNTRY_SKIPPED)]
+    code = parse_country(answer)
+    if code is None:
+        return None, [ctx.reply(Msg.BAD_COUNTRY)]
+    user = await ctx.ensure_user()
+    async with ctx.db.transaction() as tx:
+        await users.set_country(tx, user.id, code)
+    return code, [ctx.reply(Msg.COUNTRY_SAVED, country=display_name(ctx, code))]

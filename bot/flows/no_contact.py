@@ -1,0 +1,55 @@
+"""/nocontact: days since the last contact, and the longest stretch, which a restart never wipes.
+
+status ──[Start counting]──▶ counting
+   ├──[I had contact]──▶ restarted (longest kept)
+   └──[Stop counting]──▶ counter deleted
+"""
+
+from __future__ import annotations
+
+from bot.content_pack.ids import Msg
+from bot.core.replies import Reply
+from bot.flows.base import Flow, Step
+from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.storage import flow_positions, urges
+from bot.storage.flow_positions import FlowPosition
+
+
+class NoContactCounter(Flow):
+    name = "nc"
+
+    def __init__(self) -> None:
+        self.steps = {"status": Step(on_choice=self._choice)}
+
+    async def begin(self, ctx: FlowContext) -> list[Reply]:
+        user = await ctx.ensure_user()
+        counter = await urges.get_no_contact(ctx.db, user.id)
+        async with ctx.db.transaction() as tx:
+            position = await flow_positions.move_to(tx, user.id, self.name, "status", ctx.now())
+        if counter is None:
+            start = ((Choice("start", Msg.NC_START),),)
+            return [Reply(ctx.text(Msg.NC_OFF), buttons=choices_markup(ctx, position, start))]
+        days = counter.current_days(ctx.now())
+        longest = max(counter.longest_days, days)
+        rows = ((Choice("reset", Msg.NC_RESET), Choice("stop", Msg.NC_STOP)),)
+        text = ctx.text(Msg.NC_STATUS, days=days, longest=longest)
+        return [Reply(text, buttons=choices_markup(ctx, position, rows))]
+
+    async def _choice(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        user = await ctx.ensure_user()
+        now = ctx.now()
+        async with ctx.db.transaction() as tx:
+            match value:
+                case "start":
+                    await urges.start_no_contact(tx, user.id, now)
+                    message = ctx.text(Msg.NC_STARTED)
+                case "reset":
+                    counter = await urges.restart_no_contact(tx, user.id, now)
+                    message = ctx.text(Msg.NC_RESTARTED, longest=counter.longest_days)
+                case "stop":
+                    await urges.stop_no_contact(tx, user.id)
+                    message = ctx.text(Msg.NC_STOPPED)
+                case _:
+                    return [ctx.reply(Msg.USE_BUTTONS)]
+            await flow_positions.leave_flow(tx, user.id)
+        return [Reply(message)]

@@ -1,0 +1,338 @@
+"""The pause before acting: space between an urge and what the user does with it.
+
+    offer ──[yes]──▶ menu ◀─────────────────────────────────────────────┐
+      └──[not now]──▶ (left)                                            │
+    menu ──[Breathe]──▶ bpick ──[rhythm]──▶ after ──[again|back]─────────┤
+      ├──[Ground]─────▶ gpick ──[exercise]──▶ gstep ──[next]…──▶ after ──┤
+      ├──[My reasons]─▶ remember (list + a question) ──[another|back]────┤
+      │                   └─ no reasons yet ──▶ reason (text) ──▶ remember
+      ├──[Write it]───▶ write (text) ──▶ keep ──[keep|let go]────────────┤
+      ├──[Wait]───────▶ wait ──[10|20|30 min]──▶ (left; follow-up due)   │
+      ├──[I reached out]──▶ need ──[ground|breathe|rest]─────────────────┘
+      └──[I'm okay]───▶ (left; counted as passed)
+
+    follow-up (scheduled) ──▶ followup ──[passed|still strong|reached out|more time]
+
+Nothing here shames: reaching out gets a kind, practical answer and a question.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+from datetime import timedelta
+
+from bot.content_pack.ids import Msg
+from bot.content_pack.schema import Exercise
+from bot.core.replies import Frame, Reply
+from bot.flows.base import Flow, Step
+from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.scheduling.planner import user_zone
+from bot.storage import flow_positions, urges
+from bot.storage.flow_positions import FlowPosition
+from bot.storage.user_texts import TextKind, add_text, list_texts
+
+REASON_LIMIT = 500
+DRAFT_LIMIT = 4000
+WAIT_MINUTES = ("10", "20", "30")
+BREATH_WORDS = {"in": Msg.BREATH_IN, "hold": Msg.BREATH_HOLD, "out": Msg.BREATH_OUT}
+
+_OFFER = ((Choice("yes", Msg.PAUSE_OFFER_YES), Choice("no", Msg.PAUSE_OFFER_NO)),)
+_MENU = (
+    (Choice("breathe", Msg.PAUSE_BREATHE), Choice("ground", Msg.PAUSE_GROUND)),
+    (Choice("remember", Msg.PAUSE_REMEMBER), Choice("write", Msg.PAUSE_WRITE)),
+    (Choice("wait", Msg.PAUSE_WAIT),),
+    (Choice("reached", Msg.PAUSE_REACHED_OUT), Choice("done", Msg.PAUSE_DONE)),
+)
+_AFTER = ((Choice("again", Msg.PAUSE_ANOTHER), Choice("back", Msg.PAUSE_BACK)),)
+_NEXT = ((Choice("next", Msg.PAUSE_NEXT), Choice("back", Msg.PAUSE_BACK)),)
+_SKIP = ((Choice("skip", Msg.PAUSE_SKIP),),)
+_KEEP = ((Choice("keep", Msg.WRITE_KEEP), Choice("letgo", Msg.WRITE_LET_GO)),)
+_WAIT = ((Choice("10", Msg.WAIT_10), Choice("20", Msg.WAIT_20), Choice("30", Msg.WAIT_30)),)
+_FOLLOWUP = (
+    (Choice("passed", Msg.FOLLOWUP_PASSED), Choice("strong", Msg.FOLLOWUP_STRONG)),
+    (Choice("reached", Msg.FOLLOWUP_REACHED), Choice("more", Msg.FOLLOWUP_MORE_TIME)),
+)
+_NEED = (
+    (Choice("ground", Msg.PAUSE_GROUND), Choice("breathe", Msg.PAUSE_BREATHE)),
+    (Choice("rest", Msg.PAUSE_NEED_REST),),
+)
+
+
+def breathing_frames(ctx: FlowContext, exercise: Exercise) -> tuple[Frame, ...]:
+    """One frame per phase per round: "Breathe in · 4" and so on, each shown for its seconds."""
+    frames = []
+    for round_number in range(1, exercise.rounds + 1):
+        for phase in exercise.pace:
+            text = ctx.text(
+                Msg.BREATH_FRAME,
+                phase=ctx.text(BREATH_WORDS[phase.phase]),
+                seconds=phase.seconds,
+                round=round_number,
+                rounds=exercise.rounds,
+            )
+            frames.append(Frame(text, phase.seconds))
+    return tuple(frames)
+
+
+def breathing_text(ctx: FlowContext, exercise: Exercise) -> str:
+    """The same exercise as one message, for platforms that cannot edit a message live."""
+    one_breath = ", ".join(
+        ctx.text(Msg.BREATH_STEP, phase=ctx.text(BREATH_WORDS[p.phase]), seconds=p.seconds)
+        for p in exercise.pace
+    )
+    sequence = ctx.text(Msg.BREATH_SEQUENCE, breath=one_breath, rounds=exercise.rounds)
+    return f"{exercise.intro}\n\n{sequence}\n\n{exercise.closing}"
+
+
+class Pause(Flow):
+    name = "pa"
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+        self.steps = {
+            "offer": Step(on_choice=self._offer),
+            "menu": Step(on_choice=self._menu),
+            "bpick": Step(on_choice=self._breathe),
+            "gpick": Step(on_choice=self._ground),
+            "gstep": Step(on_choice=self._ground_step),
+            "after": Step(on_choice=self._after),
+            "remember": Step(on_choice=self._remember_choice),
+            "reason": Step(on_choice=self._remember_choice, on_text=self._reason),
+            "write": Step(on_text=self._write),
+            "keep": Step(on_choice=self._keep),
+            "wait": Step(on_choice=self._wait, text_as_choice=True),
+            "followup": Step(on_choice=self._followup),
+            "need": Step(on_choice=self._need),
+        }
+
+    # Entry points -----------------------------------------------------------------------
+
+    async def begin(self, ctx: FlowContext) -> list[Reply]:
+        """/pause, the check-in's urge button, or a yes to the offer: a pause starts here."""
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            await urges.start_pause(tx, user.id, ctx.now())
+        return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
+
+    async def offer(self, ctx: FlowContext) -> list[Reply]:
+        """Free text sounded like an urge: ask first, start nothing without a yes."""
+        return [await self.ask(ctx, "offer", Msg.PAUSE_OFFER, _OFFER)]
+
+    async def followup(self, ctx: FlowContext) -> Reply:
+        return await self.ask(ctx, "followup", Msg.FOLLOWUP, _FOLLOWUP)
+
+    # Steps ------------------------------------------------------------------------------
+
+    async def _offer(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value == "yes":
+            return await self.begin(ctx)
+        if value == "no":
+            await self.leave(ctx)
+            return [ctx.reply(Msg.PAUSE_NOT_NOW)]
+        return [ctx.reply(Msg.USE_BUTTONS)]
+
+    async def _menu(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        match value:
+            case "breathe":
+                return [await self._pick(ctx, "bpick", "breathing")]
+            case "ground":
+                return [await self._pick(ctx, "gpick", "grounding")]
+            case "remember":
+                return await self._remember(ctx)
+            case "write":
+                await self.move(ctx, "write")
+                return [ctx.reply(Msg.WRITE_PROMPT)]
+            case "wait":
+                return [await self.ask(ctx, "wait", Msg.WAIT_PROMPT, _WAIT)]
+            case "reached":
+                return await self._reached_out(ctx)
+            case "done":
+                return await self._passed(ctx, Msg.PAUSE_DONE_REPLY)
+        return [ctx.reply(Msg.USE_BUTTONS)]
+
+    async def _pick(self, ctx: FlowContext, step: str, kind: str) -> Reply:
+        choices = [
+            Choice(str(index), exercise.title)
+            for index, exercise in enumerate(ctx.services.content.exercises(ctx.locale))
+            if exercise.kind == kind
+        ]
+        rows = [choices[i : i + 2] for i in range(0, len(choices), 2)]
+        return await self.ask(ctx, step, Msg.PAUSE_PICK, (*rows, *_BACK_ROW))
+
+    def _exercise(self, ctx: FlowContext, value: str, kind: str) -> Exercise | None:
+        exercises = ctx.services.content.exercises(ctx.locale)
+        index = int(value) if value.isdigit() else -1
+        if 0 <= index < len(exercises) and exercises[index].kind == kind:
+            return exercises[index]
+        return None
+
+    async def _breathe(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value == "back":
+            return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
+        exercise = self._exercise(ctx, value, "breathing")
+        if exercise is None:
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        moved = await self.move(ctx, "after", {"again": "bpick"})
+        return [
+            Reply(
+                text=breathing_text(ctx, exercise),
+                frames=breathing_frames(ctx, exercise),
+                buttons=choices_markup(ctx, moved, _AFTER),
+            )
+        ]
+
+    async def _ground(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value == "back":
+            return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
+        exercise = self._exercise(ctx, value, "grounding")
+        if exercise is None:
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        moved = await self.move(ctx, "gstep", {"exercise": int(value), "step": 0})
+        first = self._step_text(ctx, exercise, 0)
+        return [Reply(f"{exercise.intro}\n\n{first}", buttons=choices_markup(ctx, moved, _NEXT))]
+
+    def _step_text(self, ctx: FlowContext, exercise: Exercise, step: int) -> str:
+        return ctx.text(
+            Msg.EXERCISE_STEP, number=step + 1, total=len(exercise.steps), text=exercise.steps[step]
+        )
+
+    async def _ground_step(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> list[Reply]:
+        if value == "back":
+            return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
+        index, step = position.data.get("exercise"), position.data.get("step")
+        exercises = ctx.services.content.exercises(ctx.locale)
+        if value != "next" or not isinstance(index, int) or not isinstance(step, int):
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        exercise = exercises[index]
+        if step + 1 < len(exercise.steps):
+            moved = await self.move(ctx, "gstep", {"exercise": index, "step": step + 1})
+            return [
+                Reply(
+                    self._step_text(ctx, exercise, step + 1),
+                    buttons=choices_markup(ctx, moved, _NEXT),
+                )
+            ]
+        moved = await self.move(ctx, "after", {"again": "gpick"})
+        text = f"{exercise.closing}\n\n{ctx.text(Msg.PAUSE_AFTER_EXERCISE)}"
+        return [Reply(text, buttons=choices_markup(ctx, moved, _AFTER))]
+
+    async def _after(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value == "again" and position.data.get("again") == "gpick":
+            return [await self._pick(ctx, "gpick", "grounding")]
+        if value == "again":
+            return [await self._pick(ctx, "bpick", "breathing")]
+        if value == "back":
+            return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
+        return [ctx.reply(Msg.USE_BUTTONS)]
+
+    async def _remember(self, ctx: FlowContext) -> list[Reply]:
+        user = await ctx.ensure_user()
+        reasons = await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user.id)
+        if not reasons:
+            return [await self.ask(ctx, "reason", Msg.REMEMBER_EMPTY, _SKIP)]
+        listed = "\n".join(f"• {reason.text}" for reason in reasons)
+        # protect: this quotes the user's own words back to them.
+        mine = Reply(f"{ctx.text(Msg.REMEMBER_INTRO)}\n\n{listed}", protect=True)
+        return [mine, await self._reflection(ctx)]
+
+    async def _reflection(self, ctx: FlowContext) -> Reply:
+        question = self._rng.choice(ctx.services.content.reflections(ctx.locale))
+        moved = await self.move(ctx, "remember")
+        text = f"{ctx.text(Msg.REFLECT_INTRO)}\n\n{question.text}"
+        return Reply(text, buttons=choices_markup(ctx, moved, _AFTER))
+
+    async def _remember_choice(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> list[Reply]:
+        if value == "again":
+            return [await self._reflection(ctx)]
+        if value in {"back", "skip"}:
+            return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
+        return [ctx.reply(Msg.USE_BUTTONS)]
+
+    async def _reason(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+        reason = text.strip()
+        if not reason or len(reason) > REASON_LIMIT:
+            return [ctx.reply(Msg.REASON_TOO_LONG, limit=REASON_LIMIT)]
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            await add_text(tx, ctx.cipher, TextKind.REASON, user.id, reason, ctx.now())
+        return await self._remember(ctx)
+
+    async def _write(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+        draft = text.strip()
+        if not draft:
+            return [ctx.reply(Msg.WRITE_PROMPT)]
+        if len(draft) > DRAFT_LIMIT:
+            return [ctx.reply(Msg.DRAFT_TOO_LONG, limit=DRAFT_LIMIT)]
+        user = await ctx.ensure_user()
+        # Until the user chooses, the draft waits sealed, never in clear, in the position row.
+        sealed = base64.b64encode(ctx.cipher.encrypt(draft, user.id)).decode("ascii")
+        return [await self.ask(ctx, "keep", Msg.WRITE_WRITTEN, _KEEP, {"draft": sealed})]
+
+    async def _keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        sealed = position.data.get("draft")
+        if value not in {"keep", "letgo"} or not isinstance(sealed, str):
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            if value == "keep":
+                draft = ctx.cipher.decrypt(base64.b64decode(sealed), user.id)
+                await add_text(tx, ctx.cipher, TextKind.DRAFT, user.id, draft, ctx.now())
+            moved = await flow_positions.move_to(tx, user.id, self.name, "menu", ctx.now())
+        said = ctx.text(Msg.WRITE_KEPT if value == "keep" else Msg.WRITE_LET_GONE)
+        text = f"{said}\n\n{ctx.text(Msg.PAUSE_MENU)}"
+        return [Reply(text, buttons=choices_markup(ctx, moved, _MENU))]
+
+    async def _wait(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        minutes = value.removesuffix(" minutes").removesuffix(" min").strip()
+        if minutes not in WAIT_MINUTES:
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        user = await ctx.ensure_user()
+        due = ctx.now() + timedelta(minutes=int(minutes))
+        async with ctx.db.transaction() as tx:
+            await urges.schedule_followup(tx, user.id, due)
+            await flow_positions.leave_flow(tx, user.id)
+        local = due.astimezone(user_zone(user))
+        return [ctx.reply(Msg.WAIT_STARTED, time=f"{local:%H:%M}")]
+
+    async def _followup(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        match value:
+            case "passed":
+                return await self._passed(ctx, Msg.PASSED_REPLY)
+            case "strong":
+                moved = await self.move(ctx, "menu")
+                text = f"{ctx.text(Msg.STRONG_REPLY)}\n\n{ctx.text(Msg.PAUSE_MENU)}"
+                return [Reply(text, buttons=choices_markup(ctx, moved, _MENU))]
+            case "reached":
+                return await self._reached_out(ctx)
+            case "more":
+                return [await self.ask(ctx, "wait", Msg.WAIT_PROMPT, _WAIT)]
+        return [ctx.reply(Msg.USE_BUTTONS)]
+
+    async def _reached_out(self, ctx: FlowContext) -> list[Reply]:
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            await urges.resolve_latest_pause(tx, user.id, "reached_out", ctx.now())
+        return [await self.ask(ctx, "need", Msg.REACHED_OUT_REPLY, _NEED)]
+
+    async def _need(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value == "rest":
+            await self.leave(ctx)
+            return [ctx.reply(Msg.PAUSE_REST_REPLY)]
+        if value in {"ground", "breathe"}:
+            return await self._menu(ctx, position, value)
+        return [ctx.reply(Msg.USE_BUTTONS)]
+
+    async def _passed(self, ctx: FlowContext, message: Msg) -> list[Reply]:
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            await urges.resolve_latest_pause(tx, user.id, "passed", ctx.now())
+            await flow_positions.leave_flow(tx, user.id)
+        return [ctx.reply(message)]
+
+
+_BACK_ROW = ((Choice("back", Msg.PAUSE_BACK),),)

@@ -1,0 +1,96 @@
+"""/reasons: the user's own list of why they left, written any time, encrypted at rest.
+
+list ──[Add]──▶ add (text) ──▶ list
+  ├──[Remove]──▶ remove ──[number]──▶ list
+  └──[Done]──▶ (left)
+"""
+
+from __future__ import annotations
+
+from bot.content_pack.ids import Msg
+from bot.core.replies import Reply
+from bot.flows.base import Flow, Step
+from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.storage import flow_positions
+from bot.storage.flow_positions import FlowPosition
+from bot.storage.user_texts import TextKind, add_text, list_texts, remove_text
+
+REASON_LIMIT = 500
+MAX_REASONS = 30
+
+
+class Reasons(Flow):
+    name = "rs"
+
+    def __init__(self) -> None:
+        self.steps = {
+            "list": Step(on_choice=self._list_choice),
+            "add": Step(on_text=self._add, on_choice=self._list_choice),
+            "remove": Step(on_choice=self._remove),
+        }
+
+    async def begin(self, ctx: FlowContext) -> list[Reply]:
+        return [await self._show_list(ctx)]
+
+    async def _show_list(self, ctx: FlowContext, before: str | None = None) -> Reply:
+        user = await ctx.ensure_user()
+        reasons = await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user.id)
+        async with ctx.db.transaction() as tx:
+            position = await flow_positions.move_to(tx, user.id, self.name, "list", ctx.now())
+        rows: list[list[Choice]] = [[Choice("add", Msg.REASONS_ADD)]]
+        if reasons:
+            rows[0].append(Choice("remove", Msg.REASONS_REMOVE))
+        rows.append([Choice("done", Msg.REASONS_DONE)])
+        if reasons:
+            listed = "\n".join(f"{number}. {r.text}" for number, r in enumerate(reasons, start=1))
+            body = f"{ctx.text(Msg.REASONS_LIST)}\n\n{listed}"
+        else:
+            body = ctx.text(Msg.REASONS_EMPTY)
+        text = body if before is None else f"{before}\n\n{body}"
+        # protect: the list quotes the user's own words.
+        return Reply(text, buttons=choices_markup(ctx, position, rows), protect=bool(reasons))
+
+    async def _list_choice(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> list[Reply]:
+        user = await ctx.ensure_user()
+        if value == "done":
+            async with ctx.db.transaction() as tx:
+                await flow_positions.leave_flow(tx, user.id)
+            return [ctx.reply(Msg.REASONS_CLOSED)]
+        if value == "add":
+            count = len(await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user.id))
+            if count >= MAX_REASONS:
+                return [ctx.reply(Msg.REASONS_FULL, limit=MAX_REASONS)]
+            async with ctx.db.transaction() as tx:
+                await flow_positions.move_to(tx, user.id, self.name, "add", ctx.now())
+            return [ctx.reply(Msg.REASONS_ASK)]
+        if value == "remove":
+            reasons = await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user.id)
+            async with ctx.db.transaction() as tx:
+                moved = await flow_positions.move_to(tx, user.id, self.name, "remove", ctx.now())
+            numbers = [Choice(str(r.id), str(n)) for n, r in enumerate(reasons, start=1)]
+            rows = [numbers[i : i + 5] for i in range(0, len(numbers), 5)]
+            return [
+                Reply(ctx.text(Msg.REASONS_PICK_REMOVE), buttons=choices_markup(ctx, moved, rows))
+            ]
+        return [ctx.reply(Msg.USE_BUTTONS)]
+
+    async def _add(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+        reason = text.strip()
+        if not reason or len(reason) > REASON_LIMIT:
+            return [ctx.reply(Msg.REASON_TOO_LONG, limit=REASON_LIMIT)]
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            await add_text(tx, ctx.cipher, TextKind.REASON, user.id, reason, ctx.now())
+        return [await self._show_list(ctx, before=ctx.text(Msg.REASONS_ADDED))]
+
+    async def _remove(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        user = await ctx.ensure_user()
+        if not value.isdigit():
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        async with ctx.db.transaction() as tx:
+            removed = await remove_text(tx, TextKind.REASON, user.id, int(value))
+        if not removed:
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        return [await self._show_list(ctx, before=ctx.text(Msg.REASONS_REMOVED))]

@@ -1,0 +1,1 @@
+"""Crisis detection and the replies that put safety first."""

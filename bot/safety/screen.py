@@ -1,0 +1,99 @@
+"""The safety screen: runs on every piece of free text before any flow sees it.
+
+A crisis reply is built from the content pack alone: no database write, no
+lock, no queue stands between the message and the answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.content_pack.ids import Msg
+from bot.content_pack.pack import ContentPack
+from bot.content_pack.schema import CountryResources, CrisisResource
+from bot.core.replies import Button, Reply
+from bot.safety.countries import country_name
+from bot.safety.rules import Detection, Intent
+
+# Static button data: these presses change nothing, so they need no token.
+SOS_SHOW = "sos:show"
+SOS_MISREAD = "sos:misread"
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenResult:
+    detection: Detection
+    replies: tuple[Reply, ...]
+
+
+class SafetyScreen:
+    def __init__(self, content: ContentPack) -> None:
+        self._content = content
+
+    def detect(self, text: str, locale: str) -> Detection:
+        return self._content.detector(locale).detect(text)
+
+    def screen(
+        self, text: str, locale: str, country: str | None, is_group: bool
+    ) -> ScreenResult | None:
+        """The replies that must go out first, or None when the text shows no danger."""
+        detection = self.detect(text, locale)
+        if not detection.needs_safety_reply:
+            return None
+        danger_first = Intent.CRISIS not in detection.intents
+        resources = self.resources_reply(locale, country, danger_first=danger_first)
+        intro = Msg.SAFETY_DANGER_INTRO if danger_first else Msg.SAFETY_CRISIS_INTRO
+        private = Reply(
+            text=f"{self._text(locale, intro)}\n\n{resources.text}",
+            buttons=resources.buttons,
+            private=is_group,
+        )
+        if not is_group:
+            return ScreenResult(detection, (private,))
+        # In a group: nothing about the person in public, the help in private.
+        public = Reply(text=self._text(locale, Msg.SAFETY_GROUP_PUBLIC))
+        return ScreenResult(detection, (public, private))
+
+    def resources_reply(
+        self, locale: str, country: str | None, danger_first: bool = False
+    ) -> Reply:
+        """Emergency line, the country's helplines, and the worldwide directory."""
+        found = self._content.country_resources(locale, country)
+        lines = [self._emergency_line(locale, found, country)]
+        if found is not None:
+            order = ("domestic_abuse", "crisis") if danger_first else ("crisis", "domestic_abuse")
+            ranked = sorted(found.resources, key=lambda resource: order.index(resource.kind))
+            lines += [self._resource_line(locale, resource) for resource in ranked]
+        else:
+            lines.append(self._text(locale, Msg.SAFETY_NO_COUNTRY))
+        directory = self._content.crisis(locale).fallback.directory
+        lines.append(
+            self._text(locale, Msg.SAFETY_DIRECTORY, name=directory.name, url=directory.url)
+        )
+        button = Button(self._text(locale, Msg.SAFETY_MISREAD_BUTTON), SOS_MISREAD)
+        return Reply(text="\n\n".join(lines), buttons=((button,),))
+
+    def misread_reply(self, locale: str) -> Reply:
+        button = Button(self._text(locale, Msg.SAFETY_SHOW_BUTTON), SOS_SHOW)
+        return Reply(text=self._text(locale, Msg.SAFETY_MISREAD_REPLY), buttons=((button,),))
+
+    def _emergency_line(
+        self, locale: str, found: CountryResources | None, country: str | None
+    ) -> str:
+        if found is None:
+            return self._text(locale, Msg.SAFETY_EMERGENCY_GENERIC)
+        name = found.name or country_name(country or found.code)
+        return self._text(locale, Msg.SAFETY_EMERGENCY, number=found.emergency_number, country=name)
+
+    def _resource_line(self, locale: str, resource: CrisisResource) -> str:
+        return self._text(
+            locale,
+            Msg.SAFETY_RESOURCE_LINE,
+            name=resource.name,
+            contact=resource.contact,
+            hours=resource.hours,
+            url=resource.url,
+        )
+
+    def _text(self, locale: str, message: Msg, **values: str | int) -> str:
+        return self._content.text(locale, message, **values)
