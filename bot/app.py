@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import signal
 import sys
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -10,6 +12,8 @@ from dataclasses import dataclass
 
 from bot.adapters.base import Adapter
 from bot.adapters.console import ConsoleAdapter
+from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
+from bot.adapters.telegram.inbound import PLATFORM as PLATFORM_TELEGRAM
 from bot.config import Settings
 from bot.content_pack.ids import Msg
 from bot.content_pack.loader import load_pack
@@ -19,6 +23,7 @@ from bot.delivery.outbox import Outbox
 from bot.flows.context import Services
 from bot.logs import get_logger, log_event
 from bot.scheduling.dispatcher import Dispatcher
+from bot.scheduling.planner import schedule_unplanned
 from bot.scheduling.runner import TickRunner
 from bot.storage.crypto import TextCipher, load_or_create_key
 from bot.storage.db import Database
@@ -64,6 +69,7 @@ async def scheduled_delivery(
         services, router.checkin, router.pause, outbox, grace=settings.missed_grace
     )
     runner = TickRunner(dispatcher, settings.tick_seconds)
+    await schedule_unplanned(services.db, services.clock.now())
     outbox.start()
     runner.start()
     # Everything built so far lives as long as the process: keep the garbage
@@ -92,3 +98,40 @@ async def run_console(settings: Settings, prompt: bool) -> None:
             log_event(log, "console.started")
             await console.run()
         log_event(log, "console.stopped")
+
+
+def telegram_adapter(settings: Settings, router: Router) -> TelegramAdapter:
+    assert settings.telegram_bot_token is not None
+    config = TelegramConfig(
+        token=settings.telegram_bot_token,
+        base_url=settings.telegram_api_base_url,
+        webhook_url=settings.telegram_webhook_url,
+        webhook_secret=settings.telegram_webhook_secret,
+        webhook_listen=settings.telegram_webhook_listen,
+        webhook_port=settings.telegram_webhook_port,
+    )
+    services = router.services
+    return TelegramAdapter(config, router, services.db, services.content)
+
+
+async def run_platforms(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    """Serve every configured platform from this one event loop until SIGINT or SIGTERM."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signal_number in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signal_number, stop.set)
+    async with open_services(settings) as services:
+        router = Router(services)
+        adapters: dict[str, Adapter] = {}
+        if settings.telegram_bot_token:
+            adapters[PLATFORM_TELEGRAM] = telegram_adapter(settings, router)
+        for adapter in adapters.values():
+            await adapter.start()
+        try:
+            async with scheduled_delivery(settings, router, adapters):
+                log_event(log, "bot.running", platforms=",".join(sorted(adapters)))
+                await stop.wait()
+        finally:
+            for adapter in adapters.values():
+                await adapter.stop()
+        log_event(log, "bot.stopped")

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
+from typing import Any
 
-from bot.app import run_console
+from bot.app import run_console, run_platforms
 from bot.config import Settings, SettingsError, load_settings
 from bot.content_pack.loader import ContentError, check_pack, load_pack
 from bot.logs import configure_logging
@@ -20,9 +21,9 @@ NO_TOKEN_MESSAGE = (
     "steady: no platform is configured. Set TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN "
     "(see .env.example), or run `steady console` to chat in this terminal."
 )
-PLATFORMS_PENDING_MESSAGE = (
-    "steady: this version can only chat in the console; Telegram and Discord support are not "
-    "built yet. Unset TELEGRAM_BOT_TOKEN and DISCORD_BOT_TOKEN, or run `steady console`."
+DISCORD_PENDING_MESSAGE = (
+    "steady: Discord support is not built yet. Unset DISCORD_BOT_TOKEN, or set "
+    "TELEGRAM_BOT_TOKEN to run on Telegram."
 )
 
 
@@ -68,9 +69,11 @@ def _log_level(settings: Settings, command: str) -> str:
 
 
 def _run(settings: Settings) -> int:
-    if settings.has_platform:
-        print(PLATFORMS_PENDING_MESSAGE, file=sys.stderr)
+    if settings.discord_bot_token and not settings.telegram_bot_token:
+        print(DISCORD_PENDING_MESSAGE, file=sys.stderr)
         return EXIT_USAGE
+    if settings.telegram_bot_token:
+        return _guarded(run_platforms(settings))
     if not sys.stdin.isatty():
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return EXIT_USAGE
@@ -78,8 +81,13 @@ def _run(settings: Settings) -> int:
 
 
 def _run_console(settings: Settings, prompt: bool) -> int:
+    return _guarded(run_console(settings, prompt=prompt))
+
+
+def _guarded(main: Coroutine[Any, Any, None]) -> int:
+    """Run the bot, turning start-up problems into one clear line and exit code 2."""
     try:
-        asyncio.run(run_console(settings, prompt=prompt))
+        asyncio.run(main)
     except ContentError as error:
         for problem in error.problems:
             print(problem, file=sys.stderr)

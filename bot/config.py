@@ -36,6 +36,16 @@ class Settings(BaseSettings):
     telegram_api_base_url: str = Field(
         default="https://api.telegram.org/bot", validation_alias="TELEGRAM_API_BASE_URL"
     )
+    telegram_webhook_url: str | None = Field(default=None, validation_alias="TELEGRAM_WEBHOOK_URL")
+    telegram_webhook_secret: str | None = Field(
+        default=None, validation_alias="TELEGRAM_WEBHOOK_SECRET"
+    )
+    telegram_webhook_listen: str = Field(
+        default="0.0.0.0", validation_alias="TELEGRAM_WEBHOOK_LISTEN"
+    )
+    telegram_webhook_port: int = Field(
+        default=8443, ge=1, le=65535, validation_alias="TELEGRAM_WEBHOOK_PORT"
+    )
     discord_bot_token: str | None = Field(default=None, validation_alias="DISCORD_BOT_TOKEN")
     data_dir: Path = Field(default=Path("data"), validation_alias="STEADY_DATA_DIR")
     database_path: Path | None = Field(default=None, validation_alias="STEADY_DATABASE_PATH")
@@ -50,7 +60,14 @@ class Settings(BaseSettings):
         default=timedelta(hours=2), validation_alias="STEADY_MISSED_GRACE"
     )
 
-    @field_validator("telegram_bot_token", "discord_bot_token", "encryption_key", mode="before")
+    @field_validator(
+        "telegram_bot_token",
+        "discord_bot_token",
+        "encryption_key",
+        "telegram_webhook_url",
+        "telegram_webhook_secret",
+        mode="before",
+    )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         # `.env.example` copied as-is leaves `TOKEN=`; that means "not configured".
@@ -62,6 +79,20 @@ class Settings(BaseSettings):
     @classmethod
     def _upper_log_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("telegram_webhook_url")
+    @classmethod
+    def _https_webhook(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith("https://"):
+            raise ValueError("an https:// address")
+        return value
+
+    @field_validator("telegram_webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value):
+            raise ValueError("1 to 256 letters, digits, _ or -")
+        return value
 
     @field_validator("missed_grace", mode="before")
     @classmethod
@@ -138,6 +169,9 @@ _ALLOWED = {
     ),
     "STEADY_DEFAULT_LOCALE": "a language code such as en",
     "STEADY_TICK_SECONDS": "a number of seconds from 1 to 15",
+    "TELEGRAM_WEBHOOK_URL": "an https:// address Telegram can reach",
+    "TELEGRAM_WEBHOOK_SECRET": "1 to 256 letters, digits, _ or -",
+    "TELEGRAM_WEBHOOK_PORT": "a port number from 1 to 65535",
     "STEADY_MISSED_GRACE": "a duration from 1s to 24h, such as 30m or 2h",
     "STEADY_DATA_DIR": "a folder path",
     "STEADY_DATABASE_PATH": "a file path",

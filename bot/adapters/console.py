@@ -84,7 +84,12 @@ class ConsoleAdapter:
         text = line.strip()
         if not text:
             return None
-        if text.isdigit() and self._choices and 1 <= int(text) <= len(self._choices):
+        if (
+            text.isascii()
+            and text.isdigit()
+            and self._choices
+            and 1 <= int(text) <= len(self._choices)
+        ):
             return ButtonPressed(CONSOLE_ADDRESS, self._choices[int(text) - 1].data)
         command = parse_command(text)
         if command is not None:

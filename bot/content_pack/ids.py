@@ -221,6 +221,8 @@ class Msg(StrEnum):
     UNEXPECTED_TEXT = "general.unexpected_text"
     USE_BUTTONS = "general.use_buttons"
     BUTTON_EXPIRED = "general.button_expired"
+    GROUP_GO_PRIVATE = "general.group_go_private"
+    GROUP_OPEN_PRIVATE = "general.group_open_private"
     SOMETHING_WENT_WRONG = "general.something_went_wrong"
 
 

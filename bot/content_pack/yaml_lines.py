@@ -42,7 +42,10 @@ def load_located(text: str) -> LocatedYaml:
         raise YamlSyntaxError(1, str(error)) from None
     located = LocatedYaml(data=None)
     if node is not None:
-        located.data = _convert(node, (), located.lines)
+        try:
+            located.data = _convert(node, (), located.lines)
+        except RecursionError:
+            raise YamlSyntaxError(1, "a value refers to itself") from None
     return located
 
 
@@ -51,6 +54,8 @@ def _convert(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> Any:
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise YamlSyntaxError(key_node.start_mark.line + 1, "merge keys (<<) are not used")
             key = _scalar(key_node)
             if key in result:
                 raise YamlSyntaxError(key_node.start_mark.line + 1, f"duplicate key {key!r}")
@@ -62,10 +67,15 @@ def _convert(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> Any:
 
 
 def _scalar(node: yaml.Node) -> Any:
+    line = node.start_mark.line + 1
     if not isinstance(node, yaml.ScalarNode):
-        raise YamlSyntaxError(node.start_mark.line + 1, "expected a plain value here")
+        raise YamlSyntaxError(line, "expected a plain value here")
     loader = yaml.SafeLoader("")
     try:
         return loader.construct_object(node, deep=True)
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError) as error:
+        # A value YAML can read but not build, such as the date 2025-02-30.
+        problem = getattr(error, "problem", None) or str(error)
+        raise YamlSyntaxError(line, f"cannot read this value: {problem}") from None
     finally:
         loader.dispose()

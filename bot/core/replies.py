@@ -7,8 +7,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Button:
+    """A tap target. `data` comes back in the press; `open_private`, when set, makes the
+    button open the user's private chat with the bot at that start payload instead."""
+
     label: str
     data: str
+    open_private: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from bot.content_pack.ids import Command, Msg
 from bot.core.events import ButtonPressed, CheckInDue, CommandIssued, Event, TextMessage
 from bot.core.keyed_lock import KeyedLock
-from bot.core.replies import Reply
+from bot.core.replies import Button, Reply
 from bot.flows.affirm import affirm
 from bot.flows.base import Flow
 from bot.flows.checkin import CheckIn
@@ -76,7 +76,6 @@ class Router:
             Command.REASONS: reasons.begin,
             Command.NOCONTACT: no_contact.begin,
             Command.CONTACTED: self.contacted.begin,
-            Command.SOS: self._sos,
             Command.HISTORY: history,
             Command.PROGRESS: progress,
             Command.AFFIRM: lambda ctx: affirm(ctx, self._rng),
@@ -122,20 +121,29 @@ class Router:
         return replies
 
     def _urgent(self, event: Event, ctx: FlowContext, user: User | None) -> list[Reply] | None:
-        """Crisis replies and the /sos buttons: answered from the content pack alone."""
+        """Crisis replies, /sos and its buttons: answered from the content pack alone."""
         country = _country(user)
+        group = ctx.address.is_group
         if isinstance(event, ButtonPressed) and event.data == SOS_SHOW:
-            return [self.safety.resources_reply(ctx.locale, country)]
+            return self.safety.sos_replies(ctx.locale, country, group)
         if isinstance(event, ButtonPressed) and event.data == SOS_MISREAD:
             log_event(log, "safety.misread", platform=ctx.address.platform)
             return [self.safety.misread_reply(ctx.locale)]
-        if not isinstance(event, TextMessage):
+        if isinstance(event, CommandIssued) and event.name == Command.SOS.value:
+            return self.safety.sos_replies(ctx.locale, country, group)
+        # Words typed after a command ("/pause i want to die") are screened like any text.
+        text = event.text if isinstance(event, TextMessage) else None
+        if isinstance(event, CommandIssued) and event.args:
+            text = event.args
+        if text is None:
             return None
         try:
-            found = self.safety.screen(event.text, ctx.locale, country, ctx.address.is_group)
-        except Exception as error:  # a broken rule must not take the conversation down
+            found = self.safety.screen(text, ctx.locale, country, group)
+        except Exception as error:
+            # The screen itself failed: we cannot tell, so we answer as if it were a
+            # crisis. A needless list of helplines is a far smaller harm than a miss.
             log_event(log, "safety.failed", logging.ERROR, exc_info=error)
-            return None
+            return self.safety.sos_replies(ctx.locale, country, group)
         if found is None:
             return None
         first = found.detection.matches[0]
@@ -144,9 +152,6 @@ class Router:
             rule=first.rule_id,
         )  # fmt: skip
         return list(found.replies)
-
-    async def _sos(self, ctx: FlowContext) -> list[Reply]:
-        return [self.safety.resources_reply(ctx.locale, _country(await ctx.find_user()))]
 
     async def _user_for(self, event: Event) -> User | None:
         try:
@@ -165,7 +170,8 @@ class Router:
             case TextMessage():
                 return await self._on_text(ctx, event)
             case CheckInDue():
-                started = await self.checkin.start_due(self._services, [event])
+                async with self._services.db.transaction() as tx:
+                    started = await self.checkin.start_due(tx, self._services, [event])
                 return [outgoing.reply for outgoing in started]
 
     async def _on_command(self, ctx: FlowContext, event: CommandIssued) -> list[Reply]:
@@ -173,7 +179,12 @@ class Router:
             command = Command(event.name)
         except ValueError:
             return [ctx.reply(Msg.UNKNOWN_COMMAND)]
-        return await self._commands[command](ctx)
+        if ctx.address.is_group and command not in GROUP_COMMANDS:
+            return [_go_private(ctx, command)]
+        if command is Command.START and event.args in {c.value for c in Command}:
+            command = Command(event.args)  # a deep link from a group: continue where it began
+        handler = self._commands.get(command)
+        return [ctx.reply(Msg.UNKNOWN_COMMAND)] if handler is None else await handler(ctx)
 
     async def _on_button(self, ctx: FlowContext, event: ButtonPressed) -> list[Reply]:
         parts = event.data.split(":", 3)
@@ -185,14 +196,16 @@ class Router:
             or (parts[0], parts[1], parts[2]) != (position.flow, position.step, position.token)
         ):
             log_event(log, "button.stale", platform=ctx.address.platform)
-            return [ctx.reply(Msg.BUTTON_EXPIRED)]
+            return [_notice(ctx, Msg.BUTTON_EXPIRED)]
         flow = self._flows.get(position.flow)
         step = None if flow is None else flow.steps.get(position.step)
         if step is None or step.on_choice is None:
-            return [ctx.reply(Msg.BUTTON_EXPIRED)]
+            return [_notice(ctx, Msg.BUTTON_EXPIRED)]
         return await step.on_choice(ctx, position, parts[3])
 
     async def _on_text(self, ctx: FlowContext, event: TextMessage) -> list[Reply]:
+        if ctx.address.is_group:
+            return []  # a group's conversation is not ours to answer (safety aside, above)
         user = await ctx.find_user()
         position = None if user is None else await flow_positions.get_position(ctx.db, user.id)
         flow = None if position is None else self._flows.get(position.flow)
@@ -235,3 +248,19 @@ def _country(user: User | None) -> str | None:
     if user is None:
         return None
     return user.country or country_for_timezone(user.timezone)
+
+
+def _notice(ctx: FlowContext, message: Msg) -> Reply:
+    """A short notice about a tap itself; platforms that can show it privately to the
+    tapper (a Telegram toast, a Discord ephemeral reply) do."""
+    return replace(ctx.reply(message), ephemeral=True)
+
+
+# What may be answered in a group in front of everyone; everything else is personal.
+GROUP_COMMANDS = frozenset({Command.HELP, Command.ABOUT})
+
+
+def _go_private(ctx: FlowContext, command: Command) -> Reply:
+    """Personal things never happen in a group: point to the private chat instead."""
+    button = Button(ctx.text(Msg.GROUP_OPEN_PRIVATE), "", open_private=command.value)
+    return Reply(ctx.text(Msg.GROUP_GO_PRIVATE), buttons=((button,),))

@@ -116,6 +116,13 @@ class Outbox:
         """Wait until everything queued so far has been sent or given up on."""
         await asyncio.gather(*(queue.join() for queue in self._queues.values()))
 
+    async def _still_pending(self, outgoing: Outgoing) -> bool:
+        row = await self._db.fetch_one(
+            "SELECT 1 FROM followups WHERE id = ? AND delivered_at IS NULL",
+            (outgoing.followup_id,),
+        )
+        return row is not None
+
     async def _work(self, platform: str, queue: asyncio.Queue[Outgoing]) -> None:
         adapter = self._adapters[platform]
         while True:
@@ -129,6 +136,8 @@ class Outbox:
                 queue.task_done()
 
     async def _deliver(self, adapter: Adapter, outgoing: Outgoing) -> None:
+        if outgoing.followup_id is not None and not await self._still_pending(outgoing):
+            return  # forgotten or already delivered while it waited in the queue
         for attempt in range(1, MAX_ATTEMPTS + 1):
             try:
                 sent = await adapter.send(outgoing.address, outgoing.reply)

@@ -36,8 +36,8 @@ from bot.scheduling.planner import (
     user_zone,
 )
 from bot.storage import checkin_slots, checkins, flow_positions, users
-from bot.storage.flow_positions import FlowPosition, new_token
-from bot.storage.queries import to_epoch
+from bot.storage.db import Transaction
+from bot.storage.flow_positions import FlowPosition, Placement, new_token
 
 NOTE_LIMIT = 1000
 
@@ -115,17 +115,19 @@ class CheckIn(Flow):
             buttons=choices_markup(ctx, position, rows),
         )
 
-    async def start_due(self, services: Services, due: Sequence[CheckInDue]) -> list[Outgoing]:
-        """Open a check-in for every due user at once: one transaction however many there are.
+    async def start_due(
+        self, tx: Transaction, services: Services, due: Sequence[CheckInDue]
+    ) -> list[Outgoing]:
+        """Open a check-in for every due user at once, inside the claiming transaction.
 
         Thousands can fall due in the same minute; a transaction each would
-        make the last of them minutes late. Per locale, the question and the
-        button labels are looked up once; per user only the opening and the
-        token differ.
+        make the last of them minutes late. Writing the positions in the same
+        transaction as the claim means no /forget can slip in between. Per
+        locale, the question and the button labels are looked up once; per user
+        only the opening and the token differ.
         """
-        now = services.clock.now()
         outgoing: list[Outgoing] = []
-        positions: list[tuple[int, str, str, str, str, int]] = []
+        placements: list[Placement] = []
         openings: list[tuple[str, int]] = []
         by_locale: dict[str, tuple[str, LabelledRows]] = {}
         rows = (*_MOODS, *_URGE_NOW, *_SNOOZES)
@@ -141,15 +143,12 @@ class CheckIn(Flow):
                 self._rng,
             )
             position = FlowPosition(self.name, "mood", new_token())
-            positions.append(
-                (event.user_row_id, self.name, "mood", position.token, "{}", to_epoch(now))
-            )
+            placements.append(Placement(event.user_row_id, position))
             openings.append((opening.id, event.user_row_id))
             reply = Reply(text=f"{opening.text}\n\n{question}", buttons=markup(labels, position))
             outgoing.append(Outgoing(event.address, reply))
-        async with services.db.transaction() as tx:
-            await flow_positions.move_many(tx, positions)
-            await tx.executemany("UPDATE users SET last_opening_id = ? WHERE id = ?", openings)
+        await flow_positions.move_many(tx, placements, services.clock.now())
+        await tx.executemany("UPDATE users SET last_opening_id = ? WHERE id = ?", openings)
         return outgoing
 
     async def _mood(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
@@ -173,6 +172,7 @@ class CheckIn(Flow):
         async with ctx.db.transaction() as tx:
             await flow_positions.leave_flow(tx, user.id)
             if delay is None:  # tomorrow: today's remaining check-ins are skipped too
+                await checkin_slots.cancel_snooze(tx, user.id)
                 await users.set_paused_until(tx, user.id, start_of_next_local_day(user, now))
                 await reschedule_user(tx, user.id, now)
             else:

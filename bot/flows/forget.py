@@ -41,6 +41,7 @@ class Forget(Flow):
         if value == "yes":
             async with ctx.db.transaction() as tx:
                 await forget_user(tx, user.id)
+            await ctx.db.checkpoint()  # no old copy of the rows left in the write-ahead log
             return [ctx.reply(Msg.FORGET_DONE)]
         if value == "no":
             async with ctx.db.transaction() as tx:

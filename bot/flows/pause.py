@@ -20,17 +20,21 @@ from __future__ import annotations
 
 import base64
 import random
+from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.schema import Exercise
 from bot.core.replies import Frame, Reply
+from bot.delivery.outbox import Outgoing
 from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext, choices_markup
-from bot.scheduling.planner import user_zone
+from bot.flows.context import Choice, FlowContext, Services, choices_markup
+from bot.scheduling.planner import in_quiet_hours, user_zone
 from bot.storage import flow_positions, urges
-from bot.storage.flow_positions import FlowPosition
+from bot.storage.db import Transaction
+from bot.storage.flow_positions import FlowPosition, Placement, new_token
 from bot.storage.user_texts import TextKind, add_text, list_texts
+from bot.storage.users import User
 
 REASON_LIMIT = 500
 DRAFT_LIMIT = 4000
@@ -119,8 +123,28 @@ class Pause(Flow):
         """Free text sounded like an urge: ask first, start nothing without a yes."""
         return [await self.ask(ctx, "offer", Msg.PAUSE_OFFER, _OFFER)]
 
-    async def followup(self, ctx: FlowContext) -> Reply:
-        return await self.ask(ctx, "followup", Msg.FOLLOWUP, _FOLLOWUP)
+    async def followups_due(
+        self, tx: Transaction, services: Services, claimed: Sequence[tuple[int, User]]
+    ) -> list[Outgoing]:
+        """ "How is the wave now?" for each claimed follow-up, in the claiming transaction.
+
+        Built from the claimed rows alone: no user is looked up or created here,
+        so a user forgotten a moment ago stays forgotten.
+        """
+        now = services.clock.now()
+        placements, outgoing = [], []
+        for followup_id, user in claimed:
+            ctx = FlowContext(services, user.address, user.locale)
+            position = FlowPosition(self.name, "followup", new_token())
+            placements.append(Placement(user.id, position))
+            reply = Reply(
+                ctx.text(Msg.FOLLOWUP),
+                buttons=choices_markup(ctx, position, _FOLLOWUP),
+                silent=in_quiet_hours(user, now),  # asked for, so sent, but without a sound
+            )
+            outgoing.append(Outgoing(user.address, reply, followup_id=followup_id))
+        await flow_positions.move_many(tx, placements, now)
+        return outgoing
 
     # Steps ------------------------------------------------------------------------------
 
@@ -162,7 +186,7 @@ class Pause(Flow):
 
     def _exercise(self, ctx: FlowContext, value: str, kind: str) -> Exercise | None:
         exercises = ctx.services.content.exercises(ctx.locale)
-        index = int(value) if value.isdigit() else -1
+        index = int(value) if value.isascii() and value.isdigit() else -1
         if 0 <= index < len(exercises) and exercises[index].kind == kind:
             return exercises[index]
         return None

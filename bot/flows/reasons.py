@@ -87,7 +87,7 @@ class Reasons(Flow):
 
     async def _remove(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         user = await ctx.ensure_user()
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):
             return [ctx.reply(Msg.USE_BUTTONS)]
         async with ctx.db.transaction() as tx:
             removed = await remove_text(tx, TextKind.REASON, user.id, int(value))

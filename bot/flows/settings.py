@@ -26,7 +26,7 @@ from bot.flows.validation import (
     parse_times_of_day,
     parse_timezone,
 )
-from bot.scheduling.planner import reschedule_user, user_zone
+from bot.scheduling.planner import reschedule_user, start_of_next_local_day, user_zone
 from bot.scheduling.rules import format_weekdays, parse_weekdays
 from bot.storage import checkin_slots, flow_positions, users
 from bot.storage.db import Transaction
@@ -191,11 +191,12 @@ class Settings(Flow):
         return await self._apply(ctx, change)
 
     async def _pause(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        days = int(value) if value.isdigit() else 0
+        days = int(value) if value.isascii() and value.isdigit() else 0
         if not 1 <= days <= MAX_PAUSE_DAYS:
             return [ctx.reply(Msg.BAD_PAUSE)]
         user = await ctx.ensure_user()
-        until = ctx.now() + timedelta(days=days)
+        # Whole local days, today included: "1 day" means none today, back tomorrow.
+        until = start_of_next_local_day(user, ctx.now() + timedelta(days=days - 1))
         async with ctx.db.transaction() as tx:
             await users.set_paused_until(tx, user.id, until)
             await checkin_slots.cancel_snooze(tx, user.id)

@@ -6,7 +6,7 @@ lock, no queue stands between the message and the answer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
@@ -72,6 +72,13 @@ class SafetyScreen:
         )
         button = Button(self._text(locale, Msg.SAFETY_MISREAD_BUTTON), SOS_MISREAD)
         return Reply(text="\n\n".join(lines), buttons=((button,),))
+
+    def sos_replies(self, locale: str, country: str | None, is_group: bool) -> list[Reply]:
+        """/sos: the resources, privately when asked in a group."""
+        resources = replace(self.resources_reply(locale, country), private=is_group)
+        if not is_group:
+            return [resources]
+        return [Reply(text=self._text(locale, Msg.SAFETY_GROUP_PUBLIC)), resources]
 
     def misread_reply(self, locale: str) -> Reply:
         button = Button(self._text(locale, Msg.SAFETY_SHOW_BUTTON), SOS_SHOW)

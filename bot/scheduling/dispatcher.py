@@ -7,15 +7,16 @@ the slot already points at its next local date.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from bot.core.clock import Clock
 from bot.core.events import CheckInDue
 from bot.delivery.outbox import Outbox, Outgoing
 from bot.flows.checkin import CheckIn
-from bot.flows.context import FlowContext, Services
+from bot.flows.context import Services
 from bot.flows.pause import Pause
 from bot.logs import get_logger, log_event
 from bot.scheduling.planner import in_quiet_hours, out_of_quiet_hours, plan_slot, user_zone
@@ -36,7 +37,7 @@ _USER_COLUMNS = (
     "u.id, u.platform, u.platform_user_id, u.chat_id, u.locale, u.timezone, u.weekdays,"
     " u.quiet_start, u.quiet_end, u.paused_until, u.checkins_stopped, u.unreachable_since,"
     " u.last_opening_id, u.last_reply_id, u.country, u.discreet, u.created_at, u.onboarded_at,"
-    " fp.flow AS current_flow, fp.updated_at AS flow_updated_at"
+    " fp.flow AS current_flow, fp.step AS current_step, fp.updated_at AS flow_updated_at"
 )
 
 _DUE_SLOTS = f"""
@@ -58,8 +59,10 @@ SELECT f.id AS followup_id, {_USER_COLUMNS}
 FROM followups AS f
 JOIN users AS u ON u.id = f.user_id
 LEFT JOIN flow_positions AS fp ON fp.user_id = u.id
-WHERE f.delivered_at IS NULL AND f.due_at <= ? AND (f.claimed_at IS NULL OR f.claimed_at <= ?)
+WHERE f.delivered_at IS NULL AND f.due_at <= ?
+  AND (f.claimed_at IS NULL OR (f.claimed_by <> ? AND f.claimed_at <= ?))
 """
+FOLLOWUP_WHEN_BUSY = timedelta(minutes=3)
 
 _DUE_SNOOZES = f"""
 SELECT sn.due_at AS next_due_at, {_USER_COLUMNS}
@@ -68,6 +71,7 @@ JOIN users AS u ON u.id = sn.user_id
 LEFT JOIN flow_positions AS fp ON fp.user_id = u.id
 WHERE sn.due_at <= ?
 """
+# A snooze of someone who since paused or stopped check-ins is dropped, not sent.
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +106,9 @@ class Dispatcher:
         self._pause = pause
         self._outbox = outbox
         self._grace = grace
+        # Names this process's follow-up claims: only another (dead) process's claim
+        # is ever taken over, so a send that is merely slow here is never repeated.
+        self._claimer = secrets.token_hex(8)
 
     @property
     def _clock(self) -> Clock:
@@ -111,18 +118,19 @@ class Dispatcher:
         now = self._clock.now()
         db = self._services.db
         before = db.statements
+        # One transaction from claim to conversation positions: a /forget waits for
+        # it, so nobody is half-claimed, and nobody forgotten is written back.
         async with db.transaction() as tx:
             claims, missed = await self._claim_slots(tx, now)
             claims += await self._claim_snoozes(tx, now)
             due, report = await self._decide(tx, claims, now)
+            outgoing = await self._checkin.start_due(tx, self._services, due) if due else []
             followups = await self._claim_followups(tx, now)
-        outgoing = await self._checkin.start_due(self._services, due) if due else []
-        outgoing += await self._followup_messages(followups)
-        for message in outgoing:
+        for message in outgoing + followups:
             self._outbox.enqueue(message)
         report = TickReport(
             claimed=len(claims) + missed,
-            started=len(outgoing) - len(followups),
+            started=len(outgoing),
             followups=len(followups),
             missed=missed,
             unreachable=report.unreachable,
@@ -186,32 +194,39 @@ class Dispatcher:
             await tx.execute("DELETE FROM checkin_snoozes WHERE due_at <= ?", (to_epoch(now),))
         claims = []
         for row in rows:
-            due_at = from_epoch(row["next_due_at"])
-            if now - due_at <= self._grace:
-                claims.append(_Claim(user_from_row(row), due_at, _busy(row, now)))
+            due_at, user = from_epoch(row["next_due_at"]), user_from_row(row)
+            paused = user.paused_until is not None and user.paused_until > now
+            if now - due_at <= self._grace and not paused and not user.checkins_stopped:
+                claims.append(_Claim(user, due_at, _busy(row, now)))
         return claims
 
-    async def _claim_followups(self, tx: Transaction, now: datetime) -> list[tuple[int, User]]:
-        """Urge-timer follow-ups: the user asked for these, so they go out even late."""
-        lease_expired = to_epoch(now - FOLLOWUP_LEASE)
-        rows = await tx.fetch_all(_DUE_FOLLOWUPS, (to_epoch(now), lease_expired))
-        claimed = [(row["followup_id"], user_from_row(row)) for row in rows]
-        await tx.executemany(
-            "UPDATE followups SET claimed_at = ? WHERE id = ?",
-            [(to_epoch(now), followup_id) for followup_id, _ in claimed],
-        )
-        return claimed
+    async def _claim_followups(self, tx: Transaction, now: datetime) -> list[Outgoing]:
+        """Urge-timer follow-ups: the user asked for these, so they go out even late.
 
-    async def _followup_messages(self, claimed: list[tuple[int, User]]) -> list[Outgoing]:
-        messages = []
-        now = self._clock.now()
-        for followup_id, user in claimed:
-            ctx = FlowContext(self._services, user.address, user.locale)
-            reply = await self._pause.followup(ctx)
-            if in_quiet_hours(user, now):  # asked for, so sent, but without a sound
-                reply = replace(reply, silent=True)
-            messages.append(Outgoing(user.address, reply, followup_id=followup_id))
-        return messages
+        Someone in the middle of another conversation gets theirs a few minutes
+        later; someone unreachable does not get it at all (it is closed, not retried).
+        """
+        rows = await tx.fetch_all(
+            _DUE_FOLLOWUPS, (to_epoch(now), self._claimer, to_epoch(now - FOLLOWUP_LEASE))
+        )
+        claimed: list[tuple[int, User]] = []
+        later: list[tuple[int, int]] = []
+        closed: list[tuple[int, int]] = []
+        for row in rows:
+            user = user_from_row(row)
+            if user.unreachable_since is not None:
+                closed.append((to_epoch(now), row["followup_id"]))
+            elif _busy(row, now, any_flow=True) and not _awaiting_this(row):
+                later.append((to_epoch(now + FOLLOWUP_WHEN_BUSY), row["followup_id"]))
+            else:
+                claimed.append((row["followup_id"], user))
+        await tx.executemany(
+            "UPDATE followups SET claimed_at = ?, claimed_by = ? WHERE id = ?",
+            [(to_epoch(now), self._claimer, followup_id) for followup_id, _ in claimed],
+        )
+        await tx.executemany("UPDATE followups SET due_at = ? WHERE id = ?", later)
+        await tx.executemany("UPDATE followups SET delivered_at = ? WHERE id = ?", closed)
+        return await self._pause.followups_due(tx, self._services, claimed)
 
     async def _decide(
         self, tx: Transaction, claims: Sequence[_Claim], now: datetime
@@ -249,8 +264,24 @@ class Dispatcher:
         return due, TickReport(unreachable=unreachable, deferred=len(later))
 
 
-def _busy(row: Row, now: datetime) -> bool:
+def _busy(row: Row, now: datetime, any_flow: bool = False) -> bool:
+    """In the middle of a conversation, judged by its last step being recent.
+
+    A routine check-in replaces an unanswered earlier one (flow "ci") unless
+    `any_flow`; nothing replaces a conversation the user is actively having.
+    """
     flow, updated = row["current_flow"], row["flow_updated_at"]
-    if flow is None or flow == CheckIn.name:
+    if flow is None or updated is None:
         return False
-    return now - from_epoch(updated) < ACTIVE_FLOW_WINDOW
+    recent = now - from_epoch(updated) < ACTIVE_FLOW_WINDOW
+    return recent and (any_flow or flow != CheckIn.name or _answered_part(row))
+
+
+def _awaiting_this(row: Row) -> bool:
+    """The position is this very follow-up's question, sent before a crash: not busy."""
+    return bool(row["current_flow"] == "pa" and row["current_step"] == "followup")
+
+
+def _answered_part(row: Row) -> bool:
+    """A check-in past its first question is being answered: do not reset it."""
+    return bool(row["current_step"] and row["current_step"] != "mood")

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 from bot.scheduling.rules import LocalRule, next_occurrence, zone
 from bot.storage import checkin_slots
 from bot.storage.checkin_slots import SlotPlan
-from bot.storage.db import Transaction
+from bot.storage.db import Database, Transaction
 from bot.storage.users import QuietHours, User, get_user
 
 FALLBACK_TIMEZONE = "UTC"  # a user who set a time before a time zone
@@ -80,3 +80,20 @@ def start_of_next_local_day(user: User, instant: datetime) -> datetime:
     local = instant.astimezone(user_zone(user))
     tomorrow = datetime.combine(local.date() + timedelta(days=1), time(0), tzinfo=local.tzinfo)
     return tomorrow.astimezone(instant.tzinfo)
+
+
+async def schedule_unplanned(db: Database, now: datetime) -> int:
+    """Give a next due time to every slot that has none while its user is not stopped.
+
+    Such slots come from an upgrade (migration 0002 copied the old single
+    check-in time) or an interrupted change; without this they would never fire.
+    """
+    rows = await db.fetch_all(
+        "SELECT DISTINCT s.user_id FROM checkin_slots AS s JOIN users AS u ON u.id = s.user_id"
+        " WHERE s.next_due_at IS NULL AND u.checkins_stopped = 0"
+    )
+    if rows:
+        async with db.transaction() as tx:
+            for row in rows:
+                await reschedule_user(tx, row["user_id"], now)
+    return len(rows)

@@ -94,10 +94,12 @@ class Database:
 
     @classmethod
     async def open(cls, path: Path) -> Database:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(_prepare_private_file, path)
         writer = await _connect(path)
         try:
             await writer.execute("PRAGMA journal_mode=WAL")
+            # Deleted rows are overwritten, not just unlinked: /forget means forget.
+            await writer.execute("PRAGMA secure_delete=ON")
             # In WAL mode NORMAL never corrupts the database; it can only lose the
             # last commits on power loss (not on a crash), and saves an fsync per commit.
             await writer.execute("PRAGMA synchronous=NORMAL")
@@ -126,6 +128,15 @@ class Database:
                 raise
             await self._writer.execute("COMMIT")
 
+    async def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database and empty it.
+
+        After a /forget the log still holds the deleted rows' old pages until
+        the next checkpoint; this makes that moment now.
+        """
+        async with self._write_lock:
+            await self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         self._counter.count += 1
         async with self._reader.execute(sql, params) as cursor:
@@ -141,6 +152,12 @@ class Database:
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         )
         return [row["name"] for row in rows]
+
+
+def _prepare_private_file(path: Path) -> None:
+    """Owner-only from the start: SQLite gives its -wal and -shm files the main file's mode."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.touch(mode=0o600, exist_ok=True)
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:

@@ -38,9 +38,32 @@ def new_token() -> str:
     return secrets.token_hex(TOKEN_BYTES)
 
 
-async def move_many(tx: Transaction, rows: list[tuple[int, str, str, str, str, int]]) -> None:
-    """Place many users at once: (user_id, flow, step, token, data JSON, updated_at) each."""
-    await tx.executemany(_UPSERT, rows)
+@dataclass(frozen=True, slots=True)
+class Placement:
+    user_id: int
+    position: FlowPosition
+
+
+async def move_many(tx: Transaction, placements: list[Placement], now: datetime) -> None:
+    """Place many users at once, skipping any whose row is gone (forgotten meanwhile)."""
+    await tx.executemany(
+        "INSERT INTO flow_positions (user_id, flow, step, token, data, updated_at)"
+        " SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE id = ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET flow = excluded.flow, step = excluded.step,"
+        " token = excluded.token, data = excluded.data, updated_at = excluded.updated_at",
+        [
+            (
+                placed.user_id,
+                placed.position.flow,
+                placed.position.step,
+                placed.position.token,
+                json.dumps(placed.position.data, separators=(",", ":")),
+                to_epoch(now),
+                placed.user_id,
+            )
+            for placed in placements
+        ],
+    )
 
 
 _UPSERT = (

@@ -175,3 +175,11 @@ async def mark_onboarded(tx: Transaction, user_id: int, now: datetime) -> None:
         "UPDATE users SET onboarded_at = COALESCE(onboarded_at, ?) WHERE id = ?",
         (to_epoch(now), user_id),
     )
+
+
+async def move_chat(tx: Transaction, platform: str, old_chat_id: str, new_chat_id: str) -> None:
+    """Follow a chat to its new id (a Telegram group upgraded to a supergroup)."""
+    await tx.execute(
+        "UPDATE users SET chat_id = ? WHERE platform = ? AND chat_id = ?",
+        (new_chat_id, platform, old_chat_id),
+    )

@@ -138,3 +138,11 @@ def test_a_message_over_the_smallest_platform_limit_is_reported(pack_copy: Path)
     )
     problems = check_pack(pack_copy, "en")
     assert any("at most 2000 characters" in p.message for p in problems)
+
+
+def test_a_value_yaml_cannot_build_is_reported_with_its_line(pack_copy: Path) -> None:
+    file = pack_copy / "en" / "crisis.yaml"
+    replace_in(file, "last_verified: 2026-11-29", "last_verified: 2025-02-30")
+    problems = check_pack(pack_copy, "en")
+    assert any(p.file == file and "cannot read this value" in p.message for p in problems)
+    assert problems[0].line == line_of(file, "2025-02-30")

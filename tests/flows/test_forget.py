@@ -98,3 +98,18 @@ async def test_old_forget_button_after_forgetting_does_nothing(
     await chat.press_data(yes)
     assert chat.text == text_of(Msg.BUTTON_EXPIRED)
     assert await find_user(services.db, "console", "u1") is None
+
+
+async def test_forget_leaves_no_copy_in_the_write_ahead_log(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/start")
+    await chat.send("America/Argentina/Ushuaia")  # a value easy to look for in raw bytes
+    await chat.send("08:30")
+    await chat.send("/forget")
+    await chat.press(text_of(Msg.FORGET_YES))
+    path = services.db.path
+    for file in (path, path.with_name(path.name + "-wal")):
+        if file.exists():
+            assert b"Ushuaia" not in file.read_bytes(), file.name
+    assert oct(path.stat().st_mode & 0o777) == "0o600"

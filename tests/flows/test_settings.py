@@ -123,10 +123,11 @@ async def test_pause_by_typing_days_and_bad_values(
     await chat.send("10")
     assert chat.text == text_of(Msg.PAUSED, date="Thu 12 Mar")
     user, _, due = await stored(services)
-    assert user.paused_until == datetime(2026, 3, 12, 9, 0, tzinfo=UTC)
-    assert due == [datetime(2026, 3, 13, 7, 30, tzinfo=UTC)]
+    # ten whole local days, today included: back on Thu 12 Mar, from midnight in Berlin
+    assert user.paused_until == datetime(2026, 3, 11, 23, 0, tzinfo=UTC)
+    assert due == [datetime(2026, 3, 12, 7, 30, tzinfo=UTC)]
     await chat.send("/settings")
-    assert "Check-ins: paused until Thu 12 Mar" in chat.text
+    assert "Check-ins: paused, back on Thu 12 Mar" in chat.text
     await chat.press("Resume check-ins")
     assert chat.text == text_of(Msg.RESUMED, when="Tue 08:30")
     user, _, due = await stored(services)
@@ -160,3 +161,13 @@ async def test_done_and_cancel_leave_settings(
     assert chat.text == text_of(Msg.CANCEL_DONE)
     await chat.send("mon-fri")
     assert chat.text == text_of(Msg.UNEXPECTED_TEXT)
+
+
+async def test_pause_ignores_digits_that_are_not_plain_numbers(
+    chat: Conversation, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/settings")
+    await chat.press("Pause check-ins")
+    for odd in ("²", "٣", "3.5"):
+        await chat.send(odd)
+        assert chat.text == text_of(Msg.BAD_PAUSE), odd

@@ -10,7 +10,7 @@ import pytest
 
 from bot.adapters.base import RetryAfter
 from bot.content_pack.ids import Msg
-from bot.core.events import Address, TextMessage
+from bot.core.events import Address, CommandIssued, TextMessage
 from bot.core.replies import Reply
 from bot.core.router import Router
 from bot.delivery.outbox import Outbox, Outgoing
@@ -176,3 +176,44 @@ async def test_crisis_reply_with_the_database_file_read_only(
     finally:
         blocker.rollback()
         blocker.close()
+
+
+async def test_words_after_a_command_are_screened_too(
+    chat: Conversation, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/pause i want to kill myself tonight")
+    assert chat.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    await chat.send("/checkin he said he will kill me")
+    assert chat.text.startswith(text_of(Msg.SAFETY_DANGER_INTRO))
+
+
+async def test_sos_needs_no_database(
+    router: Router, services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_: object, **__: object) -> object:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(services.db, "fetch_one", broken)
+    monkeypatch.setattr(services.db, "transaction", broken)
+    replies = await router.handle(CommandIssued(Address("console", "c", "u"), "sos"))
+    assert "findahelpline.com" in replies[0].text
+
+
+async def test_group_messages_stay_private(router: Router, text_of: Callable[..., str]) -> None:
+    group = Address("console", "group-1", "u7", is_group=True)
+    assert await router.handle(TextMessage(group, "good morning everyone")) == []
+    [reply] = await router.handle(CommandIssued(group, "mydata"))
+    assert reply.text == text_of(Msg.GROUP_GO_PRIVATE)
+    assert reply.flat_buttons[0].open_private == "mydata"
+    [help_reply] = await router.handle(CommandIssued(group, "help"))
+    assert "/checkin" in help_reply.text
+    public, private = await router.handle(CommandIssued(group, "sos"))
+    assert not public.private and private.private
+
+
+async def test_a_deep_link_from_a_group_continues_in_private(
+    router: Router, text_of: Callable[..., str]
+) -> None:
+    private = Address("console", "u7", "u7")
+    replies = await router.handle(CommandIssued(private, "start", "checkin"))
+    assert text_of(Msg.ASK_MOOD) in replies[0].text

@@ -6,8 +6,10 @@ CREATE TABLE meta (
     value BLOB NOT NULL
 );
 
+-- AUTOINCREMENT: a forgotten user's id is never given to someone else (ciphertexts are
+-- bound to the id, and nothing that still names an old id may find a new person).
 CREATE TABLE users (
-    id               INTEGER PRIMARY KEY,
+    id               INTEGER PRIMARY KEY AUTOINCREMENT,
     platform         TEXT    NOT NULL,
     platform_user_id TEXT    NOT NULL,
     chat_id          TEXT    NOT NULL,

@@ -29,14 +29,16 @@ CREATE TABLE urge_pauses (
 );
 CREATE INDEX urge_pauses_by_user ON urge_pauses (user_id, started_at);
 
--- "How is the wave now?" after an urge timer. Claimed with a lease and marked
--- delivered after the send, so a restart re-delivers an unsent one (at least
--- once) and never one already delivered.
+-- "How is the wave now?" after an urge timer. Claimed by one process (claimed_by)
+-- and marked delivered after the send. Only a claim of another, earlier process
+-- is taken over, after a lease: so a restart re-delivers an unsent one (at least
+-- once), and a slow send in this process is never duplicated.
 CREATE TABLE followups (
-    id           INTEGER PRIMARY KEY,
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
     user_id      INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     due_at       INTEGER NOT NULL,
     claimed_at   INTEGER,
+    claimed_by   TEXT,
     delivered_at INTEGER
 );
 CREATE INDEX followups_pending ON followups (due_at) WHERE delivered_at IS NULL;

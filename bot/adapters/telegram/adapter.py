@@ -1,0 +1,340 @@
+"""The Telegram adapter: PTB in manual lifecycle, polling or webhook, sending through PTB's
+rate limiter, and every platform error turned into one of the core's delivery errors."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import itertools
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from telegram import Bot, BotCommand, Message, Update
+from telegram.constants import ParseMode
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    TelegramError,
+)
+from telegram.error import RetryAfter as TelegramRetryAfter
+from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
+
+from bot.adapters.base import (
+    Capabilities,
+    RecipientUnreachable,
+    RetryAfter,
+    SentMessage,
+    TransientDeliveryError,
+)
+from bot.adapters.telegram.inbound import PLATFORM, to_event
+from bot.adapters.telegram.render import MAX_CAPTION, escape, keyboard, text_pieces
+from bot.content_pack.pack import ContentPack
+from bot.core.events import Address, ButtonPressed
+from bot.core.replies import Reply
+from bot.core.router import Router
+from bot.logs import get_logger, log_event
+from bot.storage.db import Database
+from bot.storage.users import move_chat
+
+log = get_logger("telegram")
+
+Result = TypeVar("Result")
+
+CALLBACK_ANSWER_WITHIN = 0.8  # seconds: Telegram shows a spinner until the press is answered
+NETWORK_ATTEMPTS = 3
+FRAME_MIN_SECONDS = 1.0  # at most one edit a second per chat
+
+
+@dataclass(frozen=True, slots=True)
+class TelegramConfig:
+    token: str
+    base_url: str
+    webhook_url: str | None = None
+    webhook_secret: str | None = None
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8443
+    poll_timeout: int = 10
+
+
+class TelegramAdapter:
+    platform = PLATFORM
+    capabilities = Capabilities(
+        buttons=True, edits=True, max_text_length=4096, ephemeral=True, images=True
+    )
+
+    def __init__(
+        self,
+        config: TelegramConfig,
+        router: Router,
+        db: Database,
+        content: ContentPack,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self._config = config
+        self._router = router
+        self._db = db
+        self._content = content
+        self._sleep = sleep
+        self._application: Application | None = None  # type: ignore[type-arg]
+        self._username = ""
+        self._background: set[asyncio.Task[None]] = set()
+
+    @property
+    def bot(self) -> Bot:
+        if self._application is None:
+            raise RuntimeError("the Telegram adapter is not started")
+        bot: Bot = self._application.bot
+        return bot
+
+    @property
+    def deep_link(self) -> str:
+        return f"https://t.me/{self._username}"
+
+    async def start(self) -> None:
+        base = self._config.base_url.rstrip("/")
+        application = (
+            Application.builder()
+            .token(self._config.token)
+            .base_url(base)
+            .base_file_url(base.removesuffix("/bot") + "/file/bot")
+            .rate_limiter(AIORateLimiter(max_retries=2))
+            .concurrent_updates(True)
+            .build()
+        )
+        application.add_handler(TypeHandler(Update, self._on_update))
+        application.add_error_handler(self._on_error)
+        self._application = application
+        await application.initialize()
+        self._username = application.bot.username
+        await self._set_commands()
+        if self._config.webhook_url:
+            await application.updater.start_webhook(  # type: ignore[union-attr]
+                listen=self._config.webhook_listen,
+                port=self._config.webhook_port,
+                url_path=self._config.token.split(":", 1)[0],
+                webhook_url=self._config.webhook_url,
+                secret_token=self._config.webhook_secret,
+            )
+        else:
+            await application.updater.start_polling(  # type: ignore[union-attr]
+                timeout=self._config.poll_timeout, drop_pending_updates=False
+            )
+        await application.start()
+        log_event(log, "telegram.started", webhook=bool(self._config.webhook_url))
+
+    async def stop(self) -> None:
+        application = self._application
+        if application is None:
+            return
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+        if application.updater is not None and application.updater.running:
+            await application.updater.stop()
+        if application.running:
+            await application.stop()
+        await application.shutdown()
+        log_event(log, "telegram.stopped")
+
+    async def _set_commands(self) -> None:
+        """The command menu, in every language the pack has."""
+        for locale in self._content.locales:
+            commands = [
+                BotCommand(command.value, description)
+                for command, description in self._content.command_descriptions(locale).items()
+            ]
+            language = None if locale == self._content.default_locale else locale
+            await self.bot.set_my_commands(commands, language_code=language)
+
+    # Inbound ----------------------------------------------------------------------------
+
+    async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        event = to_event(update, self._username)
+        if event is None:
+            if update.callback_query is not None:
+                await update.callback_query.answer()
+            return
+        if isinstance(event, ButtonPressed):
+            await self._on_press(update, event)
+            return
+        for reply in await self._router.handle(event):
+            await self.send(event.address, reply)
+
+    async def _on_press(self, update: Update, event: ButtonPressed) -> None:
+        """Answer every press within a second, even when handling is slow or fails.
+
+        A reply marked ephemeral (an expired button) becomes the press's own
+        small notice instead of a message in the chat.
+        """
+        query = update.callback_query
+        assert query is not None
+        handling = asyncio.ensure_future(self._router.handle(event))
+        try:
+            replies = await asyncio.wait_for(asyncio.shield(handling), CALLBACK_ANSWER_WITHIN)
+        except TimeoutError:
+            await query.answer()
+            replies = await handling
+        else:
+            notice = replies[0].text if replies and replies[0].ephemeral else None
+            await query.answer(text=notice[:200] if notice else None)
+            if notice:
+                replies = replies[1:]
+        for reply in replies:
+            await self.send(event.address, reply)
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        # Ids and kinds only: the update itself holds what the user wrote.
+        error = context.error
+        log_event(
+            log,
+            "telegram.update_failed",
+            logging.ERROR,
+            exc_info=error,
+            update_id=update.update_id if isinstance(update, Update) else None,
+        )
+        if isinstance(update, Update) and update.callback_query is not None:
+            with contextlib.suppress(TelegramError):
+                await update.callback_query.answer()
+
+    # Outbound ---------------------------------------------------------------------------
+
+    async def send(self, address: Address, reply: Reply) -> SentMessage | None:
+        target = address
+        if reply.private and address.is_group:
+            target = Address(PLATFORM, address.user_id, address.user_id)
+        try:
+            return await self._send(target, reply)
+        except ChatMigrated as migrated:
+            new_chat = str(migrated.new_chat_id)
+            await self._follow_migration(target.chat_id, new_chat)
+            return await self._send(replace(target, chat_id=new_chat), reply)
+
+    async def _send(self, address: Address, reply: Reply) -> SentMessage | None:
+        if reply.edit_of is not None:
+            await self._edit(address, reply.edit_of, reply)
+            return SentMessage(address, reply.edit_of)
+        if reply.image is not None:
+            photo = await self._call(lambda plain: self._send_photo(address, reply, plain))
+            return SentMessage(address, str(photo.message_id))
+        pieces = text_pieces(reply.frames[0].text if reply.frames else reply.text)
+        message_id = ""
+        for number, piece in enumerate(pieces):
+            with_buttons = number == len(pieces) - 1  # buttons go under the last piece
+            message = await self._call(
+                functools.partial(self._send_text, address, reply, piece, with_buttons)
+            )
+            message_id = str(message.message_id)
+        sent = SentMessage(address, message_id)
+        if reply.frames:
+            self._play(sent, reply)
+        return sent
+
+    async def _send_text(
+        self, address: Address, reply: Reply, piece: str, with_buttons: bool, plain: bool
+    ) -> Message:
+        return await self.bot.send_message(
+            int(address.chat_id),
+            _text(piece, plain),
+            parse_mode=None if plain else ParseMode.HTML,
+            reply_markup=keyboard(reply, self.deep_link) if with_buttons else None,
+            disable_notification=reply.silent,
+            protect_content=reply.protect,
+        )
+
+    async def _send_photo(self, address: Address, reply: Reply, plain: bool) -> Message:
+        assert reply.image is not None
+        return await self.bot.send_photo(
+            int(address.chat_id),
+            photo=reply.image.png,
+            filename=reply.image.filename,
+            caption=_text(reply.text[:MAX_CAPTION], plain),
+            parse_mode=None if plain else ParseMode.HTML,
+            reply_markup=keyboard(reply, self.deep_link),
+            disable_notification=reply.silent,
+            protect_content=reply.protect,
+        )
+
+    async def _edit(self, address: Address, message_id: str, reply: Reply) -> None:
+        try:
+            await self._call(
+                lambda plain: self.bot.edit_message_text(
+                    _text(text_pieces(reply.text)[0], plain),
+                    chat_id=int(address.chat_id),
+                    message_id=int(message_id),
+                    parse_mode=None if plain else ParseMode.HTML,
+                    reply_markup=keyboard(reply, self.deep_link),
+                )
+            )
+        except BadRequest as error:
+            if "not modified" not in error.message.lower():
+                raise
+
+    def _play(self, sent: SentMessage, reply: Reply) -> None:
+        """Count down in place: each frame edits the message, and the last shows the text."""
+
+        async def play() -> None:
+            frames = reply.frames
+            try:
+                for previous, frame in itertools.pairwise(frames):
+                    await self._sleep(max(FRAME_MIN_SECONDS, previous.seconds))
+                    await self._edit(sent.address, sent.message_id, replace(reply, text=frame.text))
+                await self._sleep(max(FRAME_MIN_SECONDS, frames[-1].seconds))
+                await self._edit(sent.address, sent.message_id, reply)
+            except TelegramError as error:  # a deleted message, a blocked user: stop quietly
+                log_event(log, "telegram.frames_stopped", logging.INFO, exc_info=error)
+
+        task = asyncio.create_task(play())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def delete(self, message: SentMessage) -> bool:
+        try:
+            return await self.bot.delete_message(
+                int(message.address.chat_id), int(message.message_id)
+            )
+        except BadRequest:
+            return False
+
+    async def _call(self, request: Callable[[bool], Awaitable[Result]]) -> Result:
+        """One Bot API call with Telegram's errors as the core's; formatting trouble falls
+        back to plain text, network trouble is retried a few times with growing pauses."""
+        plain = False
+        for attempt in range(1, NETWORK_ATTEMPTS + 1):
+            try:
+                return await request(plain)
+            except ChatMigrated:
+                raise
+            except Forbidden as error:
+                raise RecipientUnreachable(error.message) from None
+            except TelegramRetryAfter as error:
+                raise RetryAfter(_seconds(error.retry_after)) from None
+            except BadRequest as error:
+                if "can't parse entities" in error.message.lower() and not plain:
+                    plain = True  # send the same words without formatting
+                    continue
+                raise
+            except NetworkError as error:
+                if attempt == NETWORK_ATTEMPTS:
+                    raise TransientDeliveryError(type(error).__name__) from None
+                await self._sleep(0.5 * 2 ** (attempt - 1))
+        raise TransientDeliveryError("no attempt left")  # pragma: no cover
+
+    async def _follow_migration(self, old_chat: str, new_chat: str) -> None:
+        """A group became a supergroup: remember the new id so nothing is sent into the void."""
+        async with self._db.transaction() as tx:
+            await move_chat(tx, PLATFORM, old_chat, new_chat)
+        log_event(log, "telegram.chat_migrated")
+
+
+def _text(piece: str, plain: bool) -> str:
+    return piece if plain else escape(piece)
+
+
+def _seconds(retry_after: object) -> float:
+    total = getattr(retry_after, "total_seconds", None)
+    return float(total()) if callable(total) else float(retry_after)  # type: ignore[arg-type]

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from bot.adapters.text_split import split_text, utf16_length
+
+
+def test_short_text_is_one_piece() -> None:
+    assert split_text("hello", 10) == ["hello"]
+
+
+def test_splits_between_paragraphs_first() -> None:
+    text = "First paragraph here.\n\nSecond paragraph, a bit longer than the first."
+    assert split_text(text, 50) == [
+        "First paragraph here.",
+        "Second paragraph, a bit longer than the first.",
+    ]
+
+
+def test_then_between_sentences_then_words() -> None:
+    text = "One sentence here. Another sentence follows it. And a third."
+    pieces = split_text(text, 30)
+    assert pieces == ["One sentence here.", "Another sentence follows it.", "And a third."]
+    words = split_text("alpha beta gamma delta epsilon", 12)
+    assert all(len(piece) <= 12 for piece in words)
+    assert " ".join(words) == "alpha beta gamma delta epsilon"
+
+
+def test_counts_utf16_units_and_never_splits_a_character() -> None:
+    text = "🙂" * 3000  # 6000 UTF-16 units
+    pieces = split_text(text, 4096, utf16_length)
+    assert all(utf16_length(piece) <= 4096 for piece in pieces)
+    assert "".join(pieces) == text
+    assert utf16_length(pieces[0]) == 4096
+
+
+def test_nothing_is_lost() -> None:
+    text = ("word " * 2000).strip()
+    pieces = split_text(text, 4096)
+    assert " ".join(pieces) == text
