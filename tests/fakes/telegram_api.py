@@ -1232,8 +1232,11 @@ class FakeTelegram:
         username: str | None = None,
         first_name: str | None = None,
         language_code: str | None = "en",
+        forged: bool = False,
     ) -> str:
         """Queue a button press; returns the callback_query id the bot must answer.
+
+        `forged=True` sends data no button showed, as a modified client can.
 
         Raises LookupError if the message does not currently show that button: a user can only
         press what is on screen, so pressing a removed keyboard is a test bug.
@@ -1241,7 +1244,7 @@ class FakeTelegram:
         message = self.messages.get(chat_id, {}).get(message_id)
         if message is None or message.deleted:
             raise LookupError(f"no live message {message_id} in chat {chat_id}")
-        if not _keyboard_has(message.reply_markup, callback_data):
+        if not forged and not _keyboard_has(message.reply_markup, callback_data):
             raise LookupError(
                 f"message {message_id} in chat {chat_id} has no button with callback_data "
                 f"{callback_data!r}; its markup is {message.reply_markup!r}"

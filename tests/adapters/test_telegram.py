@@ -1,0 +1,191 @@
+"""Steady on Telegram: the real python-telegram-bot against a strict fake Bot API server."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+from bot.content_pack.ids import Msg
+from bot.content_pack.pack import ContentPack
+from bot.storage.checkins import list_checkins
+from bot.storage.users import find_user
+from tests.adapters.conftest import TelegramWorld
+
+ANA = 1001
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+async def onboard(world: TelegramWorld, chat: int = ANA) -> None:
+    await world.says(chat, "/start")
+    await world.says(chat, "Europe/Berlin")
+    await world.says(chat, "08:30")
+    await world.taps(chat, "Germany")
+
+
+async def test_start_sets_the_command_menu(telegram: TelegramWorld) -> None:
+    commands = [c.command for c in telegram.tg.commands_for()]
+    assert {"start", "checkin", "pause", "sos", "forget", "mydata"} <= set(commands)
+
+
+async def test_onboarding_by_typing_and_tapping(
+    telegram: TelegramWorld, text_of: Callable[..., str]
+) -> None:
+    await onboard(telegram)
+    texts = telegram.tg.sent_texts(ANA)
+    assert texts[0].startswith("Hi, I'm Steady.")
+    assert texts[1] == text_of(Msg.ASK_TIMEZONE)
+    assert text_of(Msg.COUNTRY_SAVED, country="Germany") in texts[-1]
+    [answer] = [q for q in telegram.tg.callback_queries.values()]
+    assert answer.answered
+    user = await find_user(telegram.services.db, "telegram", str(ANA))
+    assert user is not None and (user.timezone, user.country) == ("Europe/Berlin", "DE")
+
+
+async def test_scheduled_checkin_delivered_and_answered_with_taps(
+    telegram: TelegramWorld, content: ContentPack, text_of: Callable[..., str]
+) -> None:
+    await onboard(telegram)
+    telegram.clock.set(START + timedelta(days=1) - timedelta(hours=1, minutes=30))  # 08:30 CET
+    await telegram.dispatcher.tick()
+    await telegram.outbox.drain()
+    checkin = telegram.bot_messages(ANA)[-1]
+    first_line = (checkin.text or "").splitlines()[0]
+    assert first_line in {o.text for o in content.openings("en")}
+    call = telegram.tg.calls_to("sendMessage")[-1]
+    assert call.params.get("disable_notification") in (None, False)
+    await telegram.taps(ANA, text_of(Msg.MOOD_4))
+    await telegram.taps(ANA, text_of(Msg.URGE_NONE))
+    await telegram.says(ANA, "a <b>good</b> & quiet day")
+    user = await find_user(telegram.services.db, "telegram", str(ANA))
+    assert user is not None
+    [answer] = await list_checkins(telegram.services.db, user.id)
+    assert (answer.mood, answer.urge) == (4, "none")
+    assert telegram.last_text(ANA).startswith(text_of(Msg.CHECKIN_SAVED_WITH_NOTE))
+
+
+async def test_user_text_is_escaped_and_long_replies_are_split(
+    telegram: TelegramWorld,
+) -> None:
+    await telegram.says(ANA, "/checkin")
+    await telegram.says(ANA, "3")
+    await telegram.says(ANA, "some")
+    note = "<i>not a tag</i> & <script> " + "a long day, " * 70
+    await telegram.says(ANA, note.strip())
+    for _ in range(5):  # five long notes make /mydata longer than one message
+        await telegram.says(ANA, "/checkin")
+        await telegram.says(ANA, "3")
+        await telegram.says(ANA, "some")
+        await telegram.says(ANA, note.strip())
+    await telegram.says(ANA, "/mydata")
+    sends = [c for c in telegram.tg.calls_to("sendMessage") if c.ok]
+    export = [c for c in sends if "&lt;i&gt;not a tag&lt;/i&gt;" in str(c.params.get("text"))]
+    assert len(export) >= 2  # split into several messages, every one accepted
+    assert all(c.params.get("protect_content") for c in export)
+    assert not [c for c in telegram.tg.calls if c.method == "sendMessage" and not c.ok]
+
+
+async def test_breathing_counts_down_by_editing_one_message(
+    telegram: TelegramWorld, content: ContentPack, text_of: Callable[..., str]
+) -> None:
+    await telegram.says(ANA, "/pause")
+    await telegram.taps(ANA, text_of(Msg.PAUSE_BREATHE))
+    box = content.exercise("en", "breathe-box")
+    assert box is not None
+    await telegram.taps(ANA, box.title)
+    await telegram.tg.wait_for(
+        lambda c: c.method == "editMessageText" and box.closing in str(c.params.get("text")),
+        timeout=10,
+    )
+    message = telegram.bot_messages(ANA)[-1]
+    assert message.original_text == "Breathe in · 4\nRound 1 of 4"
+    assert len(message.previous_texts) == len(box.pace) * box.rounds  # every frame, then the end
+    assert box.closing in (message.text or "")
+    assert message.reply_markup is not None  # the buttons stay under the countdown
+
+
+async def test_crisis_text_mid_flow_gets_the_crisis_reply(
+    telegram: TelegramWorld, text_of: Callable[..., str]
+) -> None:
+    await onboard(telegram)
+    await telegram.says(ANA, "/checkin")
+    await telegram.says(ANA, "1")
+    await telegram.says(ANA, "i want to kill myself")
+    reply = telegram.last_text(ANA)
+    assert reply.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert "112 in Germany" in reply
+
+
+async def test_forged_and_stale_buttons_get_a_short_notice_and_change_nothing(
+    telegram: TelegramWorld, text_of: Callable[..., str]
+) -> None:
+    await telegram.says(ANA, "/checkin")
+    checkin = telegram.bot_messages(ANA)[-1]
+    sent_before = len(telegram.bot_messages(ANA))
+    before = len(telegram.tg.calls)
+    query = telegram.tg.user_presses(
+        ANA, ANA, checkin.message_id, "ci:mood:00000000:3", forged=True
+    )
+    await telegram.settled(before)
+    answer = next(
+        c
+        for c in telegram.tg.calls_to("answerCallbackQuery")
+        if c.params["callback_query_id"] == query
+    )
+    assert answer.params.get("text") == text_of(Msg.BUTTON_EXPIRED)
+    assert len(telegram.bot_messages(ANA)) == sent_before  # a notice, not a new message
+    await telegram.taps(ANA, text_of(Msg.MOOD_2))
+    before = len(telegram.tg.calls)
+    stale = telegram.tg.user_presses(
+        ANA, ANA, checkin.message_id, checkin.reply_markup["inline_keyboard"][0][0]["callback_data"]
+    )  # type: ignore[index]
+    await telegram.settled(before)
+    assert telegram.tg.callback_queries[stale].answered
+    user = await find_user(telegram.services.db, "telegram", str(ANA))
+    assert user is not None
+    assert await list_checkins(telegram.services.db, user.id) == []
+
+
+async def test_blocked_then_writing_again(telegram: TelegramWorld) -> None:
+    await onboard(telegram)
+    telegram.tg.inject_blocked(ANA, method="sendMessage", times=None)
+    telegram.clock.set(START + timedelta(days=1) - timedelta(hours=1, minutes=30))
+    await telegram.dispatcher.tick()
+    await telegram.outbox.drain()
+    user = await find_user(telegram.services.db, "telegram", str(ANA))
+    assert user is not None and user.unreachable_since is not None
+    telegram.tg.clear_faults()
+    await telegram.says(ANA, "/help")
+    user = await find_user(telegram.services.db, "telegram", str(ANA))
+    assert user is not None and user.unreachable_since is None
+
+
+async def test_too_many_requests_is_retried(telegram: TelegramWorld) -> None:
+    fault = telegram.tg.inject_retry_after(1, method="sendMessage")
+    await telegram.says(ANA, "/about")
+    # PTB's rate limiter waits the second Telegram asked for, then sends again.
+    await telegram.tg.wait_for(lambda c: c.method == "sendMessage" and c.ok, timeout=5)
+    assert fault.hits == 1
+    assert [c.status for c in telegram.tg.calls_to("sendMessage")] == [429, 200]
+
+
+async def test_a_group_upgraded_to_a_supergroup_is_followed(telegram: TelegramWorld) -> None:
+    group, supergroup = -500, -1_000_500
+    telegram.tg.inject_migrate(group, supergroup, method="sendMessage")
+    await telegram.says(group, "/help", user_id=ANA, chat_type="group")
+    assert telegram.tg.sent_texts(supergroup)  # answered in the new chat
+
+
+async def test_a_personal_command_in_a_group_links_to_a_private_chat(
+    telegram: TelegramWorld, text_of: Callable[..., str]
+) -> None:
+    group = -600
+    await telegram.says(
+        group, f"/checkin@{telegram.tg.bot_username}", user_id=ANA, chat_type="group"
+    )
+    message = telegram.bot_messages(group)[-1]
+    assert message.text == text_of(Msg.GROUP_GO_PRIVATE)
+    button = message.reply_markup["inline_keyboard"][0][0]  # type: ignore[index]
+    assert button["url"] == f"https://t.me/{telegram.tg.bot_username}?start=checkin"
+    for ignored in ("/checkin@some_other_bot", "morning all"):
+        await telegram.says(group, ignored, expect_reply=False, user_id=ANA, chat_type="group")
+    assert telegram.bot_messages(group)[-1].message_id == message.message_id  # nothing more
