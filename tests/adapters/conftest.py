@@ -17,7 +17,6 @@ from bot.flows.context import Services
 from bot.scheduling.dispatcher import Dispatcher
 from tests.fakes.telegram_api import FakeTelegram, StoredMessage
 
-
 QUIET_SECONDS = 0.15  # no new call for this long: the bot has finished reacting
 
 
