@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.fakes.telegram_api import FakeTelegram
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -117,3 +121,37 @@ def test_detect_names_the_intent_and_the_rule(tmp_path: Path) -> None:
     assert ordinary.stdout.splitlines()[1:] == ["none"]
     urge = steady(["detect", "i want to text him so badly"], tmp_path / "data")
     assert urge.stdout.splitlines()[1].startswith("urge: rule ")
+
+
+async def test_run_serves_telegram_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    async with FakeTelegram() as tg:
+        environment = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in {"DISCORD_BOT_TOKEN", "STEADY_ENCRYPTION_KEY"}
+        }
+        environment |= {
+            "TELEGRAM_BOT_TOKEN": tg.token,
+            "TELEGRAM_API_BASE_URL": f"{tg.url}/bot",
+            "STEADY_DATA_DIR": str(tmp_path / "data"),
+        }
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run",
+            env=environment, cwd=tmp_path,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            await tg.wait_for("setMyCommands", timeout=30)
+            tg.user_sends_text(42, 42, "/about")
+            await tg.wait_for("sendMessage", timeout=10)
+            assert tg.sent_texts(42)[0].startswith("Steady is a companion for reflection")
+            process.send_signal(signal.SIGTERM)
+            assert await asyncio.wait_for(process.wait(), timeout=10) == 0
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+        _, stderr = await process.communicate()
+        assert b"Traceback" not in stderr
+        assert b"/about" not in stderr  # no user text in the logs

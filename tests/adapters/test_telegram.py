@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
+from bot.core.clock import ManualClock
+from bot.core.router import Router
+from bot.flows.context import Services
 from bot.storage.checkins import list_checkins
 from bot.storage.users import find_user
-from tests.adapters.conftest import TelegramWorld
+from tests.adapters.conftest import TelegramWorld, no_wait
+from tests.fakes.telegram_api import FakeTelegram
 
 ANA = 1001
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -189,3 +195,39 @@ async def test_a_personal_command_in_a_group_links_to_a_private_chat(
     for ignored in ("/checkin@some_other_bot", "morning all"):
         await telegram.says(group, ignored, expect_reply=False, user_id=ANA, chat_type="group")
     assert telegram.bot_messages(group)[-1].message_id == message.message_id  # nothing more
+
+
+async def test_webhook_mode_checks_the_secret(services: Services, clock: ManualClock) -> None:
+    port = free_port()
+    async with FakeTelegram() as tg:
+        router = Router(services)
+        config = TelegramConfig(
+            token=tg.token,
+            base_url=f"{tg.url}/bot",
+            webhook_url="https://steady.example/hook",
+            webhook_secret="s3cret-token_1",
+            webhook_listen="127.0.0.1",
+            webhook_port=port,
+        )
+        adapter = TelegramAdapter(config, router, services.db, services.content, sleep=no_wait)
+        await adapter.start()
+        try:
+            assert tg.webhook is not None and tg.webhook.secret_token == "s3cret-token_1"
+            url = f"http://127.0.0.1:{port}/{tg.token.split(':', 1)[0]}"
+            update = tg.user_sends_text(ANA, ANA, "/about")
+            assert await tg.post_update_to_webhook(url, update, secret_token="wrong") == 403
+            assert await tg.post_update_to_webhook(url, update, secret_token=None) == 403
+            assert tg.calls_to("sendMessage") == []
+            assert (
+                await tg.post_update_to_webhook(url, update, secret_token="s3cret-token_1") == 200
+            )
+            await tg.wait_for("sendMessage")
+            assert tg.sent_texts(ANA)[-1].startswith("Steady is a companion for reflection")
+        finally:
+            await adapter.stop()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
