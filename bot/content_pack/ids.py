@@ -59,6 +59,8 @@ class Msg(StrEnum):
     SETTINGS_STOP = "settings.stop"
     SETTINGS_RESUME = "settings.resume"
     SETTINGS_DONE = "settings.done"
+    SETTINGS_DISCREET_ON = "settings.discreet_on"
+    SETTINGS_DISCREET_OFF = "settings.discreet_off"
     SETTINGS_SAVED = "settings.saved"
     SETTINGS_CLOSED = "settings.closed"
     NOT_SET = "settings.not_set"
@@ -222,13 +224,18 @@ class Msg(StrEnum):
     USE_BUTTONS = "general.use_buttons"
     BUTTON_EXPIRED = "general.button_expired"
     GROUP_GO_PRIVATE = "general.group_go_private"
+    WIPE_DONE = "wipe.done"
+    WIPE_PARTLY = "wipe.partly"
+    WIPE_UNAVAILABLE = "wipe.unavailable"
     GROUP_OPEN_PRIVATE = "general.group_open_private"
     SOMETHING_WENT_WRONG = "general.something_went_wrong"
 
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.ONBOARDING_DONE: frozenset({"time", "timezone"}),
-    Msg.SETTINGS_MENU: frozenset({"country", "timezone", "times", "days", "quiet", "status"}),
+    Msg.SETTINGS_MENU: frozenset(
+        {"country", "timezone", "times", "days", "quiet", "status", "discreet"}
+    ),
     Msg.NOTE_TOO_LONG: frozenset({"limit"}),
     Msg.SNOOZED: frozenset({"time"}),
     Msg.HISTORY_SUMMARY: frozenset(
@@ -256,6 +263,8 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.ASK_COUNTRY_SUGGESTED: frozenset({"country"}),
     Msg.COUNTRY_SAVED: frozenset({"country"}),
     Msg.HISTORY_PAUSES: frozenset({"paused", "passed"}),
+    Msg.WIPE_DONE: frozenset({"deleted"}),
+    Msg.WIPE_PARTLY: frozenset({"deleted", "kept"}),
 }
 
 
@@ -283,6 +292,7 @@ class Command(StrEnum):
     REASONS = "reasons"
     NOCONTACT = "nocontact"
     CONTACTED = "contacted"
+    WIPE = "wipe"
 
 
 # Exercises a flow starts by id (the rest are offered by kind).

@@ -10,6 +10,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from datetime import datetime
 
 from bot.content_pack.ids import Command, Msg
 from bot.core.events import ButtonPressed, CheckInDue, CommandIssued, Event, TextMessage
@@ -81,6 +82,8 @@ class Router:
             Command.AFFIRM: lambda ctx: affirm(ctx, self._rng),
             Command.MYDATA: mydata,
             Command.CANCEL: self._cancel,
+            # Adapters that can delete messages answer /wipe themselves.
+            Command.WIPE: _sync(lambda ctx: [ctx.reply(Msg.WIPE_UNAVAILABLE)]),
             Command.HELP: _sync(help_text),
             Command.ABOUT: _sync(about_text),
         }
@@ -116,9 +119,7 @@ class Router:
                 event=type(event).__name__,
             )
             return [ctx.reply(Msg.SOMETHING_WENT_WRONG)]
-        if user is not None and in_quiet_hours(user, self._services.clock.now()):
-            return [replace(reply, silent=True) for reply in replies]
-        return replies
+        return _discreetly(user, replies, self._services.clock.now())
 
     def _urgent(self, event: Event, ctx: FlowContext, user: User | None) -> list[Reply] | None:
         """Crisis replies, /sos and its buttons: answered from the content pack alone."""
@@ -264,3 +265,15 @@ def _go_private(ctx: FlowContext, command: Command) -> Reply:
     """Personal things never happen in a group: point to the private chat instead."""
     button = Button(ctx.text(Msg.GROUP_OPEN_PRIVATE), "", open_private=command.value)
     return Reply(ctx.text(Msg.GROUP_GO_PRIVATE), buttons=((button,),))
+
+
+def _discreetly(user: User | None, replies: list[Reply], now: datetime) -> list[Reply]:
+    """Discreet mode (the default): silent in quiet hours, the user's own words protected
+    from forwarding. With it off, only quiet hours still silence replies."""
+    if user is None:
+        return replies
+    quiet = in_quiet_hours(user, now)
+    return [
+        replace(reply, silent=reply.silent or quiet, protect=reply.protect and user.discreet)
+        for reply in replies
+    ]

@@ -93,6 +93,12 @@ class Settings(Flow):
             ),
             (Choice("days", Msg.SETTINGS_CHANGE_DAYS), Choice("quiet", Msg.SETTINGS_CHANGE_QUIET)),
             (Choice("pause", Msg.SETTINGS_PAUSE), toggle),
+            (
+                Choice(
+                    "discreet",
+                    Msg.SETTINGS_DISCREET_OFF if user.discreet else Msg.SETTINGS_DISCREET_ON,
+                ),
+            ),
             (Choice("done", Msg.SETTINGS_DONE),),
         )
         return Reply(
@@ -103,6 +109,7 @@ class Settings(Flow):
                 times=", ".join(slot.local_time for slot in slots) or not_set,
                 days=format_weekdays(user.weekdays),
                 quiet=str(user.quiet_hours) if user.quiet_hours else ctx.text(Msg.QUIET_OFF),
+                discreet=ctx.text(Msg.STATUS_ON if user.discreet else Msg.QUIET_OFF),
                 status=status,
             ),
             buttons=choices_markup(ctx, position, menu),
@@ -118,6 +125,12 @@ class Settings(Flow):
             return await self._stop_or_resume(ctx, user, stop=value == "stop")
         if value == "country":
             return [await ask_country(self, ctx, "country")]
+        if value == "discreet":
+
+            async def toggle(tx: Transaction, user: User) -> None:
+                await users.set_discreet(tx, user.id, not user.discreet)
+
+            return await self._apply(ctx, toggle)
         if value == "pause":
             async with ctx.db.transaction() as tx:
                 moved = await flow_positions.move_to(tx, user.id, self.name, "pause", ctx.now())

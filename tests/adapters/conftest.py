@@ -85,7 +85,8 @@ class TelegramWorld:
 
 @pytest.fixture
 async def telegram(services: Services, clock: ManualClock) -> AsyncIterator[TelegramWorld]:
-    async with FakeTelegram() as tg:
+    # One clock for the bot and Telegram's message dates (and its 48-hour delete window).
+    async with FakeTelegram(clock=lambda: clock.now().timestamp()) as tg:
         router = Router(services, rng=random.Random(5))
         config = TelegramConfig(token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1)
         adapter = TelegramAdapter(config, router, services.db, services.content, sleep=no_wait)

@@ -231,3 +231,22 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+async def test_wipe_deletes_recent_messages_and_says_what_it_could_not(
+    telegram: TelegramWorld, text_of: Callable[..., str]
+) -> None:
+    await onboard(telegram)
+    telegram.clock.set(START + timedelta(hours=72))  # three days pass in the chat
+    await telegram.says(ANA, "/help")
+    await telegram.says(ANA, "/about")
+    await telegram.says(ANA, "/wipe")
+    messages = telegram.bot_messages(ANA)
+    old = [m for m in messages if m.date < (START + timedelta(hours=1)).timestamp()]
+    recent = [m for m in messages if m not in old][:-1]  # the last one is the report
+    assert old and recent
+    assert all(m.deleted for m in recent)
+    assert not any(m.deleted for m in old)
+    assert messages[-1].text == text_of(Msg.WIPE_PARTLY, deleted=len(recent), kept=len(old))
+    await telegram.says(ANA, "/wipe")  # nothing left that it knows of
+    assert telegram.last_text(ANA) == text_of(Msg.WIPE_DONE, deleted=1)

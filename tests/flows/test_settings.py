@@ -35,11 +35,12 @@ async def test_menu_shows_every_setting(chat: Conversation, text_of: Callable[..
         days="daily",
         quiet=text_of(Msg.QUIET_OFF),
         status=text_of(Msg.STATUS_ON),
+        discreet=text_of(Msg.STATUS_ON),
     )
     labels = [b.label for b in chat.last[0].flat_buttons]
     assert labels == [
         "Country", "Time zone", "Check-in times", "Days", "Quiet hours", "Pause check-ins",
-        "Stop check-ins", "Done",
+        "Stop check-ins", "Turn discreet mode off", "Done",
     ]  # fmt: skip
 
 
@@ -171,3 +172,17 @@ async def test_pause_ignores_digits_that_are_not_plain_numbers(
     for odd in ("²", "٣", "3.5"):
         await chat.send(odd)
         assert chat.text == text_of(Msg.BAD_PAUSE), odd
+
+
+async def test_discreet_mode_protects_echoed_words_until_turned_off(
+    chat: Conversation, services: Services
+) -> None:
+    await chat.send("/reasons")
+    await chat.press("Add a reason")
+    await chat.send("I could breathe again")
+    assert chat.last[0].protect
+    await chat.send("/settings")
+    await chat.press("Turn discreet mode off")
+    assert "Discreet mode: off" in chat.text
+    await chat.send("/reasons")
+    assert not chat.last[0].protect

@@ -8,9 +8,10 @@ import contextlib
 import functools
 import itertools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
 
 from telegram import Bot, BotCommand, Message, Update
 from telegram.constants import ParseMode
@@ -33,18 +34,25 @@ from bot.adapters.base import (
 )
 from bot.adapters.telegram.inbound import PLATFORM, to_event
 from bot.adapters.telegram.render import MAX_CAPTION, escape, keyboard, text_pieces
+from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
-from bot.core.events import Address, ButtonPressed
+from bot.core.events import Address, ButtonPressed, CommandIssued
 from bot.core.replies import Reply
 from bot.core.router import Router
 from bot.logs import get_logger, log_event
+from bot.storage import sent_messages
 from bot.storage.db import Database
-from bot.storage.users import move_chat
+from bot.storage.sent_messages import SentRecord
+from bot.storage.users import find_user, move_chat
 
 log = get_logger("telegram")
 
 Result = TypeVar("Result")
 
+DELETE_WINDOW = timedelta(hours=48)  # Telegram lets a bot delete its messages this long
+# Kept longer than that so /wipe can say how many older messages it could not delete.
+RECORDS_KEPT = timedelta(days=30)
+RECORD_FLUSH_SECONDS = 2.0
 CALLBACK_ANSWER_WITHIN = 0.8  # seconds: Telegram shows a spinner until the press is answered
 NETWORK_ATTEMPTS = 3
 FRAME_MIN_SECONDS = 1.0  # at most one edit a second per chat
@@ -83,6 +91,8 @@ class TelegramAdapter:
         self._application: Application | None = None  # type: ignore[type-arg]
         self._username = ""
         self._background: set[asyncio.Task[None]] = set()
+        # Ids of messages sent in private chats, written in batches (for /wipe).
+        self._unrecorded: list[SentRecord] = []
 
     @property
     def bot(self) -> Bot:
@@ -125,6 +135,7 @@ class TelegramAdapter:
                 timeout=self._config.poll_timeout, drop_pending_updates=False
             )
         await application.start()
+        self._keep(self._flush_records_forever())
         log_event(log, "telegram.started", webhook=bool(self._config.webhook_url))
 
     async def stop(self) -> None:
@@ -134,6 +145,7 @@ class TelegramAdapter:
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
+        await self._flush_records()
         if application.updater is not None and application.updater.running:
             await application.updater.stop()
         if application.running:
@@ -161,6 +173,9 @@ class TelegramAdapter:
             return
         if isinstance(event, ButtonPressed):
             await self._on_press(update, event)
+            return
+        if isinstance(event, CommandIssued) and event.name == "wipe" and not event.address.is_group:
+            await self._wipe(event.address)
             return
         for reply in await self._router.handle(event):
             await self.send(event.address, reply)
@@ -230,6 +245,10 @@ class TelegramAdapter:
             )
             message_id = str(message.message_id)
         sent = SentMessage(address, message_id)
+        if not address.is_group:
+            self._unrecorded.append(
+                SentRecord(PLATFORM, address.user_id, address.chat_id, message_id, self._now())
+            )
         if reply.frames:
             self._play(sent, reply)
         return sent
@@ -288,9 +307,53 @@ class TelegramAdapter:
             except TelegramError as error:  # a deleted message, a blocked user: stop quietly
                 log_event(log, "telegram.frames_stopped", logging.INFO, exc_info=error)
 
-        task = asyncio.create_task(play())
+        self._keep(play())
+
+    def _keep(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` in the background, cancelled when the adapter stops."""
+        task = asyncio.create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    def _now(self) -> datetime:
+        return self._router.services.clock.now()
+
+    async def _flush_records_forever(self) -> None:
+        while True:
+            await asyncio.sleep(RECORD_FLUSH_SECONDS)
+            await self._flush_records()
+
+    async def _flush_records(self) -> None:
+        records, self._unrecorded = self._unrecorded, []
+        if records:
+            async with self._db.transaction() as tx:
+                await sent_messages.record(tx, records)
+                await sent_messages.purge_older_than(tx, self._now() - RECORDS_KEPT)
+
+    async def _wipe(self, address: Address) -> None:
+        """/wipe: delete the bot's messages in this chat that Telegram still allows deleting,
+        and say plainly how many could not be (older than 48 hours)."""
+        await self._flush_records()
+        mine = await sent_messages.tracked(self._db, PLATFORM, address.user_id, address.chat_id)
+        cutoff = self._now() - DELETE_WINDOW
+        deleted = kept = 0
+        for message in mine:
+            removed = message.sent_at > cutoff and await self.delete(
+                SentMessage(address, message.message_id)
+            )
+            deleted, kept = deleted + removed, kept + (not removed)
+        async with self._db.transaction() as tx:
+            await sent_messages.forget_tracked(tx, [message.id for message in mine])
+        locale = await self._locale_of(address)
+        if kept:
+            said = self._content.text(locale, Msg.WIPE_PARTLY, deleted=deleted, kept=kept)
+        else:
+            said = self._content.text(locale, Msg.WIPE_DONE, deleted=deleted)
+        await self._send(address, Reply(said))
+
+    async def _locale_of(self, address: Address) -> str:
+        user = await find_user(self._db, PLATFORM, address.user_id)
+        return user.locale if user is not None else self._content.default_locale
 
     async def delete(self, message: SentMessage) -> bool:
         try:
