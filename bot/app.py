@@ -28,6 +28,7 @@ from bot.scheduling.runner import TickRunner
 from bot.storage.crypto import TextCipher, load_or_create_key
 from bot.storage.db import Database
 from bot.storage.meta import verify_key
+from bot.storage.process_lock import ProcessLock
 
 log = get_logger("app")
 
@@ -38,16 +39,21 @@ SHUTDOWN_DRAIN_SECONDS = 5.0
 async def open_services(settings: Settings, clock: Clock | None = None) -> AsyncIterator[Services]:
     """Content, key and database, checked before anyone is answered; closed on exit.
 
-    Raises ContentError, WrongKeyError or MigrationError with a clear message.
+    Raises ContentError, WrongKeyError, MigrationError or AlreadyRunningError.
     """
     content = load_pack(settings.content_dir, settings.default_locale)
     cipher = TextCipher(load_or_create_key(settings.encryption_key, settings.key_file))
-    db = await Database.open(settings.database_file)
+    lock = ProcessLock(settings.database_file)
+    lock.acquire()
     try:
-        await verify_key(db, cipher)
-        yield Services(db=db, cipher=cipher, content=content, clock=clock or SystemClock())
+        db = await Database.open(settings.database_file)
+        try:
+            await verify_key(db, cipher)
+            yield Services(db=db, cipher=cipher, content=content, clock=clock or SystemClock())
+        finally:
+            await db.close()
     finally:
-        await db.close()
+        lock.release()
 
 
 @dataclass

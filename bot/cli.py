@@ -14,6 +14,7 @@ from bot.content_pack.loader import ContentError, check_pack, load_pack
 from bot.logs import configure_logging
 from bot.storage.crypto import WrongKeyError
 from bot.storage.migrations import MigrationError
+from bot.storage.process_lock import AlreadyRunningError
 
 EXIT_USAGE = 2
 
@@ -73,7 +74,7 @@ def _run(settings: Settings) -> int:
         print(DISCORD_PENDING_MESSAGE, file=sys.stderr)
         return EXIT_USAGE
     if settings.telegram_bot_token:
-        return _guarded(run_platforms(settings))
+        return _guarded(run_platforms(settings), settings)
     if not sys.stdin.isatty():
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return EXIT_USAGE
@@ -81,10 +82,10 @@ def _run(settings: Settings) -> int:
 
 
 def _run_console(settings: Settings, prompt: bool) -> int:
-    return _guarded(run_console(settings, prompt=prompt))
+    return _guarded(run_console(settings, prompt=prompt), settings)
 
 
-def _guarded(main: Coroutine[Any, Any, None]) -> int:
+def _guarded(main: Coroutine[Any, Any, None], settings: Settings) -> int:
     """Run the bot, turning start-up problems into one clear line and exit code 2."""
     try:
         asyncio.run(main)
@@ -98,6 +99,14 @@ def _guarded(main: Coroutine[Any, Any, None]) -> int:
             "steady: this database was written with a different encryption key. "
             "Set STEADY_ENCRYPTION_KEY (or restore steady.key in STEADY_DATA_DIR) to the key "
             "it was created with.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    except AlreadyRunningError:
+        print(
+            "steady: another Steady process is already running on this database "
+            f"({settings.database_file}). Stop it first, or set STEADY_DATA_DIR to another "
+            "folder.",
             file=sys.stderr,
         )
         return EXIT_USAGE

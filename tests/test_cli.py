@@ -155,3 +155,24 @@ async def test_run_serves_telegram_and_stops_cleanly_on_sigterm(tmp_path: Path) 
         _, stderr = await process.communicate()
         assert b"Traceback" not in stderr
         assert b"/about" not in stderr  # no user text in the logs
+
+
+def test_a_second_console_on_the_same_data_is_refused(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    environment = {**os.environ, "STEADY_DATA_DIR": str(data)}
+    first = subprocess.Popen(
+        [sys.executable, "-m", "bot", "console"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=environment, cwd=tmp_path, text=True,
+    )  # fmt: skip
+    try:
+        assert first.stdin is not None and first.stdout is not None
+        first.stdin.write("/about\n")
+        first.stdin.flush()
+        assert first.stdout.readline().startswith("Steady is a companion")  # it is running
+        second = steady(["console"], data, "/about\n")
+        assert second.returncode == 2
+        assert "another Steady process is already running" in second.stderr
+    finally:
+        first.kill()
+        first.wait()

@@ -9,6 +9,7 @@ from bot.app import open_services
 from bot.config import Settings
 from bot.core.clock import ManualClock
 from bot.storage.crypto import TextCipher, WrongKeyError, generate_key_text, load_or_create_key
+from bot.storage.process_lock import AlreadyRunningError
 
 
 def test_key_file_is_created_private_and_reused(tmp_path: Path) -> None:
@@ -53,3 +54,14 @@ async def test_configured_key_opens_its_own_database(
     async with open_services(configured, clock) as services:
         assert await services.db.fetch_one("SELECT 1 AS one") is not None
     assert not configured.key_file.exists()  # no key file when the key comes from settings
+
+
+async def test_a_second_process_on_the_same_database_is_refused(
+    settings: Settings, clock: ManualClock
+) -> None:
+    async with open_services(settings, clock):
+        with pytest.raises(AlreadyRunningError):
+            async with open_services(settings, clock):
+                pass
+    async with open_services(settings, clock):  # released when the first one closed
+        pass
