@@ -67,7 +67,10 @@ HOLDOUT = yaml.safe_load((Path(__file__).parent / "holdout.yaml").read_text("utf
 # neither the rules nor that set. Its scores measure how well the rules generalise; the
 # floors below sit just under the first measured run, to catch a rule change that makes
 # things worse. They are not a promise that every unseen phrasing is caught.
-HOLDOUT_FLOORS = {"dangerous": 0.0, "false_alarms": 0.05}
+# Measured 2026-11-29: 61% recall with the first rules, 92% after they were extended by
+# families of phrasings (0.8% false alarms). Its misses are printed, not tuned on: a fresh
+# held-out set comes before the rules are tuned again.
+HOLDOUT_FLOORS = {"dangerous": 0.90, "false_alarms": 0.05}
 
 
 def test_held_out_phrases_measure_generalisation(content: ContentPack) -> None:
