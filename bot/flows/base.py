@@ -58,6 +58,17 @@ class Flow:
         moved = await self.move(ctx, step, data)
         return Reply(ctx.text(message), buttons=choices_markup(ctx, moved, rows))
 
+    async def answer_offer(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> list[Reply]:
+        """The step after "Want to take a pause?": a yes begins the flow, a no ends kindly."""
+        if value == "yes":
+            return await self.begin(ctx)
+        if value == "no":
+            await self.leave(ctx)
+            return [ctx.reply(Msg.PAUSE_NOT_NOW)]
+        return [ctx.reply(Msg.USE_BUTTONS)]
+
     async def leave(self, ctx: FlowContext) -> None:
         user = await ctx.find_user()
         if user is not None:

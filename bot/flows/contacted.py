@@ -41,7 +41,7 @@ class Contacted(Flow):
 
     def __init__(self) -> None:
         self.steps = {
-            "offer": Step(on_choice=self._offer),
+            "offer": Step(on_choice=self.answer_offer),
             "kind": Step(on_choice=self._kind),
             "timing": Step(on_choice=self._timing),
             "protect": Step(on_choice=self._protect),
@@ -55,14 +55,6 @@ class Contacted(Flow):
     async def offer(self, ctx: FlowContext) -> list[Reply]:
         """Free text said they got in touch: ask before starting anything."""
         return [await self.ask(ctx, "offer", Msg.CT_OFFER, _OFFER)]
-
-    async def _offer(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == "yes":
-            return await self.begin(ctx)
-        if value == "no":
-            await self.leave(ctx)
-            return [ctx.reply(Msg.PAUSE_NOT_NOW)]
-        return [ctx.reply(Msg.USE_BUTTONS)]
 
     async def _kind(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         if value not in _values(_KIND):

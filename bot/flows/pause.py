@@ -29,6 +29,7 @@ from bot.core.replies import Frame, Reply
 from bot.delivery.outbox import Outgoing
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext, Services, choices_markup
+from bot.flows.reasons import save_reason
 from bot.scheduling.planner import in_quiet_hours, user_zone
 from bot.storage import flow_positions, urges
 from bot.storage.db import Transaction
@@ -36,7 +37,6 @@ from bot.storage.flow_positions import FlowPosition, Placement, new_token
 from bot.storage.user_texts import TextKind, add_text, list_texts
 from bot.storage.users import User
 
-REASON_LIMIT = 500
 DRAFT_LIMIT = 4000
 WAIT_MINUTES = ("10", "20", "30")
 BREATH_WORDS = {"in": Msg.BREATH_IN, "hold": Msg.BREATH_HOLD, "out": Msg.BREATH_OUT}
@@ -95,7 +95,7 @@ class Pause(Flow):
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
         self.steps = {
-            "offer": Step(on_choice=self._offer),
+            "offer": Step(on_choice=self.answer_offer),
             "menu": Step(on_choice=self._menu),
             "bpick": Step(on_choice=self._breathe),
             "gpick": Step(on_choice=self._ground),
@@ -147,14 +147,6 @@ class Pause(Flow):
         return outgoing
 
     # Steps ------------------------------------------------------------------------------
-
-    async def _offer(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == "yes":
-            return await self.begin(ctx)
-        if value == "no":
-            await self.leave(ctx)
-            return [ctx.reply(Msg.PAUSE_NOT_NOW)]
-        return [ctx.reply(Msg.USE_BUTTONS)]
 
     async def _menu(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         match value:
@@ -278,13 +270,8 @@ class Pause(Flow):
         return [ctx.reply(Msg.USE_BUTTONS)]
 
     async def _reason(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
-        reason = text.strip()
-        if not reason or len(reason) > REASON_LIMIT:
-            return [ctx.reply(Msg.REASON_TOO_LONG, limit=REASON_LIMIT)]
-        user = await ctx.ensure_user()
-        async with ctx.db.transaction() as tx:
-            await add_text(tx, ctx.cipher, TextKind.REASON, user.id, reason, ctx.now())
-        return await self._remember(ctx)
+        refused = await save_reason(ctx, text)
+        return [refused] if refused is not None else await self._remember(ctx)
 
     async def _write(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
         draft = text.strip()

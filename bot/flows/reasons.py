@@ -77,12 +77,9 @@ class Reasons(Flow):
         return [ctx.reply(Msg.USE_BUTTONS)]
 
     async def _add(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
-        reason = text.strip()
-        if not reason or len(reason) > REASON_LIMIT:
-            return [ctx.reply(Msg.REASON_TOO_LONG, limit=REASON_LIMIT)]
-        user = await ctx.ensure_user()
-        async with ctx.db.transaction() as tx:
-            await add_text(tx, ctx.cipher, TextKind.REASON, user.id, reason, ctx.now())
+        refused = await save_reason(ctx, text)
+        if refused is not None:
+            return [refused]
         return [await self._show_list(ctx, before=ctx.text(Msg.REASONS_ADDED))]
 
     async def _remove(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
@@ -94,3 +91,14 @@ class Reasons(Flow):
         if not removed:
             return [ctx.reply(Msg.USE_BUTTONS)]
         return [await self._show_list(ctx, before=ctx.text(Msg.REASONS_REMOVED))]
+
+
+async def save_reason(ctx: FlowContext, text: str) -> Reply | None:
+    """Store one reason, encrypted; the reply explaining a refusal, or None when saved."""
+    reason = text.strip()
+    if not reason or len(reason) > REASON_LIMIT:
+        return ctx.reply(Msg.REASON_TOO_LONG, limit=REASON_LIMIT)
+    user = await ctx.ensure_user()
+    async with ctx.db.transaction() as tx:
+        await add_text(tx, ctx.cipher, TextKind.REASON, user.id, reason, ctx.now())
+    return None
