@@ -223,6 +223,7 @@ class Msg(StrEnum):
     UNEXPECTED_TEXT = "general.unexpected_text"
     USE_BUTTONS = "general.use_buttons"
     BUTTON_EXPIRED = "general.button_expired"
+    BUTTON_NOT_YOURS = "general.button_not_yours"
     GROUP_GO_PRIVATE = "general.group_go_private"
     WIPE_DONE = "wipe.done"
     WIPE_PARTLY = "wipe.partly"

@@ -197,7 +197,13 @@ class Router:
             or (parts[0], parts[1], parts[2]) != (position.flow, position.step, position.token)
         ):
             log_event(log, "button.stale", platform=ctx.address.platform)
-            return [_notice(ctx, Msg.BUTTON_EXPIRED)]
+            holder = (
+                await flow_positions.token_holder(ctx.db, parts[2]) if len(parts) == 4 else None
+            )
+            mine = user is not None and holder == user.id
+            return [
+                _notice(ctx, Msg.BUTTON_NOT_YOURS if holder and not mine else Msg.BUTTON_EXPIRED)
+            ]
         flow = self._flows.get(position.flow)
         step = None if flow is None else flow.steps.get(position.step)
         if step is None or step.on_choice is None:

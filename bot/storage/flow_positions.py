@@ -101,3 +101,9 @@ async def move_to(
 async def leave_flow(tx: Transaction, user_id: int) -> bool:
     """Forget the user's position; True if they were in a flow."""
     return await tx.execute("DELETE FROM flow_positions WHERE user_id = ?", (user_id,)) > 0
+
+
+async def token_holder(db: Queryable, token: str) -> int | None:
+    """Whose current step this token belongs to, if anyone's."""
+    row = await db.fetch_one("SELECT user_id FROM flow_positions WHERE token = ?", (token,))
+    return None if row is None else int(row["user_id"])

@@ -121,7 +121,8 @@ async def test_stale_forged_and_foreign_buttons_change_nothing(
 
     stranger = Conversation(router, Address("console", "c2", "u2"))
     await stranger.press_data(urge_button.data)
-    assert stranger.text == text_of(Msg.BUTTON_EXPIRED)
+    assert stranger.text == text_of(Msg.BUTTON_NOT_YOURS)
+    assert stranger.last[0].ephemeral  # a notice for the one who tapped, not the chat
 
     await chat.press_data(urge_button.data)
     assert chat.text == text_of(Msg.ASK_NOTE)

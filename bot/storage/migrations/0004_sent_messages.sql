@@ -8,3 +8,6 @@ CREATE TABLE sent_messages (
     sent_at    INTEGER NOT NULL
 );
 CREATE INDEX sent_messages_by_user ON sent_messages (user_id, sent_at);
+
+-- A button pressed by someone else (in a group) is recognised by its token.
+CREATE INDEX flow_positions_by_token ON flow_positions (token);
