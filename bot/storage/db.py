@@ -138,14 +138,19 @@ class Database:
             await self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """Rows from the reader connection, in one job on its thread.
+
+        Execute, fetch and close as separate awaits would leave the statement
+        open while other coroutines read: all of them then share one SQLite
+        read transaction and see the database as it was before recent commits,
+        even a user's own. The benchmark caught presses answered as "expired".
+        """
         self._counter.count += 1
-        async with self._reader.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        return list(await self._reader.execute_fetchall(sql, params))
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        self._counter.count += 1
-        async with self._reader.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
 
     async def table_names(self) -> list[str]:
         rows = await self.fetch_all(

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -71,5 +72,35 @@ async def test_database_uses_wal(tmp_path: Path) -> None:
     try:
         row = await db.fetch_one("PRAGMA journal_mode")
         assert row is not None and row[0] == "wal"
+    finally:
+        await db.close()
+
+
+async def test_reads_see_a_commit_made_while_other_reads_are_in_flight(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "s.db")
+    try:
+        async with db.transaction() as tx:
+            await tx.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)", [(f"k{i}", "x") for i in range(200)]
+            )
+
+        async def busy_reader() -> None:
+            for _ in range(20):
+                await db.fetch_all("SELECT key FROM meta")
+
+        async def write_then_read(index: int) -> bool:
+            async with db.transaction() as tx:
+                await tx.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)", (f"mine{index}", "v")
+                )
+            return (
+                await db.fetch_one("SELECT 1 FROM meta WHERE key = ?", (f"mine{index}",))
+                is not None
+            )
+
+        results = await asyncio.gather(
+            *(busy_reader() for _ in range(20)), *(write_then_read(i) for i in range(30))
+        )
+        assert all(seen for seen in results if isinstance(seen, bool))
     finally:
         await db.close()
