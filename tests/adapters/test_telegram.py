@@ -250,3 +250,29 @@ async def test_wipe_deletes_recent_messages_and_says_what_it_could_not(
     assert messages[-1].text == text_of(Msg.WIPE_PARTLY, deleted=len(recent), kept=len(old))
     await telegram.says(ANA, "/wipe")  # nothing left that it knows of
     assert telegram.last_text(ANA) == text_of(Msg.WIPE_DONE, deleted=1)
+
+
+async def test_a_timed_out_send_is_tried_again(services: Services, clock: ManualClock) -> None:
+    async with FakeTelegram(clock=lambda: clock.now().timestamp()) as tg:
+        router = Router(services)
+        config = TelegramConfig(
+            token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1, request_timeout=0.3
+        )
+        adapter = TelegramAdapter(config, router, services.db, services.content, sleep=no_wait)
+        await adapter.start()
+        try:
+            tg.inject_stall(1.0, method="sendMessage")
+            tg.user_sends_text(ANA, ANA, "/about")
+            await tg.wait_for(lambda c: c.method == "sendMessage" and c.ok, timeout=5)
+            await tg.wait_for(
+                lambda c: (
+                    c.method == "sendMessage" and c.ok and len(tg.calls_to("sendMessage")) == 2
+                ),
+                timeout=5,
+            )
+            # The stalled call still reached Telegram, as on a real network: the user may see
+            # the reply twice, never not at all.
+            assert len(tg.calls_to("sendMessage")) == 2
+            assert tg.sent_texts(ANA)[-1].startswith("Steady is a companion")
+        finally:
+            await adapter.stop()

@@ -67,6 +67,7 @@ class TelegramConfig:
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8443
     poll_timeout: int = 10
+    request_timeout: float = 10.0  # seconds for an ordinary Bot API call to answer
 
 
 class TelegramAdapter:
@@ -113,6 +114,8 @@ class TelegramAdapter:
             .base_url(base)
             .base_file_url(base.removesuffix("/bot") + "/file/bot")
             .rate_limiter(AIORateLimiter(max_retries=2))
+            .read_timeout(self._config.request_timeout)
+            .write_timeout(self._config.request_timeout)
             .concurrent_updates(True)
             .build()
         )
