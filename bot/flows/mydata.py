@@ -10,13 +10,22 @@ from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.context import FlowContext
 from bot.scheduling.rules import format_weekdays
-from bot.storage import affirmations_seen, checkin_slots, checkins, flow_positions, urges
+from bot.storage import (
+    affirmations_seen,
+    checkin_slots,
+    checkins,
+    flow_positions,
+    sent_messages,
+    urges,
+)
 from bot.storage.user_texts import TextKind, list_texts
 
 
 @dataclass(frozen=True, slots=True)
 class ProfileExport:
     platform: str
+    platform_user_id: str
+    chat_id: str
     locale: str
     country: str | None
     timezone: str | None
@@ -25,6 +34,7 @@ class ProfileExport:
     quiet_hours: str | None
     paused_until: str | None
     checkins_stopped: bool
+    unreachable_since: str | None
     discreet: bool
     created_at: str
     onboarded_at: str | None
@@ -66,6 +76,8 @@ class UserExport:
     pauses: dict[str, int]
     no_contact: NoContactExport | None
     pending_followup_at: str | None
+    pending_snooze_at: str | None
+    sent_message_ids_kept: int  # only ids and times, so /wipe can delete them
     affirmations_seen: list[str]
     current_flow: FlowExport | None
 
@@ -88,6 +100,8 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
     return UserExport(
         profile=ProfileExport(
             platform=user.platform,
+            platform_user_id=user.platform_user_id,
+            chat_id=user.chat_id,
             locale=user.locale,
             country=user.country,
             timezone=user.timezone,
@@ -96,6 +110,7 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
             quiet_hours=None if user.quiet_hours is None else str(user.quiet_hours),
             paused_until=None if user.paused_until is None else user.paused_until.isoformat(),
             checkins_stopped=user.checkins_stopped,
+            unreachable_since=_iso(user.unreachable_since),
             discreet=user.discreet,
             created_at=user.created_at.isoformat(),
             onboarded_at=user.onboarded_at.isoformat() if user.onboarded_at else None,
@@ -117,7 +132,9 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
         no_contact=None
         if counter is None
         else NoContactExport(counter.since.isoformat(), counter.longest_days, counter.restarts),
-        pending_followup_at=None if followup is None else followup.isoformat(),
+        pending_followup_at=_iso(followup),
+        pending_snooze_at=_iso(await checkin_slots.pending_snooze(ctx.db, user.id)),
+        sent_message_ids_kept=await sent_messages.count_for(ctx.db, user.id),
         affirmations_seen=await affirmations_seen.seen_affirmations(ctx.db, user.id),
         current_flow=None if position is None else FlowExport(position.flow, position.step),
     )
@@ -130,3 +147,7 @@ async def mydata(ctx: FlowContext) -> list[Reply]:
     document = json.dumps(asdict(export), indent=2, ensure_ascii=False)
     # protect: the export quotes the user's own notes back to them.
     return [ctx.reply(Msg.MYDATA_INTRO), Reply(document, protect=True)]
+
+
+def _iso(instant: datetime | None) -> str | None:
+    return None if instant is None else instant.isoformat()

@@ -57,3 +57,10 @@ async def forget_tracked(tx: Transaction, ids: Sequence[int]) -> None:
 async def purge_older_than(tx: Transaction, cutoff: datetime) -> None:
     """Nothing older than the platform's delete window is worth keeping."""
     await tx.execute("DELETE FROM sent_messages WHERE sent_at < ?", (to_epoch(cutoff),))
+
+
+async def count_for(db: Queryable, user_id: int) -> int:
+    row = await db.fetch_one(
+        "SELECT COUNT(*) AS n FROM sent_messages WHERE user_id = ?", (user_id,)
+    )
+    return 0 if row is None else int(row["n"])

@@ -71,6 +71,8 @@ async def test_mydata_shows_everything_decrypted(chat: Conversation) -> None:
     data = json.loads(document.text)
     assert data["profile"]["timezone"] == "Asia/Kathmandu"
     assert data["profile"]["checkin_times"] == ["06:45"]
+    assert (data["profile"]["platform_user_id"], data["profile"]["chat_id"]) == ("u1", "c1")
+    assert data["pending_snooze_at"] is None and data["sent_message_ids_kept"] == 0
     assert data["profile"]["days"] == "daily"
     assert [(c["mood"], c["urge"], c["note"]) for c in data["checkins"]] == [
         (1, "some", "rough morning <b>really</b>")
