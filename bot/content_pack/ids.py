@@ -110,6 +110,7 @@ class Msg(StrEnum):
     SAFETY_NO_COUNTRY = "safety.no_country"
     SAFETY_DIRECTORY = "safety.directory"
     SAFETY_GROUP_PUBLIC = "safety.group_public"
+    SAFETY_GROUP_FALLBACK = "safety.group_fallback"
     SAFETY_MISREAD_BUTTON = "safety.misread_button"
     SAFETY_MISREAD_REPLY = "safety.misread_reply"
     SAFETY_SHOW_BUTTON = "safety.show_button"

@@ -44,6 +44,9 @@ class Reply:
                turn (edited in place, at most once a second) and ends showing `text`.
                Elsewhere `text` alone is sent, so it must read well on its own.
     private:   in a group, send this to the user privately instead of to the group.
+    group_notice:   with `private`, what to say in the group once the private message is sent.
+    group_fallback: with `private`, what to say in the group if it cannot be sent (the user
+               never opened a private chat with the bot): typically a link to open one.
     """
 
     text: str
@@ -55,6 +58,8 @@ class Reply:
     image: Image | None = None
     frames: tuple[Frame, ...] = ()
     private: bool = False
+    group_notice: Reply | None = None
+    group_fallback: Reply | None = None
 
     @property
     def flat_buttons(self) -> tuple[Button, ...]:

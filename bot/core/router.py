@@ -121,6 +121,12 @@ class Router:
             return [ctx.reply(Msg.SOMETHING_WENT_WRONG)]
         return _discreetly(user, replies, self._services.clock.now())
 
+    async def screen(self, event: Event) -> list[Reply] | None:
+        """Only the safety part of `handle`: for adapters that answer a command themselves."""
+        user = await self._user_for(event)
+        locale = user.locale if user else self._services.content.default_locale
+        return self._urgent(event, FlowContext(self._services, event.address, locale), user)
+
     def _urgent(self, event: Event, ctx: FlowContext, user: User | None) -> list[Reply] | None:
         """Crisis replies, /sos and its buttons: answered from the content pack alone."""
         country = _country(user)

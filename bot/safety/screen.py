@@ -43,16 +43,10 @@ class SafetyScreen:
         danger_first = Intent.CRISIS not in detection.intents
         resources = self.resources_reply(locale, country, danger_first=danger_first)
         intro = Msg.SAFETY_DANGER_INTRO if danger_first else Msg.SAFETY_CRISIS_INTRO
-        private = Reply(
-            text=f"{self._text(locale, intro)}\n\n{resources.text}",
-            buttons=resources.buttons,
-            private=is_group,
+        reply = Reply(
+            text=f"{self._text(locale, intro)}\n\n{resources.text}", buttons=resources.buttons
         )
-        if not is_group:
-            return ScreenResult(detection, (private,))
-        # In a group: nothing about the person in public, the help in private.
-        public = Reply(text=self._text(locale, Msg.SAFETY_GROUP_PUBLIC))
-        return ScreenResult(detection, (public, private))
+        return ScreenResult(detection, (self._in_private(locale, reply, is_group),))
 
     def resources_reply(
         self, locale: str, country: str | None, danger_first: bool = False
@@ -75,10 +69,17 @@ class SafetyScreen:
 
     def sos_replies(self, locale: str, country: str | None, is_group: bool) -> list[Reply]:
         """/sos: the resources, privately when asked in a group."""
-        resources = replace(self.resources_reply(locale, country), private=is_group)
+        return [self._in_private(locale, self.resources_reply(locale, country), is_group)]
+
+    def _in_private(self, locale: str, reply: Reply, is_group: bool) -> Reply:
+        """In a group: nothing about the person in public, the help in private. If the
+        private message cannot be sent, the group gets a link that opens one, and /sos."""
         if not is_group:
-            return [resources]
-        return [Reply(text=self._text(locale, Msg.SAFETY_GROUP_PUBLIC)), resources]
+            return reply
+        notice = Reply(text=self._text(locale, Msg.SAFETY_GROUP_PUBLIC))
+        button = Button(self._text(locale, Msg.GROUP_OPEN_PRIVATE), "", open_private="sos")
+        fallback = Reply(text=self._text(locale, Msg.SAFETY_GROUP_FALLBACK), buttons=((button,),))
+        return replace(reply, private=True, group_notice=notice, group_fallback=fallback)
 
     def misread_reply(self, locale: str) -> Reply:
         button = Button(self._text(locale, Msg.SAFETY_SHOW_BUTTON), SOS_SHOW)

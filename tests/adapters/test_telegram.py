@@ -276,3 +276,38 @@ async def test_a_timed_out_send_is_tried_again(services: Services, clock: Manual
             assert tg.sent_texts(ANA)[-1].startswith("Steady is a companion")
         finally:
             await adapter.stop()
+
+
+async def test_group_crisis_goes_private_or_links_there_when_it_cannot(
+    telegram: TelegramWorld, text_of: Callable[..., str]
+) -> None:
+    group, ben, cai = -800, 2002, 2003
+    await telegram.says(group, "i want to die", user_id=ben, chat_type="group")
+    assert telegram.tg.sent_texts(ben)[-1].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert telegram.last_text(group) == text_of(Msg.SAFETY_GROUP_PUBLIC)
+    # cai never opened a private chat with the bot: Telegram refuses the private message
+    telegram.tg.inject_blocked(cai, method="sendMessage", times=None)
+    await telegram.says(group, "i want to die", user_id=cai, chat_type="group")
+    fallback = telegram.bot_messages(group)[-1]
+    assert fallback.text == text_of(Msg.SAFETY_GROUP_FALLBACK)
+    button = fallback.reply_markup["inline_keyboard"][0][0]  # type: ignore[index]
+    assert button["url"].endswith("?start=sos")
+    assert "112" not in (fallback.text or "")  # nothing about the person in the group
+
+
+async def test_words_after_wipe_are_screened(
+    telegram: TelegramWorld, text_of: Callable[..., str]
+) -> None:
+    await telegram.says(ANA, "/help")
+    await telegram.says(ANA, "/wipe i want to kill myself")
+    assert telegram.last_text(ANA).startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert not any(m.deleted for m in telegram.bot_messages(ANA))
+
+
+async def test_a_crisis_reply_gets_through_repeated_rate_limits(
+    telegram: TelegramWorld, text_of: Callable[..., str]
+) -> None:
+    telegram.tg.inject_retry_after(1, method="sendMessage", times=3)
+    telegram.tg.user_sends_text(ANA, ANA, "i want to kill myself")
+    await telegram.tg.wait_for(lambda c: c.method == "sendMessage" and c.ok, timeout=10)
+    assert telegram.tg.sent_texts(ANA)[-1].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))

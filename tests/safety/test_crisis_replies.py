@@ -110,10 +110,12 @@ async def test_in_a_group_the_details_go_privately(
     router: Router, text_of: Callable[..., str]
 ) -> None:
     group = Address("console", "group-1", "u7", is_group=True)
-    replies = await router.handle(TextMessage(group, CRISIS))
-    public, private = replies
-    assert public.text == text_of(Msg.SAFETY_GROUP_PUBLIC) and not public.private
+    [private] = await router.handle(TextMessage(group, CRISIS))
     assert private.private and text_of(Msg.SAFETY_EMERGENCY_GENERIC) in private.text
+    assert private.group_notice is not None
+    assert private.group_notice.text == text_of(Msg.SAFETY_GROUP_PUBLIC)
+    assert private.group_fallback is not None
+    assert private.group_fallback.flat_buttons[0].open_private == "sos"
 
 
 async def test_crisis_reply_in_quiet_hours_is_not_held_back(
@@ -207,8 +209,8 @@ async def test_group_messages_stay_private(router: Router, text_of: Callable[...
     assert reply.flat_buttons[0].open_private == "mydata"
     [help_reply] = await router.handle(CommandIssued(group, "help"))
     assert "/checkin" in help_reply.text
-    public, private = await router.handle(CommandIssued(group, "sos"))
-    assert not public.private and private.private
+    [sos] = await router.handle(CommandIssued(group, "sos"))
+    assert sos.private and sos.group_notice is not None
 
 
 async def test_a_deep_link_from_a_group_continues_in_private(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from telegram import Bot, BotCommand, Message, Update
+from telegram import Bot, BotCommand, CallbackQuery, Message, Update
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -27,6 +27,7 @@ from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
 from bot.adapters.base import (
     Capabilities,
+    DeliveryError,
     RecipientUnreachable,
     RetryAfter,
     SentMessage,
@@ -53,7 +54,9 @@ DELETE_WINDOW = timedelta(hours=48)  # Telegram lets a bot delete its messages t
 # Kept longer than that so /wipe can say how many older messages it could not delete.
 RECORDS_KEPT = timedelta(days=30)
 RECORD_FLUSH_SECONDS = 2.0
-CALLBACK_ANSWER_WITHIN = 0.8  # seconds: Telegram shows a spinner until the press is answered
+CALLBACK_ANSWER_WITHIN = 0.8
+REPLY_ATTEMPTS = 3  # on top of PTB's own retries: a reply (maybe a crisis reply) must arrive
+MAX_REPLY_WAIT_SECONDS = 60.0  # seconds: Telegram shows a spinner until the press is answered
 NETWORK_ATTEMPTS = 3
 FRAME_MIN_SECONDS = 1.0  # at most one edit a second per chat
 
@@ -145,14 +148,15 @@ class TelegramAdapter:
         application = self._application
         if application is None:
             return
-        for task in list(self._background):
-            task.cancel()
-        await asyncio.gather(*self._background, return_exceptions=True)
-        await self._flush_records()
+        # First no new updates (PTB finishes those in hand), then our own background work.
         if application.updater is not None and application.updater.running:
             await application.updater.stop()
         if application.running:
             await application.stop()
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+        await self._flush_records()
         await application.shutdown()
         log_event(log, "telegram.stopped")
 
@@ -172,16 +176,65 @@ class TelegramAdapter:
         event = to_event(update, self._username)
         if event is None:
             if update.callback_query is not None:
-                await update.callback_query.answer()
+                with contextlib.suppress(TelegramError):
+                    await update.callback_query.answer()
             return
         if isinstance(event, ButtonPressed):
             await self._on_press(update, event)
             return
         if isinstance(event, CommandIssued) and event.name == "wipe" and not event.address.is_group:
-            await self._wipe(event.address)
+            urgent = await self._router.screen(event)  # "/wipe <words>" is screened too
+            if urgent:
+                await self._reply_all(event.address, urgent)
+            else:
+                await self._wipe(event.address)
             return
-        for reply in await self._router.handle(event):
-            await self.send(event.address, reply)
+        await self._reply_all(event.address, await self._router.handle(event))
+
+    async def _reply_all(self, address: Address, replies: list[Reply]) -> None:
+        """Each reply on its own: one that cannot be delivered does not stop the next."""
+        for reply in replies:
+            try:
+                await self._deliver(address, reply)
+            except DeliveryError as error:
+                log_event(log, "telegram.reply_dropped", logging.WARNING, exc_info=error)
+
+    async def _deliver(self, address: Address, reply: Reply) -> None:
+        """A reply to what the user just did, retried through rate limits and outages.
+
+        A private reply asked for in a group goes to the user; the group then
+        hears either that it was sent, or how to open a private chat to get it.
+        """
+        if not (reply.private and address.is_group):
+            await self._patiently(self.send, address, reply)
+            return
+        try:
+            await self._patiently(self.send, address, reply)
+        except DeliveryError:
+            if reply.group_fallback is not None:
+                await self._patiently(self.send, address, reply.group_fallback)
+            return
+        if reply.group_notice is not None:
+            await self._patiently(self.send, address, reply.group_notice)
+
+    async def _patiently(
+        self,
+        send: Callable[[Address, Reply], Awaitable[SentMessage | None]],
+        address: Address,
+        reply: Reply,
+    ) -> None:
+        for attempt in range(1, REPLY_ATTEMPTS + 1):
+            try:
+                await send(address, reply)
+                return
+            except RetryAfter as error:
+                if attempt == REPLY_ATTEMPTS:
+                    raise
+                await self._sleep(min(error.seconds, MAX_REPLY_WAIT_SECONDS))
+            except TransientDeliveryError:
+                if attempt == REPLY_ATTEMPTS:
+                    raise
+                await self._sleep(2.0 * attempt)
 
     async def _on_press(self, update: Update, event: ButtonPressed) -> None:
         """Answer every press within a second, even when handling is slow or fails.
@@ -195,15 +248,14 @@ class TelegramAdapter:
         try:
             replies = await asyncio.wait_for(asyncio.shield(handling), CALLBACK_ANSWER_WITHIN)
         except TimeoutError:
-            await query.answer()
+            await _answer(query)
             replies = await handling
         else:
             notice = replies[0].text if replies and replies[0].ephemeral else None
-            await query.answer(text=notice[:200] if notice else None)
+            await _answer(query, notice)
             if notice:
                 replies = replies[1:]
-        for reply in replies:
-            await self.send(event.address, reply)
+        await self._reply_all(event.address, replies)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         # Ids and kinds only: the update itself holds what the user wrote.
@@ -238,6 +290,7 @@ class TelegramAdapter:
             return SentMessage(address, reply.edit_of)
         if reply.image is not None:
             photo = await self._call(lambda plain: self._send_photo(address, reply, plain))
+            self._remember(address, str(photo.message_id))
             return SentMessage(address, str(photo.message_id))
         pieces = text_pieces(reply.frames[0].text if reply.frames else reply.text)
         message_id = ""
@@ -247,11 +300,8 @@ class TelegramAdapter:
                 functools.partial(self._send_text, address, reply, piece, with_buttons)
             )
             message_id = str(message.message_id)
+            self._remember(address, message_id)
         sent = SentMessage(address, message_id)
-        if not address.is_group:
-            self._unrecorded.append(
-                SentRecord(PLATFORM, address.user_id, address.chat_id, message_id, self._now())
-            )
         if reply.frames:
             self._play(sent, reply)
         return sent
@@ -274,7 +324,7 @@ class TelegramAdapter:
             int(address.chat_id),
             photo=reply.image.png,
             filename=reply.image.filename,
-            caption=_text(reply.text[:MAX_CAPTION], plain),
+            caption=_text(text_pieces(reply.text, MAX_CAPTION)[0], plain),
             parse_mode=None if plain else ParseMode.HTML,
             reply_markup=keyboard(reply, self.deep_link),
             disable_notification=reply.silent,
@@ -307,7 +357,8 @@ class TelegramAdapter:
                     await self._edit(sent.address, sent.message_id, replace(reply, text=frame.text))
                 await self._sleep(max(FRAME_MIN_SECONDS, frames[-1].seconds))
                 await self._edit(sent.address, sent.message_id, reply)
-            except TelegramError as error:  # a deleted message, a blocked user: stop quietly
+            except (TelegramError, DeliveryError) as error:
+                # A deleted message, a blocked user, a long outage: the countdown just stops.
                 log_event(log, "telegram.frames_stopped", logging.INFO, exc_info=error)
 
         self._keep(play())
@@ -318,20 +369,32 @@ class TelegramAdapter:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    def _remember(self, address: Address, message_id: str) -> None:
+        """Note a message sent in a private chat, for /wipe (ids and times only)."""
+        if not address.is_group:
+            self._unrecorded.append(
+                SentRecord(PLATFORM, address.user_id, address.chat_id, message_id, self._now())
+            )
+
     def _now(self) -> datetime:
         return self._router.services.clock.now()
 
     async def _flush_records_forever(self) -> None:
         while True:
             await asyncio.sleep(RECORD_FLUSH_SECONDS)
-            await self._flush_records()
+            try:
+                await self._flush_records()
+            except Exception as error:  # try again next time; the records are kept
+                log_event(log, "telegram.records_failed", logging.WARNING, exc_info=error)
 
     async def _flush_records(self) -> None:
-        records, self._unrecorded = self._unrecorded, []
-        if records:
-            async with self._db.transaction() as tx:
-                await sent_messages.record(tx, records)
-                await sent_messages.purge_older_than(tx, self._now() - RECORDS_KEPT)
+        records = self._unrecorded[:]
+        if not records:
+            return
+        async with self._db.transaction() as tx:
+            await sent_messages.record(tx, records)
+            await sent_messages.purge_older_than(tx, self._now() - RECORDS_KEPT)
+        del self._unrecorded[: len(records)]  # only what was written: newer ones wait
 
     async def _wipe(self, address: Address) -> None:
         """/wipe: delete the bot's messages in this chat that Telegram still allows deleting,
@@ -341,10 +404,12 @@ class TelegramAdapter:
         cutoff = self._now() - DELETE_WINDOW
         deleted = kept = 0
         for message in mine:
-            removed = message.sent_at > cutoff and await self.delete(
-                SentMessage(address, message.message_id)
-            )
-            deleted, kept = deleted + removed, kept + (not removed)
+            if message.sent_at <= cutoff:
+                kept += 1
+            elif await self.delete(SentMessage(address, message.message_id)):
+                deleted += 1
+            # else: already gone (the user deleted it), or Telegram refused this one: not
+            # counted as "too old", which would be untrue.
         async with self._db.transaction() as tx:
             await sent_messages.forget_tracked(tx, [message.id for message in mine])
         locale = await self._locale_of(address)
@@ -360,10 +425,11 @@ class TelegramAdapter:
 
     async def delete(self, message: SentMessage) -> bool:
         try:
-            return await self.bot.delete_message(
-                int(message.address.chat_id), int(message.message_id)
+            return bool(
+                await self.bot.delete_message(int(message.address.chat_id), int(message.message_id))
             )
-        except BadRequest:
+        except TelegramError as error:
+            log_event(log, "telegram.delete_failed", logging.INFO, exc_info=error)
             return False
 
     async def _call(self, request: Callable[[bool], Awaitable[Result]]) -> Result:
@@ -404,3 +470,10 @@ def _text(piece: str, plain: bool) -> str:
 def _seconds(retry_after: object) -> float:
     total = getattr(retry_after, "total_seconds", None)
     return float(total()) if callable(total) else float(retry_after)  # type: ignore[arg-type]
+
+
+async def _answer(query: CallbackQuery, notice: str | None = None) -> None:
+    """Stop the spinner. A press too old to answer (queued while we were down) still counts:
+    what it asked for has been done, and its replies are sent."""
+    with contextlib.suppress(TelegramError):
+        await query.answer(text=notice[:200] if notice else None)
