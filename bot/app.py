@@ -29,6 +29,7 @@ from bot.storage.crypto import TextCipher, load_or_create_key
 from bot.storage.db import Database
 from bot.storage.meta import verify_key
 from bot.storage.process_lock import ProcessLock
+from bot.storage.retention import purge_expired
 
 log = get_logger("app")
 
@@ -74,7 +75,13 @@ async def scheduled_delivery(
     dispatcher = Dispatcher(
         services, router.checkin, router.pause, outbox, grace=settings.missed_grace
     )
-    runner = TickRunner(dispatcher, settings.tick_seconds)
+    runner = TickRunner(
+        dispatcher,
+        settings.tick_seconds,
+        maintenance=lambda: purge_expired(
+            services.db, services.clock.now(), settings.retention_days
+        ),
+    )
     await schedule_unplanned(services.db, services.clock.now())
     outbox.start()
     runner.start()

@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     default_locale: str = Field(default="en", validation_alias="STEADY_DEFAULT_LOCALE")
     log_level: LogLevel = Field(default="INFO", validation_alias="STEADY_LOG_LEVEL")
     tick_seconds: float = Field(default=15, ge=1, le=15, validation_alias="STEADY_TICK_SECONDS")
+    retention_days: int = Field(
+        default=180, ge=1, le=3650, validation_alias="STEADY_RETENTION_DAYS"
+    )
     missed_grace: timedelta = Field(
         default=timedelta(hours=2), validation_alias="STEADY_MISSED_GRACE"
     )
@@ -169,6 +172,7 @@ _ALLOWED = {
     ),
     "STEADY_DEFAULT_LOCALE": "a language code such as en",
     "STEADY_TICK_SECONDS": "a number of seconds from 1 to 15",
+    "STEADY_RETENTION_DAYS": "a whole number of days from 1 to 3650",
     "TELEGRAM_WEBHOOK_URL": "an https:// address Telegram can reach",
     "TELEGRAM_WEBHOOK_SECRET": "1 to 256 letters, digits, _ or -",
     "TELEGRAM_WEBHOOK_PORT": "a port number from 1 to 65535",

@@ -22,6 +22,7 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         "STEADY_DEFAULT_LOCALE",
         "STEADY_TICK_SECONDS",
         "STEADY_MISSED_GRACE",
+        "STEADY_RETENTION_DAYS",
     ):
         monkeypatch.delenv(name, raising=False)
 
@@ -101,4 +102,11 @@ def test_scheduler_settings_out_of_range(
 ) -> None:
     monkeypatch.setenv(variable, value)
     with pytest.raises(SettingsError, match=f"^{variable} is not valid"):
+        load_settings()
+
+
+def test_retention_days(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings().retention_days == 180
+    monkeypatch.setenv("STEADY_RETENTION_DAYS", "0")
+    with pytest.raises(SettingsError, match=r"^STEADY_RETENTION_DAYS is not valid"):
         load_settings()

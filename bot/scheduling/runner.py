@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -21,12 +22,21 @@ log = get_logger("scheduler")
 
 _TICK_JOB = "tick"
 _WAKE_JOB = "wake"
+_MAINTENANCE_JOB = "maintenance"
+
+
+Maintenance = Callable[[], Awaitable[object]]
+
+MAINTENANCE_HOURS = 24
 
 
 class TickRunner:
-    def __init__(self, dispatcher: Dispatcher, tick_seconds: float) -> None:
+    def __init__(
+        self, dispatcher: Dispatcher, tick_seconds: float, maintenance: Maintenance | None = None
+    ) -> None:
         self._dispatcher = dispatcher
         self._tick_seconds = tick_seconds
+        self._maintenance = maintenance
         self._scheduler = AsyncIOScheduler(timezone=UTC)
         self._lock = asyncio.Lock()
         self.ticks = 0
@@ -41,6 +51,17 @@ class TickRunner:
             max_instances=1,
             coalesce=True,
         )
+        if self._maintenance is not None:
+            # Daily housekeeping (expired history), first a minute after start-up.
+            self._scheduler.add_job(
+                self._maintain,
+                "interval",
+                hours=MAINTENANCE_HOURS,
+                id=_MAINTENANCE_JOB,
+                next_run_time=datetime.now(UTC) + timedelta(minutes=1),
+                max_instances=1,
+                coalesce=True,
+            )
         self._scheduler.start()
 
     async def stop(self, grace_seconds: float = 5.0) -> None:
@@ -65,6 +86,14 @@ class TickRunner:
                 await self._plan_wake_up()
             except Exception as error:  # the next tick tries again; never stop ticking
                 log_event(log, "tick.failed", logging.ERROR, exc_info=error)
+
+    async def _maintain(self) -> None:
+        assert self._maintenance is not None
+        try:
+            await self._maintenance()
+            log_event(log, "maintenance.done")
+        except Exception as error:  # tomorrow's run tries again
+            log_event(log, "maintenance.failed", logging.ERROR, exc_info=error)
 
     async def _plan_wake_up(self) -> None:
         due = await self._dispatcher.next_due_at()
