@@ -33,10 +33,8 @@ import json
 import logging
 import math
 import os
-import platform
 import pstats
 import random
-import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -47,7 +45,6 @@ from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -56,6 +53,7 @@ from apscheduler.events import EVENT_JOB_MISSED, JobExecutionEvent
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
+from bench.common import REPO, Machine, machine, shown_command
 from bench.results import write_section
 from bot.adapters.base import Capabilities, SentMessage
 from bot.app import open_services, scheduled_delivery
@@ -71,7 +69,6 @@ from bot.storage.db import Database
 from bot.storage.queries import to_epoch
 from bot.storage.users import User, get_user, weekdays_from_mask, weekdays_to_mask
 
-REPO = Path(__file__).resolve().parent.parent
 SECTION = "Dispatch"
 
 # Spread round the globe, with the half- and three-quarter-hour offsets that
@@ -212,17 +209,6 @@ class BaselineResult:
     missed: int = 0
     due_to_done_s: float | None = None
     first_late_s: float | None = None
-
-
-@dataclass
-class Machine:
-    cpus: int
-    cpu_model: str
-    python: str
-    sqlite: str
-    apscheduler: str
-    system: str
-    date: str
 
 
 # --- preparing the database -----------------------------------------------------------------
@@ -631,34 +617,6 @@ def run_child(variant: str, db_path: Path, args: argparse.Namespace) -> dict[str
     return data
 
 
-def machine() -> Machine:
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return Machine(
-        cpus=len(os.sched_getaffinity(0)),
-        cpu_model=model,
-        python=platform.python_version(),
-        sqlite=sqlite3.sqlite_version,
-        apscheduler=version("APScheduler"),
-        system=f"{platform.system()} {platform.release()}",
-        date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-    )
-
-
-def shown_command(argv: Sequence[str]) -> str:
-    executable = Path(sys.executable)
-    # .venv/bin/python when run as documented; a bare "python" for any other interpreter.
-    shown = str(executable.relative_to(REPO)) if executable.is_relative_to(REPO) else "python"
-    return shlex.join([shown, *argv])
-
-
 @dataclass
 class Check:
     name: str
@@ -737,8 +695,7 @@ def render(
     lines = [
         f"Command, from the repo root: `{command}`",
         "",
-        f"Run {host.date} on {host.cpus} CPUs ({host.cpu_model}), {host.system},"
-        f" Python {host.python}, SQLite {host.sqlite}, APScheduler {host.apscheduler}.",
+        host.describe(),
         "",
         f"{prepared.users:,} users in {len(ZONES)} time zones, one daily check-in slot each,"
         f" local times spread over the day; {prepared.due:,} of them"
@@ -881,7 +838,12 @@ def main(argv: Sequence[str]) -> int:
     runs.sort(key=lambda run: run.due_to_handed_over_s)
     steady = runs[len(runs) // 2]  # the median run by due time
     report = render(
-        shown_command([sys.argv[0], *argv]), machine(), prepared, runs, steady, baseline
+        shown_command([sys.argv[0], *argv]),
+        machine(["APScheduler"]),
+        prepared,
+        runs,
+        steady,
+        baseline,
     )
     print(report)
     if not args.no_write:

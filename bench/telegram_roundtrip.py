@@ -52,11 +52,9 @@ import functools
 import json
 import math
 import os
-import platform
 import pstats
 import random
 import re
-import shlex
 import signal
 import sqlite3
 import subprocess
@@ -67,7 +65,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any, TextIO
 from zoneinfo import ZoneInfo
@@ -83,6 +80,7 @@ from telegram.ext import (
 )
 
 import bot.adapters.telegram.adapter as telegram_adapter
+from bench.common import REPO, Machine, machine, shown_command
 from bench.results import write_section
 from bot.app import run_platforms
 from bot.config import Settings
@@ -95,7 +93,6 @@ from bot.safety.screen import SafetyScreen
 from tests.fakes.telegram_api import FakeTelegram
 
 THIS_FILE = Path(__file__).resolve()
-REPO = THIS_FILE.parent.parent
 SECTION = "Telegram round trip"
 
 STEADY = "steady"
@@ -1043,41 +1040,6 @@ def run_bot(variant: str, flood_limits: bool, profile_out: Path | None) -> int:
 # --- orchestration and the report -----------------------------------------------------------
 
 
-@dataclass
-class Machine:
-    cpus: int
-    cpu_model: str
-    python: str
-    ptb: str
-    sqlite: str
-    system: str
-    date: str
-
-
-def machine() -> Machine:
-    model = "unknown CPU"
-    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-        for line in cpuinfo:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    return Machine(
-        cpus=len(os.sched_getaffinity(0)),
-        cpu_model=model,
-        python=platform.python_version(),
-        ptb=version("python-telegram-bot"),
-        sqlite=sqlite3.sqlite_version,
-        system=f"{platform.system()} {platform.release()}",
-        date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-    )
-
-
-def shown_command(argv: Sequence[str]) -> str:
-    executable = Path(sys.executable)
-    shown = str(executable.relative_to(REPO)) if executable.is_relative_to(REPO) else "python"
-    return shlex.join([shown, *argv])
-
-
 def run_driver_child(variant: str, workload_file: Path, args: argparse.Namespace) -> VariantResult:
     command = [sys.executable, str(THIS_FILE), "--role", "driver"]
     command += ["--variant", variant, "--workload", str(workload_file)]
@@ -1273,8 +1235,7 @@ def render(
     lines = [
         f"Command, from the repo root: `{command}`",
         "",
-        f"Run {host.date} on {host.cpus} CPUs ({host.cpu_model}), {host.system},"
-        f" Python {host.python}, python-telegram-bot {host.ptb}, SQLite {host.sqlite}.",
+        host.describe(),
         "",
         f"{crowd.users:,} users in private chats send {sum(counts.values()):,} timed updates"
         f" ({described}), built from seed {SEED} and identical for both bots. Each user is a"
@@ -1421,7 +1382,13 @@ def main(argv: Sequence[str]) -> int:
         print(json.dumps(asdict(results[args.only]), indent=2))
         return 0 if results[args.only].valid else 1
     echo, steady = results[ECHO], results[STEADY]
-    report = render(shown_command([sys.argv[0], *argv]), machine(), workload, echo, steady)
+    report = render(
+        shown_command([sys.argv[0], *argv]),
+        machine(["python-telegram-bot"]),
+        workload,
+        echo,
+        steady,
+    )
     print(report)
     if not (args.no_write or args.profile):
         write_section(SECTION, report)

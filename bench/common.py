@@ -1,0 +1,61 @@
+"""What every benchmark reports about where and how it ran."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+import shlex
+import sqlite3
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib.metadata import version
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Machine:
+    cpus: int
+    cpu_model: str
+    python: str
+    sqlite: str
+    system: str
+    date: str
+    libraries: dict[str, str] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        """One line for RESULTS.md: when, on what, with which versions."""
+        versions = "".join(f", {name} {number}" for name, number in self.libraries.items())
+        return (
+            f"Run {self.date} on {self.cpus} CPUs ({self.cpu_model}), {self.system},"
+            f" Python {self.python}, SQLite {self.sqlite}{versions}."
+        )
+
+
+def machine(libraries: Sequence[str] = ()) -> Machine:
+    model = "unknown CPU"
+    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return Machine(
+        cpus=len(os.sched_getaffinity(0)),
+        cpu_model=model,
+        python=platform.python_version(),
+        sqlite=sqlite3.sqlite_version,
+        system=f"{platform.system()} {platform.release()}",
+        date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        libraries={name: version(name) for name in libraries},
+    )
+
+
+def shown_command(argv: Sequence[str]) -> str:
+    """The command as a reader would type it: .venv/bin/python when run as documented."""
+    executable = Path(sys.executable)
+    shown = str(executable.relative_to(REPO)) if executable.is_relative_to(REPO) else "python"
+    return shlex.join([shown, *argv])
