@@ -127,13 +127,17 @@ def telegram_adapter(settings: Settings, router: Router) -> TelegramAdapter:
     return TelegramAdapter(config, router, services.db, services.content)
 
 
-async def run_platforms(settings: Settings, stop: asyncio.Event | None = None) -> None:
-    """Serve every configured platform from this one event loop until SIGINT or SIGTERM."""
+async def run_platforms(
+    settings: Settings, stop: asyncio.Event | None = None, clock: Clock | None = None
+) -> None:
+    """Serve every configured platform from this one event loop until SIGINT or SIGTERM.
+
+    `clock` is for harnesses that run whole simulated days (the soak run)."""
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for signal_number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signal_number, stop.set)
-    async with open_services(settings) as services:
+    async with open_services(settings, clock) as services:
         router = Router(services)
         adapters: dict[str, Adapter] = {}
         if settings.telegram_bot_token:

@@ -295,6 +295,7 @@ class Command(StrEnum):
     NOCONTACT = "nocontact"
     CONTACTED = "contacted"
     WIPE = "wipe"
+    REMINDER = "reminder"
 
 
 # Exercises a flow starts by id (the rest are offered by kind).

@@ -29,12 +29,18 @@ class TextMessage:
 
 @dataclass(frozen=True, slots=True)
 class CommandIssued:
-    """A `/name args` message. `name` is lower case without the slash or `@bot`."""
+    """A `/name args` message. `name` is lower case without the slash or `@bot`.
+
+    `admin` is the platform's own word that the sender may manage this group
+    (a Telegram chat administrator, a Discord member with Manage Channels).
+    Adapters ask the platform only for commands that need it; False otherwise.
+    """
 
     address: Address
     name: str
     args: str = ""
     language_code: str | None = None
+    admin: bool = False
 
 
 @dataclass(frozen=True, slots=True)
