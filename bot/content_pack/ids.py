@@ -231,6 +231,8 @@ class Msg(StrEnum):
     WIPE_UNAVAILABLE = "wipe.unavailable"
     GROUP_OPEN_PRIVATE = "general.group_open_private"
     SOMETHING_WENT_WRONG = "general.something_went_wrong"
+    DISCORD_SENT_TO_DMS = "discord.sent_to_dms"
+    DISCORD_DMS_CLOSED = "discord.dms_closed"
 
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
