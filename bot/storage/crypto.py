@@ -36,6 +36,15 @@ class TextCipher:
     def decrypt(self, blob: bytes, user_id: int) -> str:
         return self._open(blob, _associated(user_id)).decode("utf-8")
 
+    def encrypt_for_reminder(self, text: str, reminder_id: int) -> bytes:
+        """A group reminder's own text: bound to that reminder, as user text is to its user."""
+        nonce = os.urandom(_NONCE_BYTES)
+        sealed = self._aead.encrypt(nonce, text.encode("utf-8"), _reminder(reminder_id))
+        return _FORMAT_V1 + nonce + sealed
+
+    def decrypt_for_reminder(self, blob: bytes, reminder_id: int) -> str:
+        return self._open(blob, _reminder(reminder_id)).decode("utf-8")
+
     def seal_check_value(self) -> bytes:
         nonce = os.urandom(_NONCE_BYTES)
         return _FORMAT_V1 + nonce + self._aead.encrypt(nonce, b"steady", b"key-check")
@@ -56,6 +65,10 @@ class TextCipher:
 
 def _associated(user_id: int) -> bytes:
     return f"user:{user_id}".encode("ascii")
+
+
+def _reminder(reminder_id: int) -> bytes:
+    return f"reminder:{reminder_id}".encode("ascii")
 
 
 def generate_key_text() -> str:
