@@ -233,9 +233,55 @@ class Msg(StrEnum):
     SOMETHING_WENT_WRONG = "general.something_went_wrong"
     DISCORD_SENT_TO_DMS = "discord.sent_to_dms"
     DISCORD_DMS_CLOSED = "discord.dms_closed"
+    REMINDER_HELP = "reminder.help"
+    REMINDER_ADMINS_ONLY = "reminder.admins_only"
+    REMINDER_GROUPS_ONLY = "reminder.groups_only"
+    REMINDER_NEEDS_TIME = "reminder.needs_time"
+    REMINDER_BAD_TIME = "reminder.bad_time"
+    REMINDER_NEEDS_TIMEZONE = "reminder.needs_timezone"
+    REMINDER_UNKNOWN_WORD = "reminder.unknown_word"
+    REMINDER_BAD_THEME = "reminder.bad_theme"
+    REMINDER_THEME_OR_TEXT = "reminder.theme_or_text"
+    REMINDER_TEXT_EMPTY = "reminder.text_empty"
+    REMINDER_TEXT_TOO_LONG = "reminder.text_too_long"
+    REMINDER_NEEDS_NUMBER = "reminder.needs_number"
+    REMINDER_TOO_MANY = "reminder.too_many"
+    REMINDER_ADDED = "reminder.added"
+    REMINDER_LIST_EMPTY = "reminder.list_empty"
+    REMINDER_LIST_HEADER = "reminder.list_header"
+    REMINDER_LIST_ITEM = "reminder.list_item"
+    REMINDER_NOT_FOUND = "reminder.not_found"
+    REMINDER_PAUSED = "reminder.paused"
+    REMINDER_RESUMED = "reminder.resumed"
+    REMINDER_DELETED = "reminder.deleted"
+    REMINDER_WHEN = "reminder.when"
+    REMINDER_WHAT_ANY = "reminder.what_any"
+    REMINDER_WHAT_THEME = "reminder.what_theme"
+    REMINDER_WHAT_TEXT = "reminder.what_text"
+    REMINDER_STATE_ACTIVE = "reminder.state_active"
+    REMINDER_STATE_PAUSED = "reminder.state_paused"
+    REMINDER_STATE_NO_PERMISSION = "reminder.state_no_permission"
+    REMINDER_CHECKIN_BUTTON = "reminder.checkin_button"
+    REMINDER_LOST_PERMISSION = "reminder.lost_permission"
 
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
+    Msg.REMINDER_HELP: frozenset({"themes"}),
+    Msg.REMINDER_BAD_TIME: frozenset({"given"}),
+    Msg.REMINDER_UNKNOWN_WORD: frozenset({"given"}),
+    Msg.REMINDER_BAD_THEME: frozenset({"themes"}),
+    Msg.REMINDER_TEXT_TOO_LONG: frozenset({"limit"}),
+    Msg.REMINDER_NEEDS_NUMBER: frozenset({"action"}),
+    Msg.REMINDER_TOO_MANY: frozenset({"limit"}),
+    Msg.REMINDER_ADDED: frozenset({"number", "what", "when"}),
+    Msg.REMINDER_LIST_ITEM: frozenset({"number", "state", "what", "when"}),
+    Msg.REMINDER_NOT_FOUND: frozenset({"number"}),
+    Msg.REMINDER_PAUSED: frozenset({"number"}),
+    Msg.REMINDER_RESUMED: frozenset({"next", "number"}),
+    Msg.REMINDER_DELETED: frozenset({"number"}),
+    Msg.REMINDER_WHEN: frozenset({"days", "time", "timezone"}),
+    Msg.REMINDER_WHAT_THEME: frozenset({"theme"}),
+    Msg.REMINDER_LOST_PERMISSION: frozenset({"number", "when"}),
     Msg.ONBOARDING_DONE: frozenset({"time", "timezone"}),
     Msg.SETTINGS_MENU: frozenset(
         {"country", "timezone", "times", "days", "quiet", "status", "discreet"}

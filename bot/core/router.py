@@ -31,9 +31,11 @@ from bot.flows.pause import Pause
 from bot.flows.reasons import Reasons
 from bot.flows.settings import Settings
 from bot.logs import get_logger, log_event
+from bot.reminders.manage import reminder_command
 from bot.safety.countries import country_for_timezone
 from bot.safety.rules import Intent
 from bot.safety.screen import SOS_MISREAD, SOS_SHOW, SafetyScreen
+from bot.safety.well_formed import well_formed_event
 from bot.scheduling.planner import in_quiet_hours
 from bot.storage import flow_positions
 from bot.storage.users import User, find_user, mark_reachable
@@ -94,6 +96,7 @@ class Router:
 
     async def handle(self, event: Event) -> list[Reply]:
         """The replies for one event, in order. Never raises."""
+        event = well_formed_event(event)  # text that is not valid Unicode could not be stored
         address = event.address
         user = await self._user_for(event)
         language = getattr(event, "language_code", None)
@@ -123,6 +126,7 @@ class Router:
 
     async def screen(self, event: Event) -> list[Reply] | None:
         """Only the safety part of `handle`: for adapters that answer a command themselves."""
+        event = well_formed_event(event)
         user = await self._user_for(event)
         locale = user.locale if user else self._services.content.default_locale
         return self._urgent(event, FlowContext(self._services, event.address, locale), user)
@@ -186,6 +190,8 @@ class Router:
             command = Command(event.name)
         except ValueError:
             return [ctx.reply(Msg.UNKNOWN_COMMAND)]
+        if command is Command.REMINDER:  # a group's own settings: answered where it is asked
+            return await reminder_command(ctx, event)
         if ctx.address.is_group and command not in GROUP_COMMANDS:
             return [_go_private(ctx, command)]
         if command is Command.START and event.args in {c.value for c in Command}:

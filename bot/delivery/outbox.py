@@ -23,6 +23,7 @@ from bot.core.events import Address
 from bot.core.replies import Reply
 from bot.logs import get_logger, log_event
 from bot.storage.db import Database
+from bot.storage.group_reminders import pause_for_lost_permission
 from bot.storage.urges import mark_followup_delivered
 from bot.storage.users import mark_unreachable
 
@@ -41,6 +42,10 @@ class Outgoing:
     address: Address
     reply: Reply
     followup_id: int | None = None  # marked delivered once the platform accepted it
+    # A group reminder's post: refused by the platform (no right to post, bot removed),
+    # the reminder is paused and `if_unreachable` (a note to its admin) is sent, once.
+    reminder_id: int | None = None
+    if_unreachable: Outgoing | None = None
 
 
 @dataclass
@@ -143,6 +148,9 @@ class Outbox:
                 sent = await adapter.send(outgoing.address, outgoing.reply)
             except RecipientUnreachable:
                 self.stats.unreachable += 1
+                if outgoing.reminder_id is not None:
+                    await self._group_refused(outgoing, outgoing.reminder_id)
+                    return
                 async with self._db.transaction() as tx:
                     await mark_unreachable(tx, outgoing.address, self._clock.now())
                 log_event(log, "outbox.unreachable", platform=outgoing.address.platform)
@@ -163,3 +171,11 @@ class Outbox:
                 return
         self.stats.dropped += 1
         log_event(log, "outbox.gave_up", logging.WARNING, platform=outgoing.address.platform)
+
+    async def _group_refused(self, outgoing: Outgoing, reminder_id: int) -> None:
+        """Paused, not deleted; its admin hears about it privately the first time only."""
+        async with self._db.transaction() as tx:
+            first = await pause_for_lost_permission(tx, reminder_id, self._clock.now())
+        log_event(log, "outbox.reminder_refused", platform=outgoing.address.platform)
+        if first and outgoing.if_unreachable is not None:
+            self.enqueue(outgoing.if_unreachable)

@@ -19,6 +19,7 @@ from bot.flows.checkin import CheckIn
 from bot.flows.context import Services
 from bot.flows.pause import Pause
 from bot.logs import get_logger, log_event
+from bot.reminders.posting import claim_due_reminders
 from bot.scheduling.planner import in_quiet_hours, out_of_quiet_hours, plan_slot, user_zone
 from bot.storage.db import Row, Transaction
 from bot.storage.queries import from_epoch, to_epoch
@@ -82,6 +83,7 @@ class TickReport:
     missed: int = 0  # older than the grace window: skipped to the next slot
     unreachable: int = 0
     deferred: int = 0
+    reminders: int = 0  # group reminder posts handed to the outbox
     statements: int = 0
 
 
@@ -126,7 +128,8 @@ class Dispatcher:
             due, report = await self._decide(tx, claims, now)
             outgoing = await self._checkin.start_due(tx, self._services, due) if due else []
             followups = await self._claim_followups(tx, now)
-        for message in outgoing + followups:
+            posts = await claim_due_reminders(tx, self._services, now, self._grace)
+        for message in outgoing + followups + posts:
             self._outbox.enqueue(message)
         report = TickReport(
             claimed=len(claims) + missed,
@@ -135,6 +138,7 @@ class Dispatcher:
             missed=missed,
             unreachable=report.unreachable,
             deferred=report.deferred,
+            reminders=len(posts),
             statements=db.statements - before,
         )
         if report.claimed:
@@ -147,6 +151,8 @@ class Dispatcher:
                 unreachable=report.unreachable,
                 deferred=report.deferred,
             )
+        if posts:
+            log_event(log, "tick.reminders", posted=len(posts))
         return report
 
     async def next_due_at(self) -> datetime | None:
@@ -154,7 +160,9 @@ class Dispatcher:
             "SELECT MIN(due) AS due FROM ("
             " SELECT MIN(next_due_at) AS due FROM checkin_slots WHERE next_due_at IS NOT NULL"
             " UNION ALL SELECT MIN(due_at) FROM checkin_snoozes"
-            " UNION ALL SELECT MIN(due_at) FROM followups WHERE delivered_at IS NULL)"
+            " UNION ALL SELECT MIN(due_at) FROM followups WHERE delivered_at IS NULL"
+            " UNION ALL SELECT MIN(next_due_at) FROM group_reminders"
+            " WHERE next_due_at IS NOT NULL)"
         )
         return None if row is None or row["due"] is None else from_epoch(row["due"])
 

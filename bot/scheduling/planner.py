@@ -34,8 +34,16 @@ def plan_slot(
     rule = LocalRule(
         user.timezone or FALLBACK_TIMEZONE, time.fromisoformat(local_time), user.weekdays
     )
-    # Slots are whole minutes: one second earlier turns "strictly after" into "at or after".
-    instant, local_date = next_occurrence(rule, start - _JUST_BEFORE)
+    return plan_rule(rule, start, last_local_date)
+
+
+def plan_rule(
+    rule: LocalRule, not_before: datetime, last_local_date: date | None
+) -> tuple[datetime, date]:
+    """The rule's next (UTC instant, local date) at or after `not_before`, on a local date
+    after `last_local_date`: check-in slots and group reminders share this."""
+    # Whole minutes: one second earlier turns "strictly after" into "at or after".
+    instant, local_date = next_occurrence(rule, not_before - _JUST_BEFORE)
     while last_local_date is not None and local_date <= last_local_date:
         instant, local_date = next_occurrence(rule, instant)
     return instant, local_date

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.storage.db import Transaction
+from bot.storage.group_reminders import forget_creator
 
 # Tables keyed by the user's row id are found from the schema itself, so a
 # table added by a later migration is covered by /forget without anyone
@@ -14,7 +15,15 @@ WHERE m.type = 'table' AND c.name = 'user_id'
 
 
 async def forget_user(tx: Transaction, user_id: int) -> None:
-    """Delete every row that belongs to the user, in every table, in one transaction."""
+    """Delete every row that belongs to the user, in every table, in one transaction.
+
+    Group reminders belong to their group and stay; only the admin's id leaves them.
+    """
+    who = await tx.fetch_one(
+        "SELECT platform, platform_user_id FROM users WHERE id = ?", (user_id,)
+    )
+    if who is not None:
+        await forget_creator(tx, who["platform"], who["platform_user_id"])
     for row in await tx.fetch_all(_TABLES_WITH_USER_ID):
         table = str(row["name"]).replace('"', '""')
         await tx.execute(f'DELETE FROM "{table}" WHERE user_id = ?', (user_id,))

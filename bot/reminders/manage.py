@@ -1,0 +1,139 @@
+"""/reminder: group admins add, list, pause, resume and delete the group's reminders.
+
+The platform says who is an admin (CommandIssued.admin, asked of Telegram's
+getChatMember or read from Discord's member permissions); it is checked here
+again for every subcommand, listing included, so no other path can change a
+group's reminders.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.content_pack.ids import Msg
+from bot.core.events import CommandIssued
+from bot.core.replies import Reply
+from bot.flows.context import FlowContext
+from bot.logs import get_logger, log_event
+from bot.reminders.schedule import describe_when, next_post, reminder_rule
+from bot.reminders.syntax import Action, ActionRequest, AddRequest, Problem, parse_request
+from bot.reminders.syntax import theme_names as all_theme_names
+from bot.storage import group_reminders
+from bot.storage.group_reminders import MAX_PER_CHAT, GroupReminder, PausedBecause, ReminderSpec
+
+log = get_logger("reminders")
+
+
+async def reminder_command(ctx: FlowContext, event: CommandIssued) -> list[Reply]:
+    if not ctx.address.is_group:
+        return [ctx.reply(Msg.REMINDER_GROUPS_ONLY)]
+    if not event.admin:
+        return [ctx.reply(Msg.REMINDER_ADMINS_ONLY)]
+    request = parse_request(event.args)
+    match request:
+        case Problem():
+            values = dict(request.values)
+            if request.message in {Msg.REMINDER_HELP, Msg.REMINDER_BAD_THEME}:
+                values["themes"] = all_theme_names()
+            return [Reply(ctx.text(request.message, **values))]
+        case AddRequest():
+            return [await _add(ctx, request.spec)]
+        case ActionRequest(action=Action.LIST):
+            return [await _list(ctx)]
+        case ActionRequest():
+            return [await _change(ctx, request)]
+
+
+async def _add(ctx: FlowContext, spec: ReminderSpec) -> Reply:
+    address, now = ctx.address, ctx.now()
+    async with ctx.db.transaction() as tx:
+        reminder = await group_reminders.add_reminder(
+            tx, ctx.cipher, address.platform, address.chat_id, address.user_id, ctx.locale,
+            spec, now,
+        )  # fmt: skip
+        if reminder is None:
+            return ctx.reply(Msg.REMINDER_TOO_MANY, limit=MAX_PER_CHAT)
+        due, local_date = next_post(reminder, now, strictly_after=True)
+        await group_reminders.save_plan(tx, reminder.id, due, local_date)
+    log_event(log, "reminder.added", platform=address.platform, reminder=reminder.id)
+    return ctx.reply(
+        Msg.REMINDER_ADDED,
+        number=reminder.number,
+        when=_when(ctx, reminder.spec),
+        what=describe_what(ctx, reminder.spec),
+    )
+
+
+async def _list(ctx: FlowContext) -> Reply:
+    reminders = await group_reminders.list_for_chat(
+        ctx.db, ctx.cipher, ctx.address.platform, ctx.address.chat_id
+    )
+    if not reminders:
+        return ctx.reply(Msg.REMINDER_LIST_EMPTY)
+    lines = [ctx.text(Msg.REMINDER_LIST_HEADER)]
+    lines += [
+        ctx.text(
+            Msg.REMINDER_LIST_ITEM,
+            number=reminder.number,
+            when=_when(ctx, reminder.spec),
+            what=describe_what(ctx, reminder.spec),
+            state=ctx.text(_STATES[reminder.paused]),
+        )
+        for reminder in reminders
+    ]
+    return Reply("\n".join(lines))
+
+
+_STATES: dict[PausedBecause | None, Msg] = {
+    None: Msg.REMINDER_STATE_ACTIVE,
+    PausedBecause.ADMIN: Msg.REMINDER_STATE_PAUSED,
+    PausedBecause.NO_PERMISSION: Msg.REMINDER_STATE_NO_PERMISSION,
+}
+
+
+async def _change(ctx: FlowContext, request: ActionRequest) -> Reply:
+    assert request.number is not None
+    address, now = ctx.address, ctx.now()
+    async with ctx.db.transaction() as tx:
+        reminder = await group_reminders.find_by_number(
+            tx, ctx.cipher, address.platform, address.chat_id, request.number
+        )
+        if reminder is None:
+            return ctx.reply(Msg.REMINDER_NOT_FOUND, number=request.number)
+        match request.action:
+            case Action.PAUSE:
+                await group_reminders.pause(tx, reminder.id, PausedBecause.ADMIN)
+                reply = ctx.reply(Msg.REMINDER_PAUSED, number=reminder.number)
+            case Action.RESUME:
+                await group_reminders.resume(tx, reminder.id)
+                due, local_date = next_post(reminder, now, strictly_after=True)
+                await group_reminders.save_plan(tx, reminder.id, due, local_date)
+                reply = ctx.reply(
+                    Msg.REMINDER_RESUMED,
+                    number=reminder.number,
+                    next=_local(due, reminder).strftime("%a %d %b, %H:%M"),
+                )
+            case _:
+                await group_reminders.delete(tx, reminder.id)
+                reply = ctx.reply(Msg.REMINDER_DELETED, number=reminder.number)
+    log_event(
+        log, "reminder.changed", platform=address.platform, reminder=reminder.id,
+        action=request.action.value,
+    )  # fmt: skip
+    return reply
+
+
+def _local(instant: datetime, reminder: GroupReminder) -> datetime:
+    return instant.astimezone(reminder_rule(reminder).zone)
+
+
+def _when(ctx: FlowContext, spec: ReminderSpec) -> str:
+    return describe_when(ctx.services.content, ctx.locale, spec)
+
+
+def describe_what(ctx: FlowContext, spec: ReminderSpec) -> str:
+    if spec.own_text is not None:
+        return ctx.text(Msg.REMINDER_WHAT_TEXT)
+    if spec.theme is not None:
+        return ctx.text(Msg.REMINDER_WHAT_THEME, theme=spec.theme.replace("_", " "))
+    return ctx.text(Msg.REMINDER_WHAT_ANY)
