@@ -922,6 +922,8 @@ class FakeTelegram:
         self.users: dict[int, KnownUser] = {}
         self.blocked_chats: set[int] = set()
         self.member_status: dict[tuple[int, int], str] = {}
+        # A group upgraded to a supergroup: calls to the old id fail and name the new one.
+        self.migrated_chats: dict[int, int] = {}
         self.callback_queries: dict[str, CallbackQueryState] = {}
         self.commands: dict[tuple[str, str], list[BotCommandSpec]] = {}
         self.files: dict[str, StoredFile] = {}
@@ -1291,6 +1293,42 @@ class FakeTelegram:
         self.messages.setdefault(chat_id, {})[message.message_id] = message
         return self._push({"message": self._message_json(message)})
 
+    def group_upgrades(self, chat_id: int, new_chat_id: int, user_id: int) -> dict[str, Any]:
+        """A group becomes a supergroup: the old chat says so, and from then on every call
+        to its id fails with migrate_to_chat_id, as Telegram's do."""
+        user = self._remember_user(user_id, None, None, None)
+        old = self._remember_chat(chat_id, "group", None, user)
+        self.chats[new_chat_id] = KnownChat(new_chat_id, "supergroup", title=old.title)
+        for (chat, member), status in list(self.member_status.items()):
+            if chat == chat_id:
+                self.member_status[new_chat_id, member] = status
+        message = {
+            "message_id": self._new_message_id(chat_id),
+            "from": user.to_json(),
+            "chat": self._chat_json(chat_id),
+            "date": self._now(),
+            "migrate_to_chat_id": new_chat_id,
+        }
+        self.migrated_chats[chat_id] = new_chat_id
+        return self._push({"message": message})
+
+    def bot_removed_from_group(self, chat_id: int, by_user_id: int) -> dict[str, Any]:
+        """An admin removes the bot: sends to the group fail with 403 from now on."""
+        self.set_member_status(chat_id, self.bot_id, "kicked")
+        by = self._remember_user(by_user_id, None, None, None)
+        bot = self._bot_json()
+        return self._push(
+            {
+                "my_chat_member": {
+                    "chat": self._chat_json(chat_id),
+                    "from": by.to_json(),
+                    "date": self._now(),
+                    "old_chat_member": _chat_member_json("member", bot),
+                    "new_chat_member": _chat_member_json("kicked", bot),
+                }
+            }
+        )
+
     def user_blocks_bot(self, user_id: int) -> dict[str, Any]:
         """Block the private chat and queue the my_chat_member update Telegram sends."""
         self.block(user_id)
@@ -1560,9 +1598,28 @@ class FakeTelegram:
             if self.known_chats_only:
                 raise _bad("chat not found")
             self.chats[raw] = KnownChat(raw, _infer_chat_type(raw))
+        if raw in self.migrated_chats:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": self.migrated_chats[raw]},
+            )
         if method in _WRITE_METHODS and raw in self.blocked_chats:
             raise ApiError(403, "Forbidden: bot was blocked by the user")
+        if method in _WRITE_METHODS and self.chats[raw].type in {"group", "supergroup"}:
+            self._check_bot_may_post(raw)
         return int(raw)
+
+    def _check_bot_may_post(self, chat_id: int) -> None:
+        """What Telegram answers a bot that was removed from a group or may not write there."""
+        status = self._member_status_of(chat_id, self.bot_id)
+        kind = self.chats[chat_id].type
+        if status == "kicked":
+            raise ApiError(403, f"Forbidden: bot was kicked from the {kind} chat")
+        if status == "left":
+            raise ApiError(403, f"Forbidden: bot is not a member of the {kind} chat")
+        if status == "restricted":
+            raise _bad("not enough rights to send text messages to the chat")
 
     def _formatted(
         self, raw: Any, parse_mode: Any, entities: Any

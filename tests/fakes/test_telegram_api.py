@@ -426,3 +426,31 @@ async def test_service_updates_parse_in_ptb(tg: FakeTelegram, bot: Bot) -> None:
     assert [u.id for u in joined.message.new_chat_members] == [7]
     assert blocked.my_chat_member.new_chat_member.status == "kicked"
     assert 8 in tg.blocked_chats
+
+
+async def test_a_group_that_removed_or_restricted_the_bot_refuses_its_posts(
+    tg: FakeTelegram, bot: Bot
+) -> None:
+    group = -777
+    tg.user_joins_group(group, 11)
+    tg.bot_removed_from_group(group, 11)
+    with pytest.raises(Forbidden, match="bot was kicked from the group chat"):
+        await bot.send_message(group, "hello")
+    tg.set_member_status(group, tg.bot_id, "restricted")
+    with pytest.raises(BadRequest, match="(?i)not enough rights"):
+        await bot.send_message(group, "hello")
+    tg.set_member_status(group, tg.bot_id, "member")
+    assert (await bot.send_message(group, "hello")).text == "hello"
+
+
+async def test_an_upgraded_group_names_its_new_id_from_then_on(tg: FakeTelegram, bot: Bot) -> None:
+    tg.user_joins_group(-778, 11)
+    tg.group_upgrades(-778, -1_000_778, 11)
+    updates = await bot.get_updates()
+    assert updates[-1].message is not None
+    assert updates[-1].message.migrate_to_chat_id == -1_000_778
+    for _ in range(2):  # not a one-off fault: the old id stays gone
+        with pytest.raises(ChatMigrated) as raised:
+            await bot.send_message(-778, "hello")
+        assert raised.value.new_chat_id == -1_000_778
+    assert (await bot.send_message(-1_000_778, "hello")).chat.type == "supergroup"

@@ -13,8 +13,15 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from telegram import Bot, BotCommand, CallbackQuery, Message, Update
-from telegram.constants import ParseMode
+from telegram import (
+    Bot,
+    BotCommand,
+    BotCommandScopeAllChatAdministrators,
+    CallbackQuery,
+    Message,
+    Update,
+)
+from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -35,13 +42,13 @@ from bot.adapters.base import (
 )
 from bot.adapters.telegram.inbound import PLATFORM, to_event
 from bot.adapters.telegram.render import MAX_CAPTION, escape, keyboard, text_pieces
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import Command, Msg
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address, ButtonPressed, CommandIssued
 from bot.core.replies import Reply
 from bot.core.router import Router
 from bot.logs import get_logger, log_event
-from bot.storage import sent_messages
+from bot.storage import group_reminders, sent_messages
 from bot.storage.db import Database
 from bot.storage.sent_messages import SentRecord
 from bot.storage.users import find_user, move_chat
@@ -59,6 +66,18 @@ REPLY_ATTEMPTS = 3  # on top of PTB's own retries: a reply (maybe a crisis reply
 MAX_REPLY_WAIT_SECONDS = 60.0  # seconds: Telegram shows a spinner until the press is answered
 NETWORK_ATTEMPTS = 3
 FRAME_MIN_SECONDS = 1.0  # at most one edit a second per chat
+# Commands that change a group's settings: only its administrators may use them.
+ADMIN_COMMANDS = frozenset({Command.REMINDER.value})
+# Telegram's words when a bot may not post in a group (rights taken away, group gone):
+# like a block, retrying cannot help.
+_POSTING_REFUSED = (
+    "not enough rights",
+    "have no rights to send",
+    "need administrator rights",
+    "chat_write_forbidden",
+    "chat_restricted",
+    "chat not found",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,18 +180,25 @@ class TelegramAdapter:
         log_event(log, "telegram.stopped")
 
     async def _set_commands(self) -> None:
-        """The command menu, in every language the pack has."""
+        """The command menu, in every language the pack has. Group admins also see the
+        commands that change a group's settings; everyone else is not shown them."""
         for locale in self._content.locales:
-            commands = [
-                BotCommand(command.value, description)
-                for command, description in self._content.command_descriptions(locale).items()
-            ]
+            described = self._content.command_descriptions(locale).items()
+            everyone = [BotCommand(c.value, d) for c, d in described if c not in ADMIN_COMMANDS]
+            admins = [BotCommand(c.value, d) for c, d in described]
             language = None if locale == self._content.default_locale else locale
-            await self.bot.set_my_commands(commands, language_code=language)
+            await self.bot.set_my_commands(everyone, language_code=language)
+            await self.bot.set_my_commands(
+                admins, scope=BotCommandScopeAllChatAdministrators(), language_code=language
+            )
 
     # Inbound ----------------------------------------------------------------------------
 
     async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.message
+        if message is not None and message.migrate_to_chat_id is not None:
+            await self._follow_migration(str(message.chat.id), str(message.migrate_to_chat_id))
+            return
         event = to_event(update, self._username)
         if event is None:
             if update.callback_query is not None:
@@ -189,7 +215,27 @@ class TelegramAdapter:
             else:
                 await self._wipe(event.address)
             return
+        if isinstance(event, CommandIssued) and event.name in ADMIN_COMMANDS:
+            event = replace(event, admin=await self._is_admin(update, event.address))
         await self._reply_all(event.address, await self._router.handle(event))
+
+    async def _is_admin(self, update: Update, address: Address) -> bool:
+        """Telegram's own word, asked each time: admins change, and we keep no list of them.
+
+        A message an admin posts anonymously comes from the group itself, which
+        only its admins can do.
+        """
+        if not address.is_group:
+            return False
+        message = update.effective_message
+        if message is not None and message.sender_chat is not None:
+            return message.sender_chat.id == message.chat.id
+        try:
+            member = await self.bot.get_chat_member(int(address.chat_id), int(address.user_id))
+        except TelegramError as error:
+            log_event(log, "telegram.admin_check_failed", logging.WARNING, exc_info=error)
+            return False  # unsure is not an admin: the group's settings stay as they are
+        return member.status in {ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR}
 
     async def _reply_all(self, address: Address, replies: list[Reply]) -> None:
         """Each reply on its own: one that cannot be delivered does not stop the next."""
@@ -446,9 +492,12 @@ class TelegramAdapter:
             except TelegramRetryAfter as error:
                 raise RetryAfter(_seconds(error.retry_after)) from None
             except BadRequest as error:
-                if "can't parse entities" in error.message.lower() and not plain:
+                said = error.message.lower()
+                if "can't parse entities" in said and not plain:
                     plain = True  # send the same words without formatting
                     continue
+                if any(refusal in said for refusal in _POSTING_REFUSED):
+                    raise RecipientUnreachable(error.message) from None
                 raise
             except NetworkError as error:
                 if attempt == NETWORK_ATTEMPTS:
@@ -457,9 +506,11 @@ class TelegramAdapter:
         raise TransientDeliveryError("no attempt left")  # pragma: no cover
 
     async def _follow_migration(self, old_chat: str, new_chat: str) -> None:
-        """A group became a supergroup: remember the new id so nothing is sent into the void."""
+        """A group became a supergroup: remember the new id so nothing is sent into the void,
+        and the group's reminders carry on there."""
         async with self._db.transaction() as tx:
             await move_chat(tx, PLATFORM, old_chat, new_chat)
+            await group_reminders.move_chat(tx, PLATFORM, old_chat, new_chat)
         log_event(log, "telegram.chat_migrated")
 
 
