@@ -10,6 +10,7 @@ write is in progress).
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -18,7 +19,10 @@ from typing import Any
 
 import aiosqlite
 
+from bot.logs import get_logger, log_event
 from bot.storage.migrations import apply_migrations
+
+log = get_logger("db")
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -118,15 +122,29 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        """BEGIN IMMEDIATE .. COMMIT, or ROLLBACK if the block raises."""
+        """BEGIN IMMEDIATE .. COMMIT, or ROLLBACK if the block or the COMMIT fails.
+
+        A COMMIT that fails (a deferred constraint, a full or read-only disk) leaves
+        SQLite's transaction open. Without the rollback every later BEGIN on this
+        connection fails too, and the bot could not write anything until restarted.
+        """
         async with self._write_lock:
             await self._writer.execute("BEGIN IMMEDIATE")
             try:
                 yield Transaction(self._writer, self._counter)
+                await self._writer.execute("COMMIT")
             except BaseException:
-                await self._writer.execute("ROLLBACK")
+                await self._rollback()
                 raise
-            await self._writer.execute("COMMIT")
+
+    async def _rollback(self) -> None:
+        # After some errors (SQLITE_FULL, SQLITE_IOERR) SQLite has already rolled back,
+        # and a second ROLLBACK would raise and hide the error that matters.
+        if self._writer.in_transaction:
+            try:
+                await self._writer.execute("ROLLBACK")
+            except sqlite3.Error as error:
+                log_event(log, "db.rollback_failed", logging.ERROR, exc_info=error)
 
     async def checkpoint(self) -> None:
         """Copy the write-ahead log into the database and empty it.
