@@ -42,6 +42,7 @@ class Outgoing:
     address: Address
     reply: Reply
     followup_id: int | None = None  # marked delivered once the platform accepted it
+    user_row_id: int | None = None  # not sent if this user was forgotten while it waited
     # A group reminder's post: refused by the platform (no right to post, bot removed),
     # the reminder is paused and `if_unreachable` (a note to its admin) is sent, once.
     reminder_id: int | None = None
@@ -128,6 +129,10 @@ class Outbox:
         )
         return row is not None
 
+    async def _still_known(self, user_row_id: int) -> bool:
+        row = await self._db.fetch_one("SELECT 1 FROM users WHERE id = ?", (user_row_id,))
+        return row is not None
+
     async def _work(self, platform: str, queue: asyncio.Queue[Outgoing]) -> None:
         adapter = self._adapters[platform]
         while True:
@@ -143,6 +148,8 @@ class Outbox:
     async def _deliver(self, adapter: Adapter, outgoing: Outgoing) -> None:
         if outgoing.followup_id is not None and not await self._still_pending(outgoing):
             return  # forgotten or already delivered while it waited in the queue
+        if outgoing.user_row_id is not None and not await self._still_known(outgoing.user_row_id):
+            return  # /forget came while it waited: nothing may follow it
         for attempt in range(1, MAX_ATTEMPTS + 1):
             try:
                 sent = await adapter.send(outgoing.address, outgoing.reply)

@@ -146,7 +146,7 @@ class CheckIn(Flow):
             placements.append(Placement(event.user_row_id, position))
             openings.append((opening.id, event.user_row_id))
             reply = Reply(text=f"{opening.text}\n\n{question}", buttons=markup(labels, position))
-            outgoing.append(Outgoing(event.address, reply))
+            outgoing.append(Outgoing(event.address, reply, user_row_id=event.user_row_id))
         await flow_positions.move_many(tx, placements, services.clock.now())
         await tx.executemany("UPDATE users SET last_opening_id = ? WHERE id = ?", openings)
         return outgoing
