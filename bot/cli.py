@@ -1,4 +1,4 @@
-"""The `steady` command: run the bot, chat in the console, check the content pack."""
+"""The `steady` command: run the bot, chat in the console, check content, rotate the key."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from bot.config import Settings, SettingsError, load_settings
 from bot.content_pack.loader import ContentError, check_pack, load_pack
 from bot.logs import configure_logging
 from bot.storage.crypto import WrongKeyError
+from bot.storage.key_rotation import RotationError, rotate
 from bot.storage.migrations import MigrationError
 from bot.storage.process_lock import AlreadyRunningError
 
@@ -39,6 +40,18 @@ def _parser() -> argparse.ArgumentParser:
     detect = commands.add_parser("detect", help="show which safety intents a text triggers")
     detect.add_argument("text", help="the text to screen, as a user might write it")
     detect.add_argument("--locale", default=None, help="the pack locale (default: the default)")
+    keys = commands.add_parser("keys", help="manage the encryption key of users' notes")
+    keys_commands = keys.add_subparsers(dest="keys_command", required=True)
+    rotate = keys_commands.add_parser(
+        "rotate",
+        help="re-encrypt everything under a new key (stop Steady first)",
+        description=ROTATE_DESCRIPTION,
+    )
+    rotate.add_argument(
+        "--print-key",
+        action="store_true",
+        help="with STEADY_ENCRYPTION_KEY set: rotate and print the new key once (else refused)",
+    )
     return parser
 
 
@@ -55,9 +68,70 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _content_check(settings)
     if command == "detect":
         return _detect(settings, args.text, args.locale)
+    if command == "keys":
+        return _rotate_key(settings, print_key=args.print_key)
     if command == "console":
         return _run_console(settings, prompt=sys.stdin.isatty())
     return _run(settings)
+
+
+ROTATE_DESCRIPTION = (
+    "Re-encrypt every stored note, reason and draft under a freshly generated key, in one "
+    "database transaction. Steady must be stopped. With the key in STEADY_DATA_DIR/steady.key, "
+    "the new key replaces that file (mode 0600); the old key is kept beside it as "
+    "steady.key.old until the database has committed, then removed. With the key in "
+    "STEADY_ENCRYPTION_KEY there is no file to write: the command refuses unless given "
+    "--print-key, and then prints the new key once on stdout before committing; set "
+    "STEADY_ENCRYPTION_KEY to it before starting Steady again."
+)
+ENV_KEY_REFUSED = (
+    "steady: the encryption key comes from STEADY_ENCRYPTION_KEY, so there is no key file "
+    "to write the new key to. Run `steady keys rotate --print-key` where you can save its "
+    "output, then set STEADY_ENCRYPTION_KEY to the printed key before starting Steady again."
+)
+
+
+def _rotate_key(settings: Settings, print_key: bool) -> int:
+    """`steady keys rotate`; exit 2 with one clear line whenever it cannot be done."""
+    from_environment = settings.encryption_key is not None
+    if from_environment and not print_key:
+        print(ENV_KEY_REFUSED, file=sys.stderr)
+        return EXIT_USAGE
+
+    def publish(key: str) -> None:
+        print(key, flush=True)  # stdout holds the key alone, so it can be captured as is
+
+    try:
+        rotation = asyncio.run(rotate(settings, publish if from_environment else None))
+    except AlreadyRunningError:
+        print(
+            "steady: Steady is running on this database "
+            f"({settings.database_file}). Stop it first, then rotate the key.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    except WrongKeyError:
+        print(
+            "steady: the configured key does not open this database; nothing was changed.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    except (RotationError, MigrationError) as error:
+        print(f"steady: {error}; nothing was changed.", file=sys.stderr)
+        return EXIT_USAGE
+    if rotation.key_file is None:
+        print(
+            f"steady: {rotation.values} stored texts re-encrypted under the key printed above. "
+            "Set STEADY_ENCRYPTION_KEY to it now: the old key no longer opens anything.",
+            file=sys.stderr,
+        )
+    else:
+        print(
+            f"steady: {rotation.values} stored texts re-encrypted; the new key is in "
+            f"{rotation.key_file}. Back it up: the old key no longer opens anything.",
+            file=sys.stderr,
+        )
+    return 0
 
 
 def _log_level(settings: Settings, command: str) -> str:
