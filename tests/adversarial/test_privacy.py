@@ -1,0 +1,161 @@
+"""Proofs that what users write stays theirs: encrypted on disk, absent from every log
+line at every level, and gone from every table after /forget."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from bot.content_pack.ids import Msg
+from bot.core.events import Address
+from bot.core.router import Router
+from bot.flows.context import Services
+from bot.logs import KeyValueFormatter
+from bot.storage.users import find_user
+from tests.conversation import Conversation
+
+MARKERS = {
+    "reason": "zebra-lantern-reason-4417",
+    "note": "quartz-meadow-note-8821",
+    "kept": "violet-harbor-draft-3390",
+    "pending": "copper-willow-pending-7264",
+}
+PLATFORM_USER, PLATFORM_CHAT = "user-55501", "chat-55501"
+
+
+class Everything(logging.Handler):
+    """Every record of every logger, formatted as Steady formats it and also raw."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+        self._format = KeyValueFormatter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self._format.format(record))
+        self.lines.append(f"{record.getMessage()} {record.args!r} {record.__dict__!r}")
+
+
+@pytest.fixture
+def every_log_line() -> Iterator[Everything]:
+    root = logging.getLogger()
+    handler = Everything()
+    saved = root.level, {name: logging.getLogger(name).level for name in ("steady", "aiosqlite")}
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    for name in saved[1]:
+        logging.getLogger(name).setLevel(logging.DEBUG)
+    yield handler
+    root.removeHandler(handler)
+    root.setLevel(saved[0])
+    for name, level in saved[1].items():
+        logging.getLogger(name).setLevel(level)
+
+
+async def write_everything(chat: Conversation, text_of: Callable[..., str]) -> None:
+    await chat.send("/start")
+    await chat.send("Europe/Berlin")
+    await chat.send("08:30")
+    await chat.press(text_of(Msg.COUNTRY_SKIP))
+    await chat.send("/reasons")
+    await chat.press(text_of(Msg.REASONS_ADD))
+    await chat.send(MARKERS["reason"])
+    await chat.send("/checkin")
+    await chat.send("2")
+    await chat.send("some")
+    await chat.send(MARKERS["note"])
+    await chat.send("/pause")
+    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.send(MARKERS["kept"])
+    await chat.press(text_of(Msg.WRITE_KEEP))
+    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.send(MARKERS["pending"])  # left waiting, sealed in the flow position
+    await chat.send("/mydata")
+    stored = [MARKERS[kind] for kind in ("reason", "note", "kept")]  # the pending one waits
+    assert all(marker in chat.last[-1].text for marker in stored)
+
+
+@pytest.fixture
+def chat(router: Router) -> Conversation:
+    return Conversation(router, Address("console", PLATFORM_CHAT, PLATFORM_USER))
+
+
+def database_files(services: Services) -> dict[str, bytes]:
+    path = services.db.path
+    files = [path, *(path.with_name(path.name + end) for end in ("-wal", "-shm", "-journal"))]
+    return {file.name: file.read_bytes() for file in files if file.exists()}
+
+
+async def test_the_database_files_hold_no_word_in_clear(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await write_everything(chat, text_of)
+    files = database_files(services)
+    assert "steady.db-wal" in files and len(files["steady.db-wal"]) > 0  # the log is checked too
+    for name, content in files.items():
+        for marker in MARKERS.values():
+            for encoding in ("utf-8", "utf-16-le", "utf-16-be"):
+                assert marker.encode(encoding) not in content, (name, marker, encoding)
+    await services.db.checkpoint()  # and once copied into the main file
+    for marker in MARKERS.values():
+        assert marker.encode() not in database_files(services)["steady.db"]
+
+
+async def test_no_log_line_at_any_level_holds_a_word(
+    chat: Conversation, text_of: Callable[..., str], every_log_line: Everything
+) -> None:
+    await write_everything(chat, text_of)
+    await chat.send("/forget")
+    await chat.press(text_of(Msg.FORGET_YES))
+    logged = "\n".join(every_log_line.lines)
+    assert "event.received" in logged and "aiosqlite" in logged  # ours and a library's
+    for marker in MARKERS.values():
+        assert marker not in logged
+
+
+async def test_after_forget_no_table_holds_the_users_ids(
+    chat: Conversation, router: Router, services: Services, text_of: Callable[..., str]
+) -> None:
+    other = Conversation(router, Address("console", "chat-other", "user-other"))
+    await write_everything(other, text_of)
+    await write_everything(chat, text_of)
+    user = await find_user(services.db, "console", PLATFORM_USER)
+    assert user is not None
+    assert await rows_with(services, user.id), "the scan must see the user before /forget"
+
+    await chat.send("/forget")
+    await chat.press(text_of(Msg.FORGET_YES))
+
+    assert await rows_with(services, user.id) == []
+    assert await find_user(services.db, "console", "user-other") is not None
+
+
+async def rows_with(services: Services, row_id: int) -> list[str]:
+    """Every table.column, in every table the schema has, that still names the user:
+    their row id in a column that refers to users, or their platform ids anywhere."""
+    db = services.db
+    found: list[str] = []
+    tables = await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")
+    for table in (str(row["name"]) for row in tables):
+        quoted = table.replace('"', '""')
+        columns = [str(row["name"]) for row in await db.fetch_all(f'PRAGMA table_info("{quoted}")')]
+        refers = {
+            str(row["from"])
+            for row in await db.fetch_all(f'PRAGMA foreign_key_list("{quoted}")')
+            if row["table"] == "users"
+        }
+        refers |= {c for c in columns if c == "user_id" or (table == "users" and c == "id")}
+        for column in columns:
+            condition = f'CAST("{column}" AS TEXT) IN (?, ?)'
+            values: tuple[object, ...] = (PLATFORM_USER, PLATFORM_CHAT)
+            if column in refers:
+                condition = f'({condition} OR "{column}" = ?)'
+                values = (*values, row_id)
+            hit = await db.fetch_one(
+                f'SELECT COUNT(*) AS n FROM "{quoted}" WHERE {condition}', values
+            )
+            if hit is not None and hit["n"]:
+                found.append(f"{table}.{column}")
+    return found
