@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from bot.adapters.base import Adapter
 from bot.adapters.console import ConsoleAdapter
+from bot.adapters.discord.adapter import DiscordAdapter, DiscordConfig
+from bot.adapters.discord.inbound import PLATFORM as PLATFORM_DISCORD
 from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.adapters.telegram.inbound import PLATFORM as PLATFORM_TELEGRAM
 from bot.config import Settings
@@ -127,6 +129,17 @@ def telegram_adapter(settings: Settings, router: Router) -> TelegramAdapter:
     return TelegramAdapter(config, router, services.db, services.content)
 
 
+def discord_adapter(settings: Settings, router: Router) -> DiscordAdapter:
+    assert settings.discord_bot_token is not None
+    config = DiscordConfig(
+        token=settings.discord_bot_token,
+        api_base_url=settings.discord_api_base_url,
+        gateway_url=settings.discord_gateway_url,
+    )
+    services = router.services
+    return DiscordAdapter(config, router, services.db, services.content)
+
+
 async def run_platforms(
     settings: Settings, stop: asyncio.Event | None = None, clock: Clock | None = None
 ) -> None:
@@ -142,13 +155,17 @@ async def run_platforms(
         adapters: dict[str, Adapter] = {}
         if settings.telegram_bot_token:
             adapters[PLATFORM_TELEGRAM] = telegram_adapter(settings, router)
-        for adapter in adapters.values():
-            await adapter.start()
+        if settings.discord_bot_token:
+            adapters[PLATFORM_DISCORD] = discord_adapter(settings, router)
+        started: list[Adapter] = []
         try:
+            for adapter in adapters.values():
+                await adapter.start()  # a platform that cannot start stops the others again
+                started.append(adapter)
             async with scheduled_delivery(settings, router, adapters):
                 log_event(log, "bot.running", platforms=",".join(sorted(adapters)))
                 await stop.wait()
         finally:
-            for adapter in adapters.values():
+            for adapter in reversed(started):
                 await adapter.stop()
         log_event(log, "bot.stopped")

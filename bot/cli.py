@@ -23,10 +23,6 @@ NO_TOKEN_MESSAGE = (
     "steady: no platform is configured. Set TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN "
     "(see .env.example), or run `steady console` to chat in this terminal."
 )
-DISCORD_PENDING_MESSAGE = (
-    "steady: Discord support is not built yet. Unset DISCORD_BOT_TOKEN, or set "
-    "TELEGRAM_BOT_TOKEN to run on Telegram."
-)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -144,10 +140,7 @@ def _log_level(settings: Settings, command: str) -> str:
 
 
 def _run(settings: Settings) -> int:
-    if settings.discord_bot_token and not settings.telegram_bot_token:
-        print(DISCORD_PENDING_MESSAGE, file=sys.stderr)
-        return EXIT_USAGE
-    if settings.telegram_bot_token:
+    if settings.has_platform:
         return _guarded(run_platforms(settings), settings)
     if not sys.stdin.isatty():
         print(NO_TOKEN_MESSAGE, file=sys.stderr)

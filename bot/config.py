@@ -47,6 +47,11 @@ class Settings(BaseSettings):
         default=8443, ge=1, le=65535, validation_alias="TELEGRAM_WEBHOOK_PORT"
     )
     discord_bot_token: str | None = Field(default=None, validation_alias="DISCORD_BOT_TOKEN")
+    discord_api_base_url: str = Field(
+        default="https://discord.com/api/v10", validation_alias="DISCORD_API_BASE_URL"
+    )
+    # Unset: ask the API where the gateway is (GET /gateway/bot), as Discord recommends.
+    discord_gateway_url: str | None = Field(default=None, validation_alias="DISCORD_GATEWAY_URL")
     data_dir: Path = Field(default=Path("data"), validation_alias="STEADY_DATA_DIR")
     database_path: Path | None = Field(default=None, validation_alias="STEADY_DATABASE_PATH")
     encryption_key: str | None = Field(default=None, validation_alias="STEADY_ENCRYPTION_KEY")
@@ -69,6 +74,7 @@ class Settings(BaseSettings):
         "encryption_key",
         "telegram_webhook_url",
         "telegram_webhook_secret",
+        "discord_gateway_url",
         mode="before",
     )
     @classmethod
@@ -88,6 +94,20 @@ class Settings(BaseSettings):
     def _https_webhook(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith("https://"):
             raise ValueError("an https:// address")
+        return value
+
+    @field_validator("discord_api_base_url")
+    @classmethod
+    def _discord_api_shape(cls, value: str) -> str:
+        if not value.startswith(("https://", "http://")):
+            raise ValueError("an http(s):// address")
+        return value.rstrip("/")
+
+    @field_validator("discord_gateway_url")
+    @classmethod
+    def _discord_gateway_shape(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("wss://", "ws://")):
+            raise ValueError("a wss:// address")
         return value
 
     @field_validator("telegram_webhook_secret")
@@ -177,6 +197,8 @@ _ALLOWED = {
     "TELEGRAM_WEBHOOK_SECRET": "1 to 256 letters, digits, _ or -",
     "TELEGRAM_WEBHOOK_PORT": "a port number from 1 to 65535",
     "STEADY_MISSED_GRACE": "a duration from 1s to 24h, such as 30m or 2h",
+    "DISCORD_API_BASE_URL": "an https:// address such as https://discord.com/api/v10",
+    "DISCORD_GATEWAY_URL": "a wss:// address, or nothing to ask Discord for it",
     "STEADY_DATA_DIR": "a folder path",
     "STEADY_DATABASE_PATH": "a file path",
     "STEADY_CONTENT_DIR": "a folder path",

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
 
 REPO = Path(__file__).resolve().parent.parent
@@ -176,3 +177,44 @@ def test_a_second_console_on_the_same_data_is_refused(tmp_path: Path) -> None:
     finally:
         first.kill()
         first.wait()
+
+
+async def test_run_serves_telegram_and_discord_from_one_process(tmp_path: Path) -> None:
+    async with FakeTelegram() as tg, FakeDiscord() as dc:
+        environment = {
+            key: value for key, value in os.environ.items() if key != "STEADY_ENCRYPTION_KEY"
+        }
+        environment |= {
+            "TELEGRAM_BOT_TOKEN": tg.token,
+            "TELEGRAM_API_BASE_URL": f"{tg.url}/bot",
+            "DISCORD_BOT_TOKEN": dc.token,
+            "DISCORD_API_BASE_URL": dc.api_url,  # the gateway address is asked of the API
+            "STEADY_DATA_DIR": str(tmp_path / "data"),
+        }
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run",
+            env=environment, cwd=tmp_path,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            await tg.wait_for("setMyCommands", timeout=30)
+            await dc.wait_for("PUT /applications/{application_id}/commands", timeout=30)
+            await dc.wait_until_connected(timeout=30)
+            tg.user_sends_text(42, 42, "/about")
+            dc.user_sends_dm(43, "/about")
+            await tg.wait_for("sendMessage", timeout=10)
+            await dc.wait_for("POST /channels/{channel_id}/messages", timeout=10)
+            assert tg.sent_texts(42)[0].startswith("Steady is a companion for reflection")
+            assert dc.dm_texts(43)[0].startswith("Steady is a companion for reflection")
+            process.send_signal(signal.SIGTERM)
+            assert await asyncio.wait_for(process.wait(), timeout=15) == 0
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+        _, stderr = await process.communicate()
+        assert b"Traceback" not in stderr
+        assert b"/about" not in stderr
+        # It hung up (with 4000, not 1000: discord.py's close races its own reader).
+        assert len(dc.client_closes) == 1 and dc.connected_session is None

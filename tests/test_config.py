@@ -110,3 +110,28 @@ def test_retention_days(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STEADY_RETENTION_DAYS", "0")
     with pytest.raises(SettingsError, match=r"^STEADY_RETENTION_DAYS is not valid"):
         load_settings()
+
+
+def test_discord_endpoints(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = load_settings()
+    assert settings.discord_api_base_url == "https://discord.com/api/v10"
+    assert settings.discord_gateway_url is None  # asked of the API at start-up
+    monkeypatch.setenv("DISCORD_API_BASE_URL", "http://127.0.0.1:9000/api/v10/")
+    monkeypatch.setenv("DISCORD_GATEWAY_URL", "ws://127.0.0.1:9000/gateway")
+    settings = load_settings()
+    assert settings.discord_api_base_url == "http://127.0.0.1:9000/api/v10"
+    assert settings.discord_gateway_url == "ws://127.0.0.1:9000/gateway"
+    monkeypatch.setenv("DISCORD_GATEWAY_URL", "")
+    assert load_settings().discord_gateway_url is None
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [("DISCORD_API_BASE_URL", "discord.com/api"), ("DISCORD_GATEWAY_URL", "https://gw")],
+)
+def test_discord_endpoints_must_be_addresses(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SettingsError, match=f"^{variable} is not valid"):
+        load_settings()
