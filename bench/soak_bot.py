@@ -1,0 +1,60 @@
+"""Steady as `steady run` starts it, on an accelerated clock: the bot process of bench/soak.py.
+
+    python bench/soak_bot.py --sim-anchor 1938556800 --real-anchor 1764450000.5 --speed 1080
+
+Settings come from the environment as for `steady run` (TELEGRAM_BOT_TOKEN,
+TELEGRAM_API_BASE_URL, STEADY_DATA_DIR, STEADY_TICK_SECONDS, ...); no `.env` file is read,
+so a developer's own settings cannot leak into a soak run.
+
+Simulated time is `sim-anchor + (time.time() - real-anchor) * speed` (Unix seconds). The soak
+process computes it with the same formula from the same three numbers, so the fake Bot API
+server's message dates and the bot's clock agree, and a bot restarted after a kill -9
+carries on at the simulated instant the world has reached, as a real restart would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
+
+from bot.app import run_platforms
+from bot.config import Settings
+from bot.logs import configure_logging
+
+
+class AcceleratedClock:
+    """Simulated time running `speed` times faster than the wall clock."""
+
+    def __init__(self, sim_anchor: float, real_anchor: float, speed: float) -> None:
+        self._sim_anchor = sim_anchor
+        self._real_anchor = real_anchor
+        self._speed = speed
+
+    def timestamp(self) -> float:
+        return self._sim_anchor + (time.time() - self._real_anchor) * self._speed
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.timestamp(), UTC)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--sim-anchor", type=float, required=True, help="simulated Unix time")
+    parser.add_argument("--real-anchor", type=float, required=True, help="its real Unix time")
+    parser.add_argument("--speed", type=float, required=True, help="simulated s per real s")
+    args = parser.parse_args(argv)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    configure_logging(settings.log_level)
+    clock = AcceleratedClock(args.sim_anchor, args.real_anchor, args.speed)
+    asyncio.run(run_platforms(settings, clock=clock))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
