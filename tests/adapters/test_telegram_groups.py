@@ -7,10 +7,17 @@ import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.content_pack.ids import Msg
+from bot.core.clock import ManualClock
+from bot.core.events import Address
+from bot.core.replies import Reply
+from bot.core.router import Router
+from bot.flows.context import Services
 from bot.storage import group_reminders
 from bot.storage.group_reminders import GroupReminder, PausedBecause
 from tests.adapters.conftest import TelegramWorld
+from tests.fakes.telegram_api import FakeTelegram
 
 GROUP = -4001
 ADMIN, MEMBER = 3001, 3002
@@ -150,3 +157,25 @@ async def test_rights_taken_away_pause_the_reminder_until_an_admin_resumes_it(
     await telegram.dispatcher.tick()
     await telegram.outbox.drain()
     assert len(telegram.bot_messages(GROUP)) == posted_before + 1
+
+
+async def test_many_posts_to_one_group_are_paced_not_refused(
+    services: Services, clock: ManualClock
+) -> None:
+    """Telegram's limit is 20 posts a minute in a group; here the fake and the adapter
+    both use a 3-second "minute", so 30 posts need the pacing and take seconds, not
+    minutes. None draws a 429 from the strict fake, and every one arrives in order."""
+    async with FakeTelegram(group_window_seconds=3.0) as tg:
+        config = TelegramConfig(
+            token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1, group_window_seconds=3.0
+        )
+        adapter = TelegramAdapter(config, Router(services), services.db, services.content)
+        await adapter.start()
+        try:
+            group = Address("telegram", str(GROUP), "", is_group=True)
+            for number in range(30):
+                await adapter.send(group, Reply(f"post {number}"))
+        finally:
+            await adapter.stop()
+        assert tg.sent_texts(GROUP) == [f"post {number}" for number in range(30)]
+        assert not [call for call in tg.calls if call.status == 429]

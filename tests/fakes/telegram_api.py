@@ -119,6 +119,7 @@ _BUTTON_ACTIONS: Final = (
     "callback_game",
     "pay",
 )
+GROUP_MESSAGES_PER_MINUTE: Final = 20
 # Methods that put something in front of the user; these are what a block stops.
 _WRITE_METHODS: Final = frozenset(
     {"sendMessage", "sendPhoto", "sendChatAction", "editMessageText", "editMessageReplyMarkup"}
@@ -904,8 +905,11 @@ class FakeTelegram:
         clock: Callable[[], float] = time.time,
         strict_html: bool = True,
         known_chats_only: bool = False,
+        group_window_seconds: float = 60.0,
     ) -> None:
         self.token = token
+        # Telegram's group flood limit is 20 messages a minute; tests shorten the minute.
+        self.group_window_seconds = group_window_seconds
         self.bot_id = int(token.split(":", 1)[0])
         self.bot_username = bot_username
         self.bot_first_name = bot_first_name
@@ -924,6 +928,7 @@ class FakeTelegram:
         self.member_status: dict[tuple[int, int], str] = {}
         # A group upgraded to a supergroup: calls to the old id fail and name the new one.
         self.migrated_chats: dict[int, int] = {}
+        self._group_posts: dict[int, list[float]] = {}  # monotonic send times, for the limit
         self.callback_queries: dict[str, CallbackQueryState] = {}
         self.commands: dict[tuple[str, str], list[BotCommandSpec]] = {}
         self.files: dict[str, StoredFile] = {}
@@ -1610,6 +1615,17 @@ class FakeTelegram:
             self._check_bot_may_post(raw)
         return int(raw)
 
+    def _check_group_flood(self, chat_id: int) -> None:
+        """Telegram's documented flood limit: about 20 messages a minute in one group."""
+        if self.chats[chat_id].type not in {"group", "supergroup"}:
+            return
+        now, window = time.monotonic(), self.group_window_seconds
+        recent = [at for at in self._group_posts.get(chat_id, []) if now - at < window]
+        if len(recent) >= GROUP_MESSAGES_PER_MINUTE:
+            wait = int(window - (now - recent[0])) + 1
+            raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
+        self._group_posts[chat_id] = [*recent, now]
+
     def _check_bot_may_post(self, chat_id: int) -> None:
         """What Telegram answers a bot that was removed from a group or may not write there."""
         status = self._member_status_of(chat_id, self.bot_id)
@@ -1762,6 +1778,7 @@ class FakeTelegram:
 
     async def _send_message(self, params: dict[str, Any]) -> Any:
         chat_id = self._target_chat(params, "sendMessage")
+        self._check_group_flood(chat_id)
         if "text" not in params:
             raise _bad("message text is empty")
         text, entities = self._formatted(
@@ -1840,6 +1857,7 @@ class FakeTelegram:
 
     async def _send_photo(self, params: dict[str, Any]) -> Any:
         chat_id = self._target_chat(params, "sendPhoto")
+        self._check_group_flood(chat_id)
         stored = self._photo_file(params)
         caption, caption_entities = self._formatted(
             params.get("caption", ""), params.get("parse_mode"), params.get("caption_entities")

@@ -437,7 +437,7 @@ async def test_a_group_that_removed_or_restricted_the_bot_refuses_its_posts(
     with pytest.raises(Forbidden, match="bot was kicked from the group chat"):
         await bot.send_message(group, "hello")
     tg.set_member_status(group, tg.bot_id, "restricted")
-    with pytest.raises(BadRequest, match="(?i)not enough rights"):
+    with pytest.raises(BadRequest, match=r"(?i)not enough rights"):
         await bot.send_message(group, "hello")
     tg.set_member_status(group, tg.bot_id, "member")
     assert (await bot.send_message(group, "hello")).text == "hello"

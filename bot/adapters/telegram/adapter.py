@@ -40,6 +40,7 @@ from bot.adapters.base import (
     SentMessage,
     TransientDeliveryError,
 )
+from bot.adapters.pacing import ChatPacer
 from bot.adapters.telegram.inbound import PLATFORM, to_event
 from bot.adapters.telegram.render import MAX_CAPTION, escape, keyboard, text_pieces
 from bot.content_pack.ids import Command, Msg
@@ -90,6 +91,9 @@ class TelegramConfig:
     webhook_port: int = 8443
     poll_timeout: int = 10
     request_timeout: float = 10.0  # seconds for an ordinary Bot API call to answer
+    # Telegram refuses more than 20 messages a minute in one group.
+    group_limit: int = 20
+    group_window_seconds: float = 60.0
 
 
 class TelegramAdapter:
@@ -114,6 +118,7 @@ class TelegramAdapter:
         self._application: Application | None = None  # type: ignore[type-arg]
         self._username = ""
         self._background: set[asyncio.Task[None]] = set()
+        self._group_pacer = ChatPacer(config.group_limit, config.group_window_seconds, sleep)
         # Ids of messages sent in private chats, written in batches (for /wipe).
         self._unrecorded: list[SentRecord] = []
 
@@ -135,7 +140,9 @@ class TelegramAdapter:
             .token(self._config.token)
             .base_url(base)
             .base_file_url(base.removesuffix("/bot") + "/file/bot")
-            .rate_limiter(AIORateLimiter(max_retries=2))
+            # PTB's limiter keeps the overall rate; its group limiter would also count
+            # admin checks and edits, so group messages are paced by our own pacer.
+            .rate_limiter(AIORateLimiter(max_retries=2, group_max_rate=0))
             .read_timeout(self._config.request_timeout)
             .write_timeout(self._config.request_timeout)
             .concurrent_updates(True)
@@ -355,6 +362,8 @@ class TelegramAdapter:
     async def _send_text(
         self, address: Address, reply: Reply, piece: str, with_buttons: bool, plain: bool
     ) -> Message:
+        if address.is_group:
+            await self._group_pacer.wait_turn(address.chat_id)
         return await self.bot.send_message(
             int(address.chat_id),
             _text(piece, plain),
@@ -366,6 +375,8 @@ class TelegramAdapter:
 
     async def _send_photo(self, address: Address, reply: Reply, plain: bool) -> Message:
         assert reply.image is not None
+        if address.is_group:
+            await self._group_pacer.wait_turn(address.chat_id)
         return await self.bot.send_photo(
             int(address.chat_id),
             photo=reply.image.png,
