@@ -522,6 +522,7 @@ class FakeDiscord:
         self.sessions: dict[str, GatewaySession] = {}
         self.identifies: list[dict[str, Any]] = []
         self.gateway_closes: list[int] = []  # close codes the fake sent
+        self.client_closes: list[int | None] = []  # close codes of connections that ended
         self.internal_errors: list[Exception] = []
 
         self._ids = itertools.count(1)
@@ -818,9 +819,14 @@ class FakeDiscord:
         options: list[dict[str, Any]] | None = None,
         channel_id: int | None = None,
         locale: str = "en-US",
+        *,
+        permission_override: bool = False,
     ) -> InteractionState:
         """A slash command, checked against what the bot registered (as the Discord client
         only offers registered commands, their options and permissions).
+
+        ``permission_override``: a server admin let everyone use the command (Server
+        Settings, Integrations), so its default_member_permissions no longer hide it.
 
         ``options`` as Discord sends them: ``[{"name": "add", "type": 1, "options": [...]}]``
         for a subcommand, ``{"name", "type", "value"}`` for a value. ``channel_id`` None
@@ -833,7 +839,7 @@ class FakeDiscord:
         contexts = command.get("contexts") or [0, 1, 2]
         if (0 if guild_id else 1) not in contexts:
             raise ValueError(f"/{name} is not offered in this context ({contexts})")
-        if guild_id is not None:
+        if guild_id is not None and not permission_override:
             required = int(command.get("default_member_permissions") or 0)
             held = self._member_permissions(self.guilds[guild_id], user_id)
             if required and held & required != required:
@@ -994,6 +1000,7 @@ class FakeDiscord:
                     break
         finally:
             self._connections.discard(connection)
+            self.client_closes.append(ws.close_code)
             session = connection.session
             if session is not None and session.connection is connection:
                 session.connection = None

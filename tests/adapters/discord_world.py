@@ -1,0 +1,190 @@
+"""A running Steady on Discord for end-to-end tests: the real discord.py against FakeDiscord.
+
+Import the fixture into a test module (tests/adapters/conftest.py belongs to the
+Telegram tests); it is then requested as `discord_world`::
+
+    from tests.adapters.discord_world import DiscordWorld, discord_world_fixture  # noqa: F401
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from bot.adapters.discord.adapter import DiscordAdapter, DiscordConfig
+from bot.core.clock import ManualClock
+from bot.core.events import Event
+from bot.core.replies import Reply
+from bot.core.router import Router
+from bot.delivery.outbox import Outbox
+from bot.flows.context import Services
+from bot.scheduling.dispatcher import Dispatcher
+from tests.fakes.discord_api import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    InteractionState,
+    StoredMessage,
+)
+
+QUIET_SECONDS = 0.15  # no new call for this long: the bot has finished reacting
+
+ANA = 310_000_000_000_000_001  # Discord user ids are snowflakes
+BEN = 310_000_000_000_000_002
+MOD = 310_000_000_000_000_003  # a member who may manage channels
+
+
+async def no_wait(_: float) -> None:
+    """Frames and retries happen at once in tests; what they do is checked, not how long."""
+
+
+class RecordingRouter(Router):
+    """The real router, noting every event it is given (to check what the adapter built)."""
+
+    def __init__(self, services: Services, rng: random.Random) -> None:
+        super().__init__(services, rng=rng)
+        self.events: list[Event] = []
+
+    async def handle(self, event: Event) -> list[Reply]:
+        self.events.append(event)
+        return await super().handle(event)
+
+
+def discord_config(dc: FakeDiscord, **overrides: Any) -> DiscordConfig:
+    # No gateway URL: the adapter asks the API for it (GET /gateway/bot), as in production.
+    settings: dict[str, Any] = {
+        "token": dc.token,
+        "api_base_url": dc.api_url,
+        "guild_ready_timeout": 0.05,
+        "request_timeout": 5.0,
+        "ready_timeout": 10.0,
+    }
+    return DiscordConfig(**(settings | overrides))
+
+
+@dataclass
+class DiscordWorld:
+    dc: FakeDiscord
+    adapter: DiscordAdapter
+    router: RecordingRouter
+    services: Services
+    clock: ManualClock
+    outbox: Outbox
+    dispatcher: Dispatcher
+    guild: FakeGuild
+    room: FakeChannel
+    restarts: list[DiscordAdapter] = field(default_factory=list)
+
+    def dm_texts(self, user_id: int) -> list[str]:
+        return self.dc.dm_texts(user_id)
+
+    def last_dm(self, user_id: int) -> StoredMessage:
+        return self.dc.dm_of(user_id)[-1]
+
+    def ephemeral_texts(self, user_id: int) -> list[str]:
+        return [m.content for m in self.dc.ephemeral_responses_to(user_id)]
+
+    async def says(self, user_id: int, text: str) -> None:
+        """The user writes in their DM; wait until the bot has answered everything."""
+        before = len(self.dc.calls)
+        self.dc.user_sends_dm(user_id, text)
+        await self.settled(before)
+
+    async def runs(
+        self,
+        user_id: int,
+        name: str,
+        options: list[dict[str, Any]] | None = None,
+        channel_id: int | None = None,
+        **how: Any,
+    ) -> InteractionState:
+        """A slash command (in the user's DM unless `channel_id`), then its answers."""
+        before = len(self.dc.calls)
+        state = self.dc.user_runs_command(user_id, name, options, channel_id, **how)
+        await self.settled(before)
+        return state
+
+    async def taps(self, user_id: int, label: str) -> InteractionState:
+        """Press the newest button with this label the user can see (DMs or ephemeral)."""
+        visible = [
+            m
+            for m in self.dc.messages.values()
+            if not m.deleted
+            and m.author_id == self.dc.bot.id
+            and (m.visible_to == user_id or m.channel_id == self.dc.dm_channels.get(user_id))
+        ]
+        for message in reversed(visible):
+            for button in message.buttons:
+                if button.get("label") == label:
+                    return await self.presses(user_id, message, button["custom_id"])
+        raise AssertionError(f"no button {label!r} visible to {user_id}")
+
+    async def presses(
+        self, user_id: int, message: StoredMessage, custom_id: str, forged: bool = False
+    ) -> InteractionState:
+        before = len(self.dc.calls)
+        state = self.dc.user_presses(user_id, message, custom_id, forged=forged)
+        await self.settled(before)
+        return state
+
+    async def settled(self, since: int) -> None:
+        """Wait for the bot's reaction: calls start, then none for a short while."""
+        await self.dc.wait_for(lambda call: True, since=since)
+        quiet_since = len(self.dc.calls)
+        for _ in range(60):
+            await asyncio.sleep(QUIET_SECONDS)
+            if len(self.dc.calls) == quiet_since:
+                return
+            quiet_since = len(self.dc.calls)
+
+    async def restart(self) -> None:
+        """Stop the adapter and start a new one on the same database (a new process)."""
+        await self.outbox.stop()
+        await self.adapter.stop()
+        router = RecordingRouter(self.services, random.Random(6))
+        self.adapter = DiscordAdapter(
+            discord_config(self.dc), router, self.services.db, self.services.content, no_wait
+        )
+        self.router = router
+        self.outbox = Outbox(
+            self.services.db, self.clock, {self.adapter.platform: self.adapter}, sleep=no_wait
+        )
+        self.dispatcher = Dispatcher(
+            self.services, router.checkin, router.pause, self.outbox, grace=timedelta(hours=2)
+        )
+        await self.adapter.start()
+        self.outbox.start()
+
+
+@pytest.fixture(name="discord_world")
+async def discord_world_fixture(
+    services: Services, clock: ManualClock
+) -> AsyncIterator[DiscordWorld]:
+    async with FakeDiscord(clock=lambda: clock.now().timestamp()) as dc:
+        guild = dc.guild("Harbour")
+        room = dc.channel(guild.id, "general")
+        for user in (ANA, BEN):
+            dc.member(guild.id, user)
+        dc.member(guild.id, MOD, permissions=dc.ordinary_permissions | (1 << 4))
+        router = RecordingRouter(services, random.Random(5))
+        adapter = DiscordAdapter(
+            discord_config(dc), router, services.db, services.content, sleep=no_wait
+        )
+        outbox = Outbox(services.db, clock, {adapter.platform: adapter}, sleep=no_wait)
+        dispatcher = Dispatcher(
+            services, router.checkin, router.pause, outbox, grace=timedelta(hours=2)
+        )
+        await adapter.start()
+        outbox.start()
+        world = DiscordWorld(dc, adapter, router, services, clock, outbox, dispatcher, guild, room)
+        try:
+            yield world
+        finally:
+            await world.outbox.stop()
+            await world.adapter.stop()
