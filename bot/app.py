@@ -52,7 +52,13 @@ async def open_services(settings: Settings, clock: Clock | None = None) -> Async
         db = await Database.open(settings.database_file)
         try:
             await verify_key(db, cipher)
-            yield Services(db=db, cipher=cipher, content=content, clock=clock or SystemClock())
+            yield Services(
+                db=db,
+                cipher=cipher,
+                content=content,
+                clock=clock or SystemClock(),
+                retention_days=settings.retention_days,
+            )
         finally:
             await db.close()
     finally:

@@ -231,6 +231,11 @@ class Msg(StrEnum):
     WIPE_UNAVAILABLE = "wipe.unavailable"
     GROUP_OPEN_PRIVATE = "general.group_open_private"
     SOMETHING_WENT_WRONG = "general.something_went_wrong"
+    SETTINGS_CHANGE_KEEP = "settings.change_keep"
+    ASK_KEEP = "settings.ask_keep"
+    KEEP_DAYS = "settings.keep_days"
+    KEEP_LONGEST = "settings.keep_longest"
+    BAD_KEEP = "settings.bad_keep"
     DISCORD_SENT_TO_DMS = "discord.sent_to_dms"
     DISCORD_DMS_CLOSED = "discord.dms_closed"
     # What Discord's command menu shows for /reminder's subcommands and options (100 at most).
@@ -296,8 +301,10 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.REMINDER_LOST_PERMISSION: frozenset({"number", "when"}),
     Msg.ONBOARDING_DONE: frozenset({"time", "timezone"}),
     Msg.SETTINGS_MENU: frozenset(
-        {"country", "timezone", "times", "days", "quiet", "status", "discreet"}
+        {"country", "timezone", "times", "days", "quiet", "status", "discreet", "keep"}
     ),
+    Msg.KEEP_DAYS: frozenset({"days"}),
+    Msg.BAD_KEEP: frozenset({"limit"}),
     Msg.NOTE_TOO_LONG: frozenset({"limit"}),
     Msg.SNOOZED: frozenset({"time"}),
     Msg.HISTORY_SUMMARY: frozenset(

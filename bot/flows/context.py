@@ -25,6 +25,7 @@ class Services:
     cipher: TextCipher
     content: ContentPack
     clock: Clock
+    retention_days: int = 180  # the operator's STEADY_RETENTION_DAYS: nobody's history outlives it
 
 
 @dataclass(frozen=True, slots=True)

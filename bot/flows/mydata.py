@@ -15,6 +15,7 @@ from bot.storage import (
     checkin_slots,
     checkins,
     flow_positions,
+    group_reminders,
     sent_messages,
     urges,
 )
@@ -38,6 +39,7 @@ class ProfileExport:
     discreet: bool
     created_at: str
     onboarded_at: str | None
+    history_kept_days: int | None  # None: as long as the operator's retention allows
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +82,9 @@ class UserExport:
     sent_message_ids_kept: int  # only ids and times, so /wipe can delete them
     affirmations_seen: list[str]
     current_flow: FlowExport | None
+    # Reminders this user set up as a group admin: they belong to the group, and only
+    # the admin's id is stored with them (removed by /forget).
+    group_reminders_created: int
 
 
 async def export_user(ctx: FlowContext) -> UserExport | None:
@@ -114,6 +119,7 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
             discreet=user.discreet,
             created_at=user.created_at.isoformat(),
             onboarded_at=user.onboarded_at.isoformat() if user.onboarded_at else None,
+            history_kept_days=user.keep_days,
         ),
         checkins=[
             CheckInExport(
@@ -137,6 +143,9 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
         sent_message_ids_kept=await sent_messages.count_for(ctx.db, user.id),
         affirmations_seen=await affirmations_seen.seen_affirmations(ctx.db, user.id),
         current_flow=None if position is None else FlowExport(position.flow, position.step),
+        group_reminders_created=await group_reminders.count_created_by(
+            ctx.db, user.platform, user.platform_user_id
+        ),
     )
 
 

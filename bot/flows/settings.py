@@ -5,6 +5,7 @@
       ├───[Days]────────────▶ days ──────(valid)──▶ menu
       ├───[Quiet hours]─────▶ quiet ─────(valid)──▶ menu
       ├───[Pause]───────────▶ pause ──[1|3|7 days or typed N]──▶ (left, paused)
+      ├───[History kept]────▶ keep ──[7|30|90 days, longest, or typed N]──▶ menu
       ├───[Stop | Resume]───▶ (left, stopped | resumed)
       └───[Done]────────────▶ (left)
 
@@ -31,6 +32,7 @@ from bot.scheduling.rules import format_weekdays, parse_weekdays
 from bot.storage import checkin_slots, flow_positions, users
 from bot.storage.db import Transaction
 from bot.storage.flow_positions import FlowPosition
+from bot.storage.retention import purge_expired
 from bot.storage.users import QuietHours, User
 
 MAX_PAUSE_DAYS = 60
@@ -44,6 +46,26 @@ _QUESTIONS = {
 _PAUSES = ((Choice("1", Msg.PAUSE_1), Choice("3", Msg.PAUSE_3), Choice("7", Msg.PAUSE_7)),)
 
 Change = Callable[[Transaction, User], Awaitable[None]]
+
+
+def kept_days(ctx: FlowContext, user: User) -> int:
+    """Days of history kept for this user: their choice, never beyond the operator's."""
+    longest = ctx.services.retention_days
+    return longest if user.keep_days is None else min(user.keep_days, longest)
+
+
+def _keep_choices(ctx: FlowContext) -> tuple[tuple[Choice, ...], ...]:
+    longest = ctx.services.retention_days
+    shorter = tuple(
+        Choice(str(days), ctx.text(Msg.KEEP_DAYS, days=days))
+        for days in (7, 30, 90)
+        if days < longest
+    )
+    return (
+        (shorter, (Choice("max", Msg.KEEP_LONGEST),))
+        if shorter
+        else ((Choice("max", Msg.KEEP_LONGEST),),)
+    )
 
 
 def format_local_date(user: User, instant: datetime) -> str:
@@ -62,6 +84,7 @@ class Settings(Flow):
             "quiet": Step(on_text=self._quiet),
             "pause": Step(on_choice=self._pause, text_as_choice=True),
             "country": Step(on_choice=self._country, text_as_choice=True),
+            "keep": Step(on_choice=self._keep, text_as_choice=True),
         }
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
@@ -93,6 +116,7 @@ class Settings(Flow):
             ),
             (Choice("days", Msg.SETTINGS_CHANGE_DAYS), Choice("quiet", Msg.SETTINGS_CHANGE_QUIET)),
             (Choice("pause", Msg.SETTINGS_PAUSE), toggle),
+            (Choice("keep", Msg.SETTINGS_CHANGE_KEEP),),
             (
                 Choice(
                     "discreet",
@@ -110,6 +134,7 @@ class Settings(Flow):
                 days=format_weekdays(user.weekdays),
                 quiet=str(user.quiet_hours) if user.quiet_hours else ctx.text(Msg.QUIET_OFF),
                 discreet=ctx.text(Msg.STATUS_ON if user.discreet else Msg.QUIET_OFF),
+                keep=ctx.text(Msg.KEEP_DAYS, days=kept_days(ctx, user)),
                 status=status,
             ),
             buttons=choices_markup(ctx, position, menu),
@@ -131,6 +156,11 @@ class Settings(Flow):
                 await users.set_discreet(tx, user.id, not user.discreet)
 
             return await self._apply(ctx, toggle)
+        if value == "keep":
+            async with ctx.db.transaction() as tx:
+                moved = await flow_positions.move_to(tx, user.id, self.name, "keep", ctx.now())
+            choices = _keep_choices(ctx)
+            return [Reply(ctx.text(Msg.ASK_KEEP), buttons=choices_markup(ctx, moved, choices))]
         if value == "pause":
             async with ctx.db.transaction() as tx:
                 moved = await flow_positions.move_to(tx, user.id, self.name, "pause", ctx.now())
@@ -216,6 +246,25 @@ class Settings(Flow):
             await reschedule_user(tx, user.id, ctx.now())
             await flow_positions.leave_flow(tx, user.id)
         return [ctx.reply(Msg.PAUSED, date=format_local_date(user, until))]
+
+    async def _keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        """A shorter history takes effect at once: what is older goes now, not tonight."""
+        longest = ctx.services.retention_days
+        days: int | None = None
+        if value != "max":
+            days = int(value) if value.isascii() and value.isdigit() else 0
+            if not 1 <= days <= longest:
+                return [ctx.reply(Msg.BAD_KEEP, limit=longest)]
+            if days == longest:
+                days = None  # the same as the longest: follows the operator's setting
+
+        async def change(tx: Transaction, user: User) -> None:
+            await users.set_keep_days(tx, user.id, days)
+
+        replies = await self._apply(ctx, change)
+        user = await ctx.ensure_user()
+        await purge_expired(ctx.db, ctx.now(), longest, user_id=user.id)
+        return replies
 
     async def _country(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         code, replies = await answer_country(ctx, value)

@@ -38,6 +38,7 @@ _USER_COLUMNS = (
     "u.id, u.platform, u.platform_user_id, u.chat_id, u.locale, u.timezone, u.weekdays,"
     " u.quiet_start, u.quiet_end, u.paused_until, u.checkins_stopped, u.unreachable_since,"
     " u.last_opening_id, u.last_reply_id, u.country, u.discreet, u.created_at, u.onboarded_at,"
+    " u.keep_days,"
     " fp.flow AS current_flow, fp.step AS current_step, fp.updated_at AS flow_updated_at"
 )
 

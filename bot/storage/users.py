@@ -47,6 +47,7 @@ class User:
     discreet: bool
     created_at: datetime
     onboarded_at: datetime | None
+    keep_days: int | None = None  # None: as long as the operator's retention allows
 
     @property
     def address(self) -> Address:
@@ -56,7 +57,7 @@ class User:
 _COLUMNS = (
     "id, platform, platform_user_id, chat_id, locale, timezone, weekdays, quiet_start, quiet_end,"
     " paused_until, checkins_stopped, unreachable_since, last_opening_id, last_reply_id,"
-    " country, discreet, created_at, onboarded_at"
+    " country, discreet, created_at, onboarded_at, keep_days"
 )
 
 
@@ -93,6 +94,7 @@ def user_from_row(row: Row) -> User:
         discreet=bool(row["discreet"]),
         created_at=from_epoch(row["created_at"]),
         onboarded_at=optional_from_epoch(row["onboarded_at"]),
+        keep_days=row["keep_days"],
     )
 
 
@@ -152,6 +154,10 @@ async def set_quiet_hours(tx: Transaction, user_id: int, quiet: QuietHours | Non
 async def set_paused_until(tx: Transaction, user_id: int, until: datetime | None) -> None:
     value = None if until is None else to_epoch(until)
     await tx.execute("UPDATE users SET paused_until = ? WHERE id = ?", (value, user_id))
+
+
+async def set_keep_days(tx: Transaction, user_id: int, days: int | None) -> None:
+    await tx.execute("UPDATE users SET keep_days = ? WHERE id = ?", (days, user_id))
 
 
 async def set_checkins_stopped(tx: Transaction, user_id: int, stopped: bool) -> None:

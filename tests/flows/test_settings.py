@@ -36,11 +36,12 @@ async def test_menu_shows_every_setting(chat: Conversation, text_of: Callable[..
         quiet=text_of(Msg.QUIET_OFF),
         status=text_of(Msg.STATUS_ON),
         discreet=text_of(Msg.STATUS_ON),
+        keep=text_of(Msg.KEEP_DAYS, days=180),
     )
     labels = [b.label for b in chat.last[0].flat_buttons]
     assert labels == [
         "Country", "Time zone", "Check-in times", "Days", "Quiet hours", "Pause check-ins",
-        "Stop check-ins", "Turn discreet mode off", "Done",
+        "Stop check-ins", "History kept", "Turn discreet mode off", "Done",
     ]  # fmt: skip
 
 

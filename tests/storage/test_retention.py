@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
+from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
+from bot.core.events import Address
+from bot.core.router import Router
 from bot.flows.context import Services
 from bot.storage.retention import purge_expired
 from bot.storage.user_texts import TextKind, list_texts
@@ -35,3 +39,60 @@ async def test_history_older_than_the_retention_is_deleted_reasons_stay(
     reasons = await list_texts(services.db, services.cipher, TextKind.REASON, user.id)
     assert [r.text for r in reasons] == ["my own reason"]
     assert (await purge_expired(services.db, clock.now(), retention_days=90)).checkins == 0
+
+
+async def answer_checkin(chat: Conversation, mood: str) -> None:
+    await chat.send("/checkin")
+    await chat.send(mood)
+    await chat.send("none")
+    await chat.send("a note")
+
+
+async def test_a_user_may_keep_less_and_the_older_part_goes_at_once(
+    router: Router, services: Services, clock: ManualClock, text_of: Callable[..., str]
+) -> None:
+    short = Conversation(router, Address("console", "c-short", "short"))
+    other = Conversation(router, Address("console", "c-other", "other"))
+    for chat in (short, other):
+        await answer_checkin(chat, "2")
+    clock.advance(timedelta(days=40))
+    for chat in (short, other):
+        await answer_checkin(chat, "4")
+
+    await short.send("/settings")
+    await short.press(text_of(Msg.SETTINGS_CHANGE_KEEP))
+    labels = [button.label for button in short.last[0].flat_buttons]
+    assert labels == ["7 days", "30 days", "90 days", text_of(Msg.KEEP_LONGEST)]
+    await short.press("30 days")
+    assert text_of(Msg.KEEP_DAYS, days=30) in short.text  # the menu shows the new choice
+
+    async def moods(user: str) -> list[int]:
+        rows = await services.db.fetch_all(
+            "SELECT c.mood FROM checkins AS c JOIN users AS u ON u.id = c.user_id"
+            " WHERE u.platform_user_id = ? ORDER BY c.answered_at",
+            (user,),
+        )
+        return [row["mood"] for row in rows]
+
+    assert await moods("short") == [4]  # the 40-day-old answer went right away
+    assert await moods("other") == [2, 4]  # nobody else's history was touched
+    clock.advance(timedelta(days=31))
+    await purge_expired(services.db, clock.now(), retention_days=180)
+    assert await moods("short") == []
+    assert await moods("other") == [2, 4]
+
+
+async def test_keeping_longer_than_the_operator_allows_is_refused_kindly(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/settings")
+    await chat.press(text_of(Msg.SETTINGS_CHANGE_KEEP))
+    await chat.send("365")
+    assert chat.text == text_of(Msg.BAD_KEEP, limit=services.retention_days)
+    await chat.send("12")
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None and user.keep_days == 12
+    await chat.press(text_of(Msg.SETTINGS_CHANGE_KEEP))
+    await chat.press(text_of(Msg.KEEP_LONGEST))
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None and user.keep_days is None
