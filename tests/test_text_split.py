@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import unicodedata
+
 from bot.adapters.text_split import split_text, utf16_length
 
 
@@ -36,3 +38,14 @@ def test_nothing_is_lost() -> None:
     text = ("word " * 2000).strip()
     pieces = split_text(text, 4096)
     assert " ".join(pieces) == text
+
+
+def test_a_letter_keeps_its_accents_and_an_emoji_its_joiners() -> None:
+    accented = "e\u0301\u0301" * 10  # no spaces: the cut must fall inside the "word"
+    for piece in split_text(accented, 7):
+        assert not unicodedata.combining(piece[0])
+    assert "".join(split_text(accented, 7)) == accented
+    family = "\U0001f469\u200d\U0001f469\u200d\U0001f467" * 4  # 5 code points each
+    pieces = split_text(family, 7)
+    assert all(piece.count("\U0001f467") * 5 == len(piece) for piece in pieces)
+    assert "".join(pieces) == family

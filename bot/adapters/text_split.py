@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 Measure = Callable[[str], int]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+# Characters that belong to the one before them: variation selectors and the zero-width joiner.
+_ZWJ = "\u200d"
+_JOINS_PREVIOUS = re.compile("[\ufe00-\ufe0f\u200d]")
 
 
 def utf16_length(text: str) -> int:
@@ -46,7 +50,20 @@ def _best_cut(text: str, limit: int, measure: Measure) -> int:
     space = window.rfind(" ")
     if space > fits // 3:
         return space + 1
-    return fits
+    return _before_marks(text, fits)
+
+
+def _before_marks(text: str, cut: int) -> int:
+    """Move a cut inside a word back before any combining marks, so an accent, a variation
+    selector or a joined emoji stays whole (unless the whole piece is one such cluster)."""
+    start = cut
+    while 1 < start < len(text) and (_joins_previous(text[start]) or text[start - 1] == _ZWJ):
+        start -= 1
+    return start if start > 1 else cut
+
+
+def _joins_previous(character: str) -> bool:
+    return unicodedata.combining(character) != 0 or _JOINS_PREVIOUS.match(character) is not None
 
 
 def _longest_prefix(text: str, limit: int, measure: Measure) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -19,6 +20,7 @@ from bot.storage import (
     sent_messages,
     urges,
 )
+from bot.storage.flow_positions import FlowPosition
 from bot.storage.user_texts import TextKind, list_texts
 
 
@@ -67,6 +69,8 @@ class NoContactExport:
 class FlowExport:
     flow: str
     step: str
+    # A message written in the pause flow, waiting for "keep it" or "let it go".
+    draft_waiting: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +146,9 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
         pending_snooze_at=_iso(await checkin_slots.pending_snooze(ctx.db, user.id)),
         sent_message_ids_kept=await sent_messages.count_for(ctx.db, user.id),
         affirmations_seen=await affirmations_seen.seen_affirmations(ctx.db, user.id),
-        current_flow=None if position is None else FlowExport(position.flow, position.step),
+        current_flow=None
+        if position is None
+        else FlowExport(position.flow, position.step, _waiting_draft(ctx, position, user.id)),
         group_reminders_created=await group_reminders.count_created_by(
             ctx.db, user.platform, user.platform_user_id
         ),
@@ -160,3 +166,10 @@ async def mydata(ctx: FlowContext) -> list[Reply]:
 
 def _iso(instant: datetime | None) -> str | None:
     return None if instant is None else instant.isoformat()
+
+
+def _waiting_draft(ctx: FlowContext, position: FlowPosition, user_id: int) -> str | None:
+    sealed = position.data.get("draft")
+    if not isinstance(sealed, str):
+        return None
+    return ctx.cipher.decrypt(base64.b64decode(sealed), user_id)

@@ -79,3 +79,14 @@ async def test_mydata_shows_everything_decrypted(chat: Conversation) -> None:
     ]
     assert len(data["affirmations_seen"]) == 1
     assert data["current_flow"] is None
+
+
+async def test_mydata_shows_a_draft_still_waiting_for_keep_or_let_go(
+    chat: Conversation, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/pause")
+    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.send("the words I did not send, kiwi-77")
+    await chat.send("/mydata")
+    data = json.loads(chat.last[-1].text)
+    assert data["current_flow"]["draft_waiting"] == "the words I did not send, kiwi-77"
