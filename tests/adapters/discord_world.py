@@ -139,7 +139,8 @@ class DiscordWorld:
         quiet_since = len(self.dc.calls)
         for _ in range(60):
             await asyncio.sleep(QUIET_SECONDS)
-            if len(self.dc.calls) == quiet_since:
+            # Quiet, and no interaction still "thinking": a slow machine pauses mid-answer.
+            if len(self.dc.calls) == quiet_since and not self.dc.unanswered_interactions():
                 return
             quiet_since = len(self.dc.calls)
 
