@@ -8,6 +8,7 @@ import sys
 from collections.abc import Coroutine, Sequence
 from typing import Any
 
+from bot.adapters.base import LoginRefused
 from bot.app import run_console, run_platforms
 from bot.config import Settings, SettingsError, load_settings
 from bot.content_pack.loader import ContentError, check_pack, load_pack
@@ -179,6 +180,9 @@ def _guarded(main: Coroutine[Any, Any, None], settings: Settings) -> int:
         return EXIT_USAGE
     except MigrationError as error:
         print(f"steady: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except LoginRefused as error:
+        print(f"steady: {error}. Check the token, or create a new one.", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 0

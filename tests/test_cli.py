@@ -218,3 +218,36 @@ async def test_run_serves_telegram_and_discord_from_one_process(tmp_path: Path) 
         assert b"/about" not in stderr
         # It hung up (with 4000, not 1000: discord.py's close races its own reader).
         assert len(dc.client_closes) == 1 and dc.connected_session is None
+
+
+@pytest.mark.parametrize("platform", ["telegram", "discord"])
+async def test_a_refused_token_is_one_clear_line_and_exit_2(tmp_path: Path, platform: str) -> None:
+    async with FakeTelegram() as tg, FakeDiscord() as dc:
+        environment = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in {"TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN", "STEADY_ENCRYPTION_KEY"}
+        }
+        environment["STEADY_DATA_DIR"] = str(tmp_path / "data")
+        if platform == "telegram":
+            environment |= {
+                "TELEGRAM_BOT_TOKEN": "999:not-the-right-token",
+                "TELEGRAM_API_BASE_URL": f"{tg.url}/bot",
+            }
+            expected = "steady: Telegram refused TELEGRAM_BOT_TOKEN."
+        else:
+            environment |= {
+                "DISCORD_BOT_TOKEN": "not-the-right-token",
+                "DISCORD_API_BASE_URL": dc.api_url,
+            }
+            expected = "steady: Discord refused DISCORD_BOT_TOKEN."
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run",
+            env=environment, cwd=tmp_path,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
+    assert process.returncode == 2
+    assert b"Traceback" not in stderr
+    assert stderr.decode().strip().splitlines()[-1].startswith(expected)

@@ -65,3 +65,7 @@ class RetryAfter(DeliveryError):
 
 class TransientDeliveryError(DeliveryError):
     """A network error or timeout: worth another try after a pause."""
+
+
+class LoginRefused(Exception):
+    """The platform refused the bot's token at start-up: nothing to retry, tell the operator."""

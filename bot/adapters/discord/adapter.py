@@ -23,6 +23,7 @@ from discord.http import Route
 from bot.adapters.base import (
     Capabilities,
     DeliveryError,
+    LoginRefused,
     RetryAfter,
     SentMessage,
     TransientDeliveryError,
@@ -149,7 +150,10 @@ class DiscordAdapter:
         )
         self._client = client
         try:
-            await client.login(self._config.token)
+            try:
+                await client.login(self._config.token)
+            except discord.LoginFailure:
+                raise LoginRefused("Discord refused DISCORD_BOT_TOKEN") from None
             if self._config.gateway_url is None:
                 _, url, _ = await client.http.get_bot_gateway()
                 DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)

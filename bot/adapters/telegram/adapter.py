@@ -26,6 +26,7 @@ from telegram.error import (
     BadRequest,
     ChatMigrated,
     Forbidden,
+    InvalidToken,
     NetworkError,
     TelegramError,
 )
@@ -35,6 +36,7 @@ from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 from bot.adapters.base import (
     Capabilities,
     DeliveryError,
+    LoginRefused,
     RecipientUnreachable,
     RetryAfter,
     SentMessage,
@@ -151,7 +153,10 @@ class TelegramAdapter:
         application.add_handler(TypeHandler(Update, self._on_update))
         application.add_error_handler(self._on_error)
         self._application = application
-        await application.initialize()
+        try:
+            await application.initialize()
+        except InvalidToken:
+            raise LoginRefused("Telegram refused TELEGRAM_BOT_TOKEN") from None
         self._username = application.bot.username
         await self._set_commands()
         if self._config.webhook_url:
