@@ -6,6 +6,12 @@ Settings come from the environment as for `steady run` (TELEGRAM_BOT_TOKEN,
 TELEGRAM_API_BASE_URL, STEADY_DATA_DIR, STEADY_TICK_SECONDS, ...); no `.env` file is read,
 so a developer's own settings cannot leak into a soak run.
 
+Telegram's flood limit (PTB's AIORateLimiter: 30 messages a second overall) is switched off
+here, as bench/telegram_roundtrip.py does: it is a limit per real second, and the soak
+compresses days into minutes, so it would cap the simulated users at a rate a thousand
+times below what the same users send over real days. The limiter itself still runs: a 429
+with retry_after still holds every send for that long, and is retried.
+
 Simulated time is `sim-anchor + (time.time() - real-anchor) * speed` (Unix seconds). The soak
 process computes it with the same formula from the same three numbers, so the fake Bot API
 server's message dates and the bot's clock agree, and a bot restarted after a kill -9
@@ -20,9 +26,13 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+from telegram.ext import AIORateLimiter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
 
+import bot.adapters.telegram.adapter as telegram_adapter
 from bot.app import run_platforms
 from bot.config import Settings
 from bot.logs import configure_logging
@@ -43,6 +53,11 @@ class AcceleratedClock:
         return datetime.fromtimestamp(self.timestamp(), UTC)
 
 
+def without_flood_limit(*args: Any, **kwargs: Any) -> AIORateLimiter:
+    """The adapter's AIORateLimiter, with the overall per-second limit at 0 (off)."""
+    return AIORateLimiter(*args, **{**kwargs, "overall_max_rate": 0})
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--sim-anchor", type=float, required=True, help="simulated Unix time")
@@ -51,6 +66,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     configure_logging(settings.log_level)
+    # Swapped at run time in this process only; no file is changed.
+    telegram_adapter.AIORateLimiter = without_flood_limit  # type: ignore[misc,assignment]
     clock = AcceleratedClock(args.sim_anchor, args.real_anchor, args.speed)
     asyncio.run(run_platforms(settings, clock=clock))
     return 0
