@@ -93,3 +93,17 @@ async def test_losing_permission_pauses_it_and_tells_the_admin_once(
     await discord_world.runs(MOD, "reminder", [{"name": "list", "type": 1}], room)
     paused = discord_world.adapter.content.text("en", Msg.REMINDER_STATE_NO_PERMISSION)
     assert escape(paused) in discord_world.ephemeral_texts(MOD)[-1]
+
+
+async def test_a_forged_press_on_a_channel_post_keeps_both_the_notice_and_the_post(
+    discord_world: DiscordWorld, text_of: Callable[..., str]
+) -> None:
+    room = discord_world.room.id
+    await discord_world.runs(MOD, "reminder", add("09:00", "Europe/Berlin", "Breathe."), room)
+    await post_day(discord_world, TUESDAY_0900_BERLIN)
+    [post] = discord_world.dc.messages_in(room)
+    await discord_world.presses(ANA, post, "ci:mood:00000000:3", forged=True)
+    assert [m.content for m in discord_world.dc.ephemeral_responses_to(ANA)] == [
+        escape(text_of(Msg.BUTTON_EXPIRED))
+    ]
+    assert discord_world.dc.messages_in(room) == [post]  # the post itself is still there

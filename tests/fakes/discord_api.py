@@ -669,7 +669,11 @@ class FakeDiscord:
         return [m.content for m in self.dm_of(user_id)]
 
     def ephemeral_responses_to(self, user_id: int) -> list[StoredMessage]:
-        return [m for m in self.messages.values() if m.ephemeral and m.visible_to == user_id]
+        return [
+            m
+            for m in self.messages.values()
+            if m.ephemeral and m.visible_to == user_id and not m.deleted
+        ]
 
     def unanswered_interactions(self) -> list[InteractionState]:
         """Interactions never acknowledged, or deferred with a "thinking" message left."""
@@ -1507,6 +1511,10 @@ class FakeDiscord:
             assert state.message_id is not None  # only components may update
             message = self.messages[state.message_id]
             self._apply_edit(message, data, call.files)
+        if kind in {UPDATE_MESSAGE, DEFERRED_UPDATE}:
+            # As on Discord: after a component's update, @original is the message the
+            # button is on, so editing or deleting @original acts on it.
+            state.original_message_id = state.message_id
         state.callback_type = kind
         if call.query.get("with_response") not in ("1", "true", "True"):
             return None

@@ -146,9 +146,15 @@ class Interactions:
     async def _followups(
         self, interaction: discord.Interaction, replies: Sequence[Reply], ephemeral: bool
     ) -> None:
-        """Replies as followups; the first fills in the deferred "thinking" message."""
+        """Replies as followups; the first fills in the deferred "thinking" message.
+
+        With nothing to say, that placeholder is removed, but only if it is ours: after a
+        button press, the original response is the notice already shown, or the message
+        the button sits on, and neither may be deleted.
+        """
         if not replies:
-            await _quietly(interaction.delete_original_response())
+            if _thinking(interaction):
+                await _quietly(interaction.delete_original_response())
             return
         for reply in replies:
             poster = _followup_poster(interaction, ephemeral or reply.ephemeral, reply.silent)
@@ -230,6 +236,11 @@ def _followup_poster(interaction: discord.Interaction, ephemeral: bool, silent: 
         return message
 
     return post
+
+
+def _thinking(interaction: discord.Interaction) -> bool:
+    """Did we answer with a "thinking" placeholder (deferred a command)?"""
+    return interaction.response.type is discord.InteractionResponseType.deferred_channel_message
 
 
 async def _defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
