@@ -37,6 +37,8 @@ class ChatPacer:
                     sent.popleft()
             sent.append(self._now())
             if len(self._sent) > 1_000:  # keep only chats with posts inside the window
+                for times in self._sent.values():
+                    self._forget_old(times)
                 self._sent = {chat: times for chat, times in self._sent.items() if times}
 
     def _forget_old(self, sent: deque[float]) -> None:

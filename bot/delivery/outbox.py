@@ -23,7 +23,7 @@ from bot.core.events import Address
 from bot.core.replies import Reply
 from bot.logs import get_logger, log_event
 from bot.storage.db import Database
-from bot.storage.group_reminders import pause_for_lost_permission
+from bot.storage.group_reminders import pause_for_lost_permission, still_active
 from bot.storage.urges import mark_followup_delivered
 from bot.storage.users import mark_unreachable
 
@@ -148,6 +148,10 @@ class Outbox:
     async def _deliver(self, adapter: Adapter, outgoing: Outgoing) -> None:
         if outgoing.followup_id is not None and not await self._still_pending(outgoing):
             return  # forgotten or already delivered while it waited in the queue
+        if outgoing.reminder_id is not None and not await still_active(
+            self._db, outgoing.reminder_id
+        ):
+            return  # an admin paused or deleted it while it waited
         if outgoing.user_row_id is not None and not await self._still_known(outgoing.user_row_id):
             return  # /forget came while it waited: nothing may follow it
         for attempt in range(1, MAX_ATTEMPTS + 1):

@@ -47,10 +47,12 @@ async def reminder_command(ctx: FlowContext, event: CommandIssued) -> list[Reply
 async def _add(ctx: FlowContext, spec: ReminderSpec) -> Reply:
     address, now = ctx.address, ctx.now()
     async with ctx.db.transaction() as tx:
+        # An admin posting anonymously has no id of their own here (the adapter leaves it
+        # empty): nobody can be told privately about that reminder later.
+        creator = address.user_id or None
         reminder = await group_reminders.add_reminder(
-            tx, ctx.cipher, address.platform, address.chat_id, address.user_id, ctx.locale,
-            spec, now,
-        )  # fmt: skip
+            tx, ctx.cipher, address.platform, address.chat_id, creator, ctx.locale, spec, now
+        )
         if reminder is None:
             return ctx.reply(Msg.REMINDER_TOO_MANY, limit=MAX_PER_CHAT)
         due, local_date = next_post(reminder, now, strictly_after=True)

@@ -88,7 +88,7 @@ async def add_reminder(
     cipher: TextCipher,
     platform: str,
     chat_id: str,
-    creator_user_id: str,
+    creator_user_id: str | None,
     locale: str,
     spec: ReminderSpec,
     now: datetime,
@@ -190,21 +190,56 @@ async def pause_for_lost_permission(tx: Transaction, reminder_id: int, now: date
     """Pause a reminder the platform would not post; True the first time (tell its admin).
 
     Paused, not deleted: an admin who gives the permission back resumes it as it was.
+    A reminder an admin paused meanwhile stays paused as they left it, and nobody is told.
     """
-    await pause(tx, reminder_id, PausedBecause.NO_PERMISSION)
     changed = await tx.execute(
+        "UPDATE group_reminders SET paused = ?, next_due_at = NULL, next_local_date = NULL"
+        " WHERE id = ? AND paused IS NULL",
+        (PausedBecause.NO_PERMISSION.value, reminder_id),
+    )
+    if changed != 1:
+        return False
+    told = await tx.execute(
         "UPDATE group_reminders SET creator_told_at = ?"
         " WHERE id = ? AND creator_told_at IS NULL AND creator_user_id IS NOT NULL",
         (to_epoch(now), reminder_id),
     )
-    return changed == 1
+    return told == 1
+
+
+async def still_active(db: Queryable, reminder_id: int) -> bool:
+    """Not paused or deleted since the tick claimed it: checked again just before posting."""
+    row = await db.fetch_one(
+        "SELECT 1 FROM group_reminders WHERE id = ? AND paused IS NULL", (reminder_id,)
+    )
+    return row is not None
 
 
 async def move_chat(tx: Transaction, platform: str, old_chat_id: str, new_chat_id: str) -> None:
-    """A Telegram group became a supergroup with a new id: its reminders follow it."""
-    await tx.execute(
-        "UPDATE group_reminders SET chat_id = ? WHERE platform = ? AND chat_id = ?",
-        (new_chat_id, platform, old_chat_id),
+    """A Telegram group became a supergroup with a new id: its reminders follow it.
+
+    If admins already made reminders in the new chat (the upgrade was noticed late),
+    the moved ones are numbered after those, so both sets stay reachable.
+    """
+    row = await tx.fetch_one(
+        "SELECT COALESCE(MAX(number), 0) AS highest FROM group_reminders"
+        " WHERE platform = ? AND chat_id = ?",
+        (platform, new_chat_id),
+    )
+    highest = 0 if row is None else int(row["highest"])
+    if highest == 0:
+        await tx.execute(
+            "UPDATE group_reminders SET chat_id = ? WHERE platform = ? AND chat_id = ?",
+            (new_chat_id, platform, old_chat_id),
+        )
+        return
+    moving = await tx.fetch_all(
+        "SELECT id FROM group_reminders WHERE platform = ? AND chat_id = ? ORDER BY number",
+        (platform, old_chat_id),
+    )
+    await tx.executemany(
+        "UPDATE group_reminders SET chat_id = ?, number = ? WHERE id = ?",
+        [(new_chat_id, highest + place, row["id"]) for place, row in enumerate(moving, 1)],
     )
 
 

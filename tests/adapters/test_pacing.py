@@ -39,3 +39,13 @@ async def test_another_chat_does_not_wait() -> None:
     assert clock.slept == []
     await asyncio.gather(pacer.wait_turn("-1"), pacer.wait_turn("-1"))
     assert clock.slept == [60.0]  # both waited one turn in a queue, the clock moved once
+
+
+async def test_chats_quiet_for_a_whole_window_are_forgotten() -> None:
+    clock = FakeTime()
+    pacer = ChatPacer(20, 60.0, clock.sleep, now=lambda: clock.now)
+    for chat in range(1_001):
+        await pacer.wait_turn(str(-chat))
+    clock.now += 3600
+    await pacer.wait_turn("-5000")
+    assert len(pacer._sent) == 1  # only the chat that just posted is remembered

@@ -179,3 +179,42 @@ async def test_many_posts_to_one_group_are_paced_not_refused(
             await adapter.stop()
         assert tg.sent_texts(GROUP) == [f"post {number}" for number in range(30)]
         assert not [call for call in tg.calls if call.status == 429]
+
+
+async def test_an_anonymous_admin_may_add_a_reminder_that_then_has_no_creator(
+    telegram: TelegramWorld,
+) -> None:
+    telegram.clock.set(CREATED)
+    before = len(telegram.tg.calls)
+    telegram.tg.user_sends_text(
+        GROUP, ADMIN, "/reminder add 09:00 UTC", chat_type="group", anonymous_admin=True
+    )
+    await telegram.settled(before)
+    assert telegram.last_text(GROUP).startswith("Reminder 1 is set")
+    assert telegram.tg.calls_to("getChatMember") == []  # posting as the group proves it
+    [reminder] = await reminders_of(telegram, GROUP)
+    assert reminder.creator_user_id is None  # not the stand-in bot's id
+
+
+async def test_an_upgrade_noticed_late_keeps_old_and_new_reminders_apart(
+    telegram: TelegramWorld,
+) -> None:
+    supergroup = -1_000_4003
+    telegram.clock.set(CREATED)
+    await admin_adds(telegram, "09:00 UTC text from the old group")
+    telegram.tg.migrated_chats[GROUP] = supergroup  # the service message never arrived
+    telegram.tg.set_member_status(supergroup, ADMIN, "administrator")
+    await telegram.says(
+        supergroup, "/reminder add 09:00 UTC text from the new group", user_id=ADMIN,
+        chat_type="supergroup",
+    )  # fmt: skip
+    await post_due(telegram)
+    assert sorted(telegram.tg.sent_texts(supergroup)[-2:]) == [
+        "from the new group",
+        "from the old group",
+    ]
+    moved = await reminders_of(telegram, supergroup)
+    assert [(r.number, r.spec.own_text) for r in moved] == [
+        (1, "from the new group"),
+        (2, "from the old group"),
+    ]

@@ -120,6 +120,7 @@ _BUTTON_ACTIONS: Final = (
     "pay",
 )
 GROUP_MESSAGES_PER_MINUTE: Final = 20
+GROUP_ANONYMOUS_BOT_ID: Final = 1087968824  # the sender Telegram shows for anonymous admins
 # Methods that put something in front of the user; these are what a block stops.
 _WRITE_METHODS: Final = frozenset(
     {"sendMessage", "sendPhoto", "sendChatAction", "editMessageText", "editMessageReplyMarkup"}
@@ -578,6 +579,7 @@ class StoredMessage:
     edit_date: int | None = None
     previous_texts: list[str] = field(default_factory=list)  # oldest first; grows on each edit
     new_chat_member_ids: list[int] = field(default_factory=list)
+    sender_chat_id: int | None = None  # posted on behalf of a chat (an anonymous admin)
 
     @property
     def original_text(self) -> str | None:
@@ -626,9 +628,10 @@ class KnownUser:
     first_name: str
     username: str | None = None
     language_code: str | None = None
+    is_bot: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        data: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
         if self.username:
             data["username"] = self.username
         if self.language_code:
@@ -1213,10 +1216,20 @@ class FakeTelegram:
         username: str | None = None,
         first_name: str | None = None,
         chat_title: str | None = None,
+        anonymous_admin: bool = False,
     ) -> dict[str, Any]:
-        """Queue a user's text message update; returns the update as sent to the bot."""
+        """Queue a user's text message update; returns the update as sent to the bot.
+
+        `anonymous_admin`: an admin posting as the group itself; Telegram then names the
+        stand-in GroupAnonymousBot as the sender and the group as `sender_chat`.
+        """
         user = self._remember_user(user_id, username, first_name, language_code)
         self._remember_chat(chat_id, chat_type, chat_title, user)
+        if anonymous_admin:
+            user_id = GROUP_ANONYMOUS_BOT_ID
+            self.users.setdefault(
+                user_id, KnownUser(user_id, "Group", username="GroupAnonymousBot", is_bot=True)
+            )
         message = StoredMessage(
             chat_id=chat_id,
             message_id=self._new_message_id(chat_id),
@@ -1225,6 +1238,7 @@ class FakeTelegram:
             from_bot=False,
             text=text,
             entities=bot_command_entities(text),
+            sender_chat_id=chat_id if anonymous_admin else None,
         )
         self.messages.setdefault(chat_id, {})[message.message_id] = message
         return self._push({"message": self._message_json(message)})
@@ -1530,6 +1544,8 @@ class FakeTelegram:
             "chat": self._chat_json(message.chat_id),
             "date": message.date,
         }
+        if message.sender_chat_id is not None:
+            data["sender_chat"] = self._chat_json(message.sender_chat_id)
         if message.edit_date is not None:
             data["edit_date"] = message.edit_date
         if message.text is not None:

@@ -8,6 +8,8 @@ from datetime import UTC, datetime, timedelta
 from bot.adapters.base import RecipientUnreachable
 from bot.content_pack.ids import Msg
 from bot.core.events import Address, CommandIssued
+from bot.core.replies import Reply
+from bot.delivery.outbox import Outgoing
 from bot.storage import group_reminders
 from bot.storage.group_reminders import PausedBecause
 from tests.scheduling.conftest import World
@@ -63,11 +65,11 @@ async def test_the_post_offers_a_private_check_in_and_names_nobody(world: World)
     world.clock.set(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
     await world.tick()
     [(address, reply)] = world.adapter.take()
+    # Sent to the group as such: no member's id rides along, not even the admin's.
     assert address == Address("test", "group-1", "", is_group=True)
     assert reply.text == "Water, food, rest: they count today."
     [button] = reply.flat_buttons
-    assert button.open_private == "checkin"
-    assert "admin-1" not in reply.text
+    assert (button.open_private, button.data) == ("checkin", "")
 
 
 async def test_spring_forward_posts_once_shifted_past_the_gap(world: World) -> None:
@@ -150,3 +152,25 @@ async def test_a_claimed_reminder_is_not_claimed_again(world: World) -> None:
     assert reminder.last_local_date is not None
     assert reminder.last_local_date.isoformat() == "2026-03-02"
     assert reminder.next_due_at == datetime(2026, 3, 3, 9, 0, tzinfo=UTC)
+
+
+async def test_a_post_paused_while_it_waited_is_not_sent(world: World) -> None:
+    world.clock.set(datetime(2026, 3, 2, 8, 0, tzinfo=UTC))
+    await add(world, "09:00 UTC")
+    reminder = await only_reminder(world)
+    await world.router.handle(CommandIssued(GROUP, "reminder", "pause 1", admin=True))
+    group = Address("test", "group-1", "", is_group=True)
+    world.outbox.enqueue(Outgoing(group, Reply("claimed before the pause"), reminder.id))
+    await world.outbox.drain()
+    assert world.adapter.take() == []
+
+
+async def test_an_admins_pause_is_not_overwritten_by_a_refused_post(world: World) -> None:
+    world.clock.set(datetime(2026, 3, 2, 8, 0, tzinfo=UTC))
+    await add(world, "09:00 UTC")
+    reminder = await only_reminder(world)
+    await world.router.handle(CommandIssued(GROUP, "reminder", "pause 1", admin=True))
+    async with world.services.db.transaction() as tx:
+        told = await group_reminders.pause_for_lost_permission(tx, reminder.id, world.clock.now())
+    assert not told
+    assert (await only_reminder(world)).paused is PausedBecause.ADMIN

@@ -228,20 +228,18 @@ class TelegramAdapter:
                 await self._wipe(event.address)
             return
         if isinstance(event, CommandIssued) and event.name in ADMIN_COMMANDS:
-            event = replace(event, admin=await self._is_admin(update, event.address))
+            if _posted_as_the_group(update):
+                # An anonymous admin: Telegram shows a stand-in bot as the sender, whose id
+                # is nobody's; only the group's admins can post as the group.
+                event = replace(event, address=replace(event.address, user_id=""), admin=True)
+            else:
+                event = replace(event, admin=await self._is_admin(event.address))
         await self._reply_all(event.address, await self._router.handle(event))
 
-    async def _is_admin(self, update: Update, address: Address) -> bool:
-        """Telegram's own word, asked each time: admins change, and we keep no list of them.
-
-        A message an admin posts anonymously comes from the group itself, which
-        only its admins can do.
-        """
+    async def _is_admin(self, address: Address) -> bool:
+        """Telegram's own word, asked each time: admins change, and we keep no list of them."""
         if not address.is_group:
             return False
-        message = update.effective_message
-        if message is not None and message.sender_chat is not None:
-            return message.sender_chat.id == message.chat.id
         try:
             member = await self.bot.get_chat_member(int(address.chat_id), int(address.user_id))
         except TelegramError as error:
@@ -528,6 +526,15 @@ class TelegramAdapter:
             await move_chat(tx, PLATFORM, old_chat, new_chat)
             await group_reminders.move_chat(tx, PLATFORM, old_chat, new_chat)
         log_event(log, "telegram.chat_migrated")
+
+
+def _posted_as_the_group(update: Update) -> bool:
+    message = update.effective_message
+    return (
+        message is not None
+        and message.sender_chat is not None
+        and message.sender_chat.id == message.chat.id
+    )
 
 
 def _text(piece: str, plain: bool) -> str:
