@@ -1333,7 +1333,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 def main(argv: Sequence[str]) -> int:
     args = parse_args(argv)
     outcome = asyncio.run(soak(args))
-    report = render(shown_command([sys.argv[0], *argv]), outcome, args)
+    # --keep-logs names a folder of the operator's, and changes no figure: not shown.
+    shown = [a for i, a in enumerate(argv) if "--keep-logs" not in (a, *argv[i - 1 : i])]
+    report = render(shown_command([sys.argv[0], *shown]), outcome, args)
     print(report)
     defaults = (args.users, args.days, args.speed) == (DEFAULT_USERS, DEFAULT_DAYS, DEFAULT_SPEED)
     if not args.no_write:
