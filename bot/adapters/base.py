@@ -67,5 +67,11 @@ class TransientDeliveryError(DeliveryError):
     """A network error or timeout: worth another try after a pause."""
 
 
+class DeliveryUncertain(DeliveryError):
+    """The request went out but its answer never came (a read timeout): the platform may
+    well have delivered it. Scheduled sends count it as sent, so a check-in is never
+    doubled; a reply to what a user just did is tried again: better twice than never."""
+
+
 class LoginRefused(Exception):
     """The platform refused the bot's token at start-up: nothing to retry, tell the operator."""

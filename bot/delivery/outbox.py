@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.adapters.base import (
     Adapter,
+    DeliveryUncertain,
     RecipientUnreachable,
     RetryAfter,
     SentMessage,
@@ -55,6 +56,7 @@ class OutboxStats:
     retried: int = 0
     unreachable: int = 0
     dropped: int = 0
+    uncertain: int = 0  # the answer timed out after the request went out: counted as sent
 
 
 def backoff_seconds(attempt: int) -> float:
@@ -68,7 +70,9 @@ class Outbox:
         db: Database,
         clock: Clock,
         adapters: Mapping[str, Adapter],
-        workers_per_platform: int = 4,
+        # Sends wait on the network, not the CPU: enough of them that a few slow or
+        # rate-limited ones (each waits alone) do not hold up everyone else's.
+        workers_per_platform: int = 16,
         sleep: Sleep = asyncio.sleep,
         on_sent: Callable[[Outgoing, SentMessage | None], None] | None = None,
     ) -> None:
@@ -166,6 +170,12 @@ class Outbox:
                     await mark_unreachable(tx, outgoing.address, self._clock.now())
                 log_event(log, "outbox.unreachable", platform=outgoing.address.platform)
                 return
+            except DeliveryUncertain:
+                # Most likely delivered; sending again could show it twice. Counted as sent.
+                self.stats.uncertain += 1
+                log_event(log, "outbox.uncertain", platform=outgoing.address.platform)
+                await self._delivered(outgoing, None)
+                return
             except RetryAfter as error:
                 self.stats.retried += 1
                 await self._sleep(min(error.seconds, MAX_RETRY_AFTER_SECONDS))
@@ -174,14 +184,17 @@ class Outbox:
                 await self._sleep(backoff_seconds(attempt))
             else:
                 self.stats.sent += 1
-                if outgoing.followup_id is not None:
-                    async with self._db.transaction() as tx:
-                        await mark_followup_delivered(tx, outgoing.followup_id, self._clock.now())
-                if self._on_sent is not None:
-                    self._on_sent(outgoing, sent)
+                await self._delivered(outgoing, sent)
                 return
         self.stats.dropped += 1
         log_event(log, "outbox.gave_up", logging.WARNING, platform=outgoing.address.platform)
+
+    async def _delivered(self, outgoing: Outgoing, sent: SentMessage | None) -> None:
+        if outgoing.followup_id is not None:
+            async with self._db.transaction() as tx:
+                await mark_followup_delivered(tx, outgoing.followup_id, self._clock.now())
+        if self._on_sent is not None:
+            self._on_sent(outgoing, sent)
 
     async def _group_refused(self, outgoing: Outgoing, reminder_id: int) -> None:
         """Paused, not deleted; its admin hears about it privately the first time only."""

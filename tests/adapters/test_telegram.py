@@ -10,11 +10,15 @@ from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
+from bot.core.events import Address
 from bot.core.router import Router
+from bot.delivery.outbox import Outbox
 from bot.flows.context import Services
+from bot.scheduling.dispatcher import Dispatcher
 from bot.storage.checkins import list_checkins
 from bot.storage.users import find_user
 from tests.adapters.conftest import TelegramWorld, no_wait
+from tests.conversation import Conversation
 from tests.fakes.telegram_api import FakeTelegram
 
 ANA = 1001
@@ -168,7 +172,7 @@ async def test_blocked_then_writing_again(telegram: TelegramWorld) -> None:
 async def test_too_many_requests_is_retried(telegram: TelegramWorld) -> None:
     fault = telegram.tg.inject_retry_after(1, method="sendMessage")
     await telegram.says(ANA, "/about")
-    # PTB's rate limiter waits the second Telegram asked for, then sends again.
+    # The reply waits the second Telegram asked for, then is sent again.
     await telegram.tg.wait_for(lambda c: c.method == "sendMessage" and c.ok, timeout=5)
     assert fault.hits == 1
     assert [c.status for c in telegram.tg.calls_to("sendMessage")] == [429, 200]
@@ -275,6 +279,38 @@ async def test_a_timed_out_send_is_tried_again(services: Services, clock: Manual
             assert len(tg.calls_to("sendMessage")) == 2
             assert tg.sent_texts(ANA)[-1].startswith("Steady is a companion")
         finally:
+            await adapter.stop()
+
+
+async def test_a_scheduled_checkin_that_timed_out_after_sending_is_not_sent_again(
+    services: Services, clock: ManualClock
+) -> None:
+    """The answer never came, but the request went out: Telegram most likely has it. A
+    check-in is at most once, so the outbox counts it as sent instead of sending again."""
+    async with FakeTelegram(clock=lambda: clock.now().timestamp()) as tg:
+        router = Router(services)
+        config = TelegramConfig(
+            token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1, request_timeout=0.3
+        )
+        adapter = TelegramAdapter(config, router, services.db, services.content, sleep=no_wait)
+        outbox = Outbox(services.db, clock, {adapter.platform: adapter}, sleep=no_wait)
+        dispatcher = Dispatcher(services, router.checkin, router.pause, outbox)
+        await adapter.start()
+        outbox.start()
+        try:
+            world_chat = Conversation(router, Address("telegram", str(ANA), str(ANA)))
+            for said in ("/start", "Europe/Berlin", "10:30"):
+                await world_chat.send(said)
+            clock.set(datetime(2026, 3, 2, 9, 30, tzinfo=UTC))  # 10:30 in Berlin
+            tg.inject_stall(1.0, method="sendMessage")
+            assert (await dispatcher.tick()).started == 1
+            await outbox.drain()
+            await tg.wait_for(lambda c: c.method == "sendMessage" and c.ok, timeout=5)
+            assert len(tg.calls_to("sendMessage")) == 1
+            assert outbox.stats.uncertain == 1 and outbox.stats.sent == 0
+            assert len(tg.sent_texts(ANA)) == 1  # it did arrive, once
+        finally:
+            await outbox.stop()
             await adapter.stop()
 
 

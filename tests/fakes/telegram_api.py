@@ -1416,6 +1416,12 @@ class FakeTelegram:
             status = 200
         except ApiError as exc:
             status, body = exc.status, exc.body()
+        except ConnectionError:
+            # The client went away mid-request (a killed bot process): nothing to answer.
+            call.status = 499
+            self._call_event.set()
+            self._call_event = asyncio.Event()
+            raise
         except Exception as exc:
             # A bug in the fake must not pass for a Telegram outage; close() re-raises it.
             self.internal_errors.append(exc)

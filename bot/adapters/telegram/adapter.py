@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+import httpx
 from telegram import (
     Bot,
     BotCommand,
@@ -29,6 +30,7 @@ from telegram.error import (
     InvalidToken,
     NetworkError,
     TelegramError,
+    TimedOut,
 )
 from telegram.error import RetryAfter as TelegramRetryAfter
 from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
@@ -36,6 +38,7 @@ from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 from bot.adapters.base import (
     Capabilities,
     DeliveryError,
+    DeliveryUncertain,
     LoginRefused,
     RecipientUnreachable,
     RetryAfter,
@@ -65,7 +68,7 @@ DELETE_WINDOW = timedelta(hours=48)  # Telegram lets a bot delete its messages t
 RECORDS_KEPT = timedelta(days=30)
 RECORD_FLUSH_SECONDS = 2.0
 CALLBACK_ANSWER_WITHIN = 0.8
-REPLY_ATTEMPTS = 3  # on top of PTB's own retries: a reply (maybe a crisis reply) must arrive
+REPLY_ATTEMPTS = 6  # a reply (maybe a crisis reply) must get through repeated 429s
 MAX_REPLY_WAIT_SECONDS = 60.0  # seconds: Telegram shows a spinner until the press is answered
 NETWORK_ATTEMPTS = 3
 FRAME_MIN_SECONDS = 1.0  # at most one edit a second per chat
@@ -143,8 +146,10 @@ class TelegramAdapter:
             .base_url(base)
             .base_file_url(base.removesuffix("/bot") + "/file/bot")
             # PTB's limiter keeps the overall rate; its group limiter would also count
-            # admin checks and edits, so group messages are paced by our own pacer.
-            .rate_limiter(AIORateLimiter(max_retries=2, group_max_rate=0))
+            # admin checks and edits, so group messages are paced by our own pacer. It does
+            # not retry a 429 itself (max_retries=0): it would hold every send of the bot
+            # while it waits, where our callers wait only for the message that was refused.
+            .rate_limiter(AIORateLimiter(max_retries=0, group_max_rate=0))
             .read_timeout(self._config.request_timeout)
             .write_timeout(self._config.request_timeout)
             .concurrent_updates(True)
@@ -287,7 +292,7 @@ class TelegramAdapter:
                 if attempt == REPLY_ATTEMPTS:
                     raise
                 await self._sleep(min(error.seconds, MAX_REPLY_WAIT_SECONDS))
-            except TransientDeliveryError:
+            except (TransientDeliveryError, DeliveryUncertain):
                 if attempt == REPLY_ATTEMPTS:
                     raise
                 await self._sleep(2.0 * attempt)
@@ -513,6 +518,12 @@ class TelegramAdapter:
                 if any(refusal in said for refusal in _POSTING_REFUSED):
                     raise RecipientUnreachable(error.message) from None
                 raise
+            except TimedOut as error:
+                if not _never_sent(error):
+                    raise DeliveryUncertain(type(error).__name__) from None
+                if attempt == NETWORK_ATTEMPTS:
+                    raise TransientDeliveryError(type(error).__name__) from None
+                await self._sleep(0.5 * 2 ** (attempt - 1))
             except NetworkError as error:
                 if attempt == NETWORK_ATTEMPTS:
                     raise TransientDeliveryError(type(error).__name__) from None
@@ -534,6 +545,16 @@ def _posted_as_the_group(update: Update) -> bool:
         message is not None
         and message.sender_chat is not None
         and message.sender_chat.id == message.chat.id
+    )
+
+
+def _never_sent(error: TimedOut) -> bool:
+    """A timeout waiting for a connection: the request never left, so trying again cannot
+    deliver it twice. Any later timeout may have come after Telegram took the message."""
+    cause = error.__cause__
+    return (
+        isinstance(cause, httpx.ConnectTimeout | httpx.PoolTimeout)
+        or "pool timeout" in str(error).casefold()
     )
 
 
