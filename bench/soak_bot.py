@@ -9,8 +9,8 @@ so a developer's own settings cannot leak into a soak run.
 Telegram's flood limit (PTB's AIORateLimiter: 30 messages a second overall) is switched off
 here, as bench/telegram_roundtrip.py does: it is a limit per real second, and the soak
 compresses days into minutes, so it would cap the simulated users at a rate a thousand
-times below what the same users send over real days. The limiter itself still runs: a 429
-with retry_after still holds every send for that long, and is retried.
+times below what the same users send over real days. A 429 with retry_after still makes
+the refused message wait that long before it is sent again.
 
 Simulated time is `sim-anchor + (time.time() - real-anchor) * speed` (Unix seconds). The soak
 process computes it with the same formula from the same three numbers, so the fake Bot API

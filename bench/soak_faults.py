@@ -44,6 +44,8 @@ AnswerHook = Callable[[int, str | None], None]  # chat id, the notice text (None
 # Set in the request's own task when its call was stalled: each aiohttp handler runs in a
 # task of its own, so the mark reaches the message that call stores and no other.
 _stalled: contextvars.ContextVar[bool] = contextvars.ContextVar("stalled", default=False)
+# When a stalled call arrived: Telegram had the message then, only its answer was lost.
+_arrived: contextvars.ContextVar[float] = contextvars.ContextVar("arrived", default=0.0)
 
 
 class FaultyTelegram(FakeTelegram):
@@ -85,6 +87,7 @@ class FaultyTelegram(FakeTelegram):
             key = f"{call.method} stall"
             self.counts.by_method[key] = self.counts.by_method.get(key, 0) + 1
             _stalled.set(True)
+            _arrived.set(call.time)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._closing.wait(), rates.stall_seconds)
 
@@ -92,6 +95,9 @@ class FaultyTelegram(FakeTelegram):
         message = super()._store_bot_message(chat_id, **fields)
         self.stored_at[chat_id, message.message_id] = time.monotonic()
         if _stalled.get():
+            # A stall models a lost answer, not a slow Telegram: the message is dated when
+            # the call arrived, as the user would have seen it.
+            message.date = int(_arrived.get())
             self.stalled_messages.add((chat_id, message.message_id))
         if self.on_message is not None:
             self.on_message(message)
