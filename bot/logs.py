@@ -62,3 +62,6 @@ def configure_logging(level: str, stream: TextIO | None = None) -> None:
     root.handlers[:] = [handler]
     root.setLevel(logging.WARNING)
     logging.getLogger(_LOGGER_PREFIX).setLevel(level)
+    # PTB's limiter logs every 429 as an error once it no longer retries them itself
+    # (we retry per message; see the Telegram adapter): ours log them as events instead.
+    logging.getLogger("telegram.ext.AIORateLimiter").setLevel(logging.CRITICAL)
