@@ -65,8 +65,8 @@ How it is built, and why:
   when nothing came within 40 s. Stored answers are rows of the checkins table per user;
   lost = confirmed + silent - stored, per user, never below 0. Follow-ups are due for each
   wait the bot confirmed (and each unconfirmed one SQLite holds a row for), delivered when
-  the fake stored the follow-up question; follow-ups due after the 3-hour cutoff or after
-  the user blocked the bot are not counted.
+  the fake stored the follow-up question; as for check-ins, follow-ups due after the
+  3-hour cutoff, or less than 3 hours before the user blocked the bot, are not counted.
 * Crashes: bot exits the soak did not cause (a kill -9 is caused; a start-up that fails on
   an injected fault is not), a non-zero exit at the final SIGTERM, and tracebacks in the
   bot's stderr. Peak RSS: VmHWM of each bot process from /proc. Latency: from the instant a
@@ -897,6 +897,7 @@ class Counts:
     f_delivered: int = 0
     f_lost: int = 0
     f_dup: int = 0
+    f_examples: list[str] = field(default_factory=list)
 
 
 def dump_chats(fake: FaultyTelegram, counts: Counts, path: Path) -> None:
@@ -1023,11 +1024,17 @@ def count_answers(user: User, stored: int, counts: Counts) -> None:
 def count_followups(
     world: World, user: User, rows: int, cutoff: datetime, sim_end: datetime, counts: Counts
 ) -> None:
+    # As for check-ins: due before the cutoff, and, for a user who blocked the bot, due
+    # more than the cutoff's margin before the block (a send can take that long here).
+    margin = (sim_end - cutoff).total_seconds()
     counted = [
         wait
         for wait in user.waits
         if wait.sent_sim + 60 * wait.minutes <= cutoff.timestamp()
-        and (user.blocked_sim is None or wait.sent_sim + 60 * wait.minutes < user.blocked_sim)
+        and (
+            user.blocked_sim is None
+            or wait.sent_sim + 60 * wait.minutes < user.blocked_sim - margin
+        )
     ]
     expected = sum(wait.outcome == "ok" for wait in counted)
     if any(wait.outcome == "silent" for wait in counted):  # unconfirmed: due if kept
@@ -1037,6 +1044,19 @@ def count_followups(
     counts.f_delivered += min(expected, got)
     counts.f_lost += max(0, expected - got)
     counts.f_dup += max(0, got - expected)
+    if expected > got and len(counts.f_examples) < 5:
+        blocked = (
+            "never"
+            if user.blocked_sim is None
+            else f"{datetime.fromtimestamp(user.blocked_sim, UTC):%Y-%m-%d %H:%M}"
+        )
+        dues = ", ".join(
+            f"{datetime.fromtimestamp(w.sent_sim + 60 * w.minutes, UTC):%m-%d %H:%M} ({w.outcome})"
+            for w in counted
+        )
+        counts.f_examples.append(
+            f"user {user.id}: due {dues}; {got} received; {rows} rows; blocked {blocked}"
+        )
 
 
 # --- the run ---------------------------------------------------------------------------------
@@ -1312,6 +1332,8 @@ def render(command: str, outcome: Outcome, args: argparse.Namespace) -> str:
     ]
     if c.examples:
         lines += ["", "First lost check-ins:", "", *(f"- {line}" for line in c.examples)]
+    if c.f_examples:
+        lines += ["", "First lost follow-ups:", "", *(f"- {line}" for line in c.f_examples)]
     if c.duplicate_examples:
         lines += ["", "First duplicated check-ins:", ""]
         lines += [f"- {line}" for line in c.duplicate_examples]
