@@ -86,6 +86,10 @@ class Outbox:
         self._tasks: list[asyncio.Task[None]] = []
         self.stats = OutboxStats()
 
+    @property
+    def workers_per_platform(self) -> int:
+        return self._workers_per_platform
+
     def start(self) -> None:
         for platform in self._adapters:
             queue: asyncio.Queue[Outgoing] = asyncio.Queue()

@@ -78,18 +78,20 @@ async def test_forget_while_the_follow_up_waits_in_the_queue_sends_nothing(
         return await send(*args, **kwargs)  # type: ignore[arg-type]
 
     world.adapter.send = slow_send  # type: ignore[method-assign]
-    # Four workers per platform: keep them all busy so the follow-up waits in the queue.
-    for n in range(4):
+    # Keep every worker busy so the follow-up waits in the queue.
+    workers = world.outbox.workers_per_platform
+    for n in range(workers):
         busy = await world.onboard(f"busy{n}", "UTC", "09:10")
         await busy.send("/cancel")  # out of onboarding, so the check-in is not put off
     clock.set(START + timedelta(minutes=10))
     report = await world.dispatcher.tick()
-    assert (report.started, report.followups) == (4, 1)
-    await asyncio.sleep(0.05)  # the workers take the four check-ins and wait on the platform
+    assert (report.started, report.followups) == (workers, 1)
+    await asyncio.sleep(0.05)  # the workers take the check-ins and wait on the platform
     await forget(chat, text_of)
     gate.set()
     await world.outbox.drain()
-    assert [a.user_id for a, _ in world.adapter.take()] == [f"busy{n}" for n in range(4)]
+    sent_to = sorted(a.user_id for a, _ in world.adapter.take())
+    assert sent_to == sorted(f"busy{n}" for n in range(workers))
 
 
 async def test_forget_while_a_check_in_waits_in_the_queue_sends_nothing(
@@ -103,7 +105,8 @@ async def test_forget_while_a_check_in_waits_in_the_queue_sends_nothing(
         await gate.wait()
         return await send(*args, **kwargs)  # type: ignore[arg-type]
 
-    for n in range(4):
+    workers = world.outbox.workers_per_platform  # all busy, so ana's check-in waits in line
+    for n in range(workers):
         busy = await world.onboard(f"busy{n}", "UTC", "09:10")
         await busy.send("/cancel")
     chat = await world.onboard("ana", "UTC", "09:10")
@@ -111,9 +114,10 @@ async def test_forget_while_a_check_in_waits_in_the_queue_sends_nothing(
     world.adapter.take()
     world.adapter.send = slow_send  # type: ignore[method-assign]
     clock.set(START + timedelta(minutes=10))
-    assert (await world.dispatcher.tick()).started == 5
+    assert (await world.dispatcher.tick()).started == workers + 1
     await asyncio.sleep(0.05)
     await forget(chat, text_of)
     gate.set()
     await world.outbox.drain()
-    assert sorted(a.user_id for a, _ in world.adapter.take()) == [f"busy{n}" for n in range(4)]
+    sent_to = sorted(a.user_id for a, _ in world.adapter.take())
+    assert sent_to == sorted(f"busy{n}" for n in range(workers))
