@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.safety.normalise import normalise
+from bot.safety.normalise import as_displayed, normalise
 
 
 class Intent(StrEnum):
@@ -55,14 +55,20 @@ class Detector:
 
     def detect(self, text: str) -> Detection:
         normalised = normalise(text)
+        found: dict[Intent, str] = {}
+        self._match(normalised, found)
+        displayed = as_displayed(text)
+        if displayed is not None:  # what the reader sees counts too, not only the bytes
+            self._match(normalise(displayed), found)
+        matches = tuple(Match(intent, found[intent]) for intent in PRIORITY if intent in found)
+        return Detection(normalised, matches)
+
+    def _match(self, normalised: str, found: dict[Intent, str]) -> None:
         screened = normalised
         # Harmless idioms ("killing it at work") are blanked out first; a real
         # crisis phrase elsewhere in the same message still matches its rule.
         for exception in self.exceptions:
             screened = exception.sub(" ", screened)
-        found: dict[Intent, str] = {}
         for rule in self.rules:
             if rule.intent not in found and rule.pattern.search(screened):
                 found[rule.intent] = rule.id
-        matches = tuple(Match(intent, found[intent]) for intent in PRIORITY if intent in found)
-        return Detection(normalised, matches)

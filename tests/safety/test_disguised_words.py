@@ -1,0 +1,34 @@
+"""Words disguised with look-alike letters or reversed by an override still reach the rules,
+and text really written in another script is left as it is."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.content_pack.pack import ContentPack
+from bot.safety.normalise import as_displayed, normalise
+from bot.safety.rules import Intent
+
+
+@pytest.mark.parametrize(
+    "disguised",
+    [
+        "i want to kіll myself",  # Cyrillic і
+        "і wаnt tо ԁіе",  # most letters Cyrillic, a few Latin
+        "I WANT TO DΙΕ",  # Greek capitals Iota and Epsilon
+        "i want to \u202eeid",  # shown as "die"
+        "i want to \u202eflesym llik\u202c tonight",  # shown as "kill myself"
+    ],
+)
+def test_disguised_crisis_words_are_found(content: ContentPack, disguised: str) -> None:
+    assert Intent.CRISIS in content.detector("en").detect(disguised).intents
+
+
+def test_words_in_their_own_script_are_left_alone() -> None:
+    assert normalise("Мне очень плохо") == "мне очень плохо"
+    assert normalise("Καλημέρα") == "καλημερα"  # accents go, letters stay Greek
+
+
+def test_the_displayed_order_only_exists_with_an_override() -> None:
+    assert as_displayed("plain text") is None
+    assert as_displayed("a \u202ecba\u202c d") == "a abc d"
