@@ -17,7 +17,12 @@ from bot.delivery.outbox import Outgoing
 from bot.flows.context import Services
 from bot.reminders.schedule import describe_when, next_post, reminder_post
 from bot.storage.db import Transaction
-from bot.storage.group_reminders import GroupReminder, reminder_from_row
+from bot.storage.group_reminders import (
+    GroupReminder,
+    list_for_chat,
+    pause_for_lost_permission,
+    reminder_from_row,
+)
 from bot.storage.queries import from_epoch, to_epoch
 
 BATCH_LIMIT = 10_000
@@ -89,3 +94,17 @@ def _tell_creator(services: Services, reminder: GroupReminder) -> Outgoing | Non
     )
     # A private chat: on Telegram its id is the user's; on Discord the adapter opens the DM.
     return Outgoing(Address(reminder.platform, creator, creator), Reply(text))
+
+
+async def chat_lost(services: Services, platform: str, chat_id: str) -> list[Outgoing]:
+    """The bot was removed from a group (or may no longer post there): pause its active
+    reminders now, and return the private notes to their admins (each told once)."""
+    now = services.clock.now()
+    notes: list[Outgoing] = []
+    async with services.db.transaction() as tx:
+        for reminder in await list_for_chat(tx, services.cipher, platform, chat_id):
+            if reminder.paused is None and await pause_for_lost_permission(tx, reminder.id, now):
+                note = _tell_creator(services, reminder)
+                if note is not None:
+                    notes.append(note)
+    return notes

@@ -218,3 +218,23 @@ async def test_an_upgrade_noticed_late_keeps_old_and_new_reminders_apart(
         (1, "from the new group"),
         (2, "from the old group"),
     ]
+
+
+async def test_removal_from_the_group_pauses_at_once_and_tells_the_admin(
+    telegram: TelegramWorld, text_of: Callable[..., str]
+) -> None:
+    telegram.clock.set(CREATED)
+    await admin_adds(telegram, "09:00 UTC")
+    before = len(telegram.tg.calls)
+    telegram.tg.bot_removed_from_group(GROUP, ADMIN)
+    await telegram.settled(before)  # no tick: Telegram's membership update is enough
+    assert telegram.tg.sent_texts(ADMIN) == [
+        text_of(Msg.REMINDER_LOST_PERMISSION, number=1, when="09:00 UTC, daily")
+    ]
+    [reminder] = await reminders_of(telegram, GROUP)
+    assert reminder.paused is PausedBecause.NO_PERMISSION
+    telegram.clock.set(DUE)  # its time comes: nothing is tried, nobody is told again
+    assert (await telegram.dispatcher.tick()).reminders == 0
+    await telegram.outbox.drain()
+    assert len(telegram.tg.sent_texts(ADMIN)) == 1
+    assert not [c for c in telegram.tg.calls_to("sendMessage") if c.params["chat_id"] == GROUP][1:]

@@ -22,7 +22,7 @@ from telegram import (
     Message,
     Update,
 )
-from telegram.constants import ChatMemberStatus, ParseMode
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -54,6 +54,7 @@ from bot.core.events import Address, ButtonPressed, CommandIssued
 from bot.core.replies import Reply
 from bot.core.router import Router
 from bot.logs import get_logger, log_event
+from bot.reminders.posting import chat_lost
 from bot.storage import group_reminders, sent_messages
 from bot.storage.db import Database
 from bot.storage.sent_messages import SentRecord
@@ -216,6 +217,9 @@ class TelegramAdapter:
         if message is not None and message.migrate_to_chat_id is not None:
             await self._follow_migration(str(message.chat.id), str(message.migrate_to_chat_id))
             return
+        if _lost_the_group(update):
+            await self._on_group_lost(str(update.effective_chat.id))  # type: ignore[union-attr]
+            return
         event = to_event(update, self._username)
         if event is None:
             if update.callback_query is not None:
@@ -240,6 +244,17 @@ class TelegramAdapter:
             else:
                 event = replace(event, admin=await self._is_admin(event.address))
         await self._reply_all(event.address, await self._router.handle(event))
+
+    async def _on_group_lost(self, chat_id: str) -> None:
+        """Removed from a group, or no longer allowed to write there: its reminders pause
+        now, and whoever set each one up hears it privately, rather than at its next post."""
+        notes = await chat_lost(self._router.services, PLATFORM, chat_id)
+        log_event(log, "telegram.group_lost", reminders=len(notes))
+        for note in notes:
+            try:
+                await self._patiently(self.send, note.address, note.reply)
+            except DeliveryError as error:  # the admin never opened a private chat with us
+                log_event(log, "telegram.admin_note_dropped", logging.INFO, exc_info=error)
 
     async def _is_admin(self, address: Address) -> bool:
         """Telegram's own word, asked each time: admins change, and we keep no list of them."""
@@ -537,6 +552,19 @@ class TelegramAdapter:
             await move_chat(tx, PLATFORM, old_chat, new_chat)
             await group_reminders.move_chat(tx, PLATFORM, old_chat, new_chat)
         log_event(log, "telegram.chat_migrated")
+
+
+def _lost_the_group(update: Update) -> bool:
+    """The bot's own membership changed so that it can no longer post in a group."""
+    change = update.my_chat_member
+    if change is None or change.chat.type not in {ChatType.GROUP, ChatType.SUPERGROUP}:
+        return False
+    member = change.new_chat_member
+    if member.status in {ChatMemberStatus.LEFT, ChatMemberStatus.BANNED}:
+        return True
+    return member.status == ChatMemberStatus.RESTRICTED and not getattr(
+        member, "can_send_messages", True
+    )
 
 
 def _posted_as_the_group(update: Update) -> bool:
