@@ -14,7 +14,7 @@ from bot.config import Settings, SettingsError, load_settings
 from bot.content_pack.loader import ContentError, check_pack, load_pack
 from bot.logs import configure_logging
 from bot.storage.crypto import WrongKeyError
-from bot.storage.key_rotation import RotationError, rotate
+from bot.storage.key_rotation import RotationError, old_key_file, rotate
 from bot.storage.migrations import MigrationError
 from bot.storage.process_lock import AlreadyRunningError
 
@@ -169,6 +169,12 @@ def _guarded(main: Coroutine[Any, Any, None], settings: Settings) -> int:
             "it was created with.",
             file=sys.stderr,
         )
+        if old_key_file(settings.key_file).exists():
+            print(
+                f"steady: {old_key_file(settings.key_file).name} is there too: a key rotation "
+                "was interrupted. Run `steady keys rotate` again to settle it.",
+                file=sys.stderr,
+            )
         return EXIT_USAGE
     except AlreadyRunningError:
         print(

@@ -82,6 +82,14 @@ def test_wrong_key_is_a_clear_error_not_garbage(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "different encryption key" in result.stderr
     assert "secret words" not in result.stdout
+    assert "rotation was interrupted" not in result.stderr
+    # A rotation that stopped at the very moment of committing leaves the old key beside
+    # the new one: start-up says so, and how to settle it.
+    (data / "steady.key.old").write_text("y" * 43 + "=\n")
+    result = steady(["console"], data, "/mydata\n")
+    assert result.returncode == 2
+    assert "steady.key.old is there too" in result.stderr
+    assert "steady keys rotate" in result.stderr
 
 
 @pytest.mark.parametrize("broken", [True, False])
