@@ -24,15 +24,14 @@ from bot.adapters.base import (
     Capabilities,
     DeliveryError,
     LoginRefused,
-    RetryAfter,
     SentMessage,
-    TransientDeliveryError,
 )
 from bot.adapters.discord import errors
 from bot.adapters.discord.commands import command_payloads
 from bot.adapters.discord.inbound import PLATFORM, dm_event, private_address
 from bot.adapters.discord.interactions import Interactions
 from bot.adapters.discord.render import MAX_CONTENT, NO_MENTIONS, text_pieces, view_for
+from bot.adapters.retry import patiently
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
 from bot.core.replies import Image, Reply
@@ -44,8 +43,6 @@ log = get_logger("discord")
 
 Result = TypeVar("Result")
 
-REPLY_ATTEMPTS = 3  # on top of discord.py's own retries: a reply (maybe a crisis reply) must arrive
-MAX_REPLY_WAIT_SECONDS = 60.0
 FRAME_MIN_SECONDS = 1.0  # at most one edit a second per message
 # discord.py waits out a 429 inside the call when it is at most this long (it never accepts
 # less than 30 s); a longer one comes back to us as RetryAfter for the outbox to schedule.
@@ -245,18 +242,7 @@ class DiscordAdapter:
         await self.patiently(lambda: self.send(address, reply))
 
     async def patiently(self, attempt: Callable[[], Awaitable[Result]]) -> Result:
-        for number in range(1, REPLY_ATTEMPTS + 1):
-            try:
-                return await attempt()
-            except RetryAfter as error:
-                if number == REPLY_ATTEMPTS:
-                    raise
-                await self._sleep(min(error.seconds, MAX_REPLY_WAIT_SECONDS))
-            except TransientDeliveryError:
-                if number == REPLY_ATTEMPTS:
-                    raise
-                await self._sleep(2.0 * number)
-        raise TransientDeliveryError("no attempt left")  # pragma: no cover
+        return await patiently(attempt, self._sleep)
 
     # Outbound ---------------------------------------------------------------------------
 

@@ -46,6 +46,7 @@ from bot.adapters.base import (
     TransientDeliveryError,
 )
 from bot.adapters.pacing import ChatPacer
+from bot.adapters.retry import patiently
 from bot.adapters.telegram.inbound import PLATFORM, to_event
 from bot.adapters.telegram.render import MAX_CAPTION, escape, keyboard, text_pieces
 from bot.content_pack.ids import Command, Msg
@@ -69,8 +70,6 @@ DELETE_WINDOW = timedelta(hours=48)  # Telegram lets a bot delete its messages t
 RECORDS_KEPT = timedelta(days=30)
 RECORD_FLUSH_SECONDS = 2.0
 CALLBACK_ANSWER_WITHIN = 0.8
-REPLY_ATTEMPTS = 6  # a reply (maybe a crisis reply) must get through repeated 429s
-MAX_REPLY_WAIT_SECONDS = 60.0  # seconds: Telegram shows a spinner until the press is answered
 NETWORK_ATTEMPTS = 3
 FRAME_MIN_SECONDS = 1.0  # at most one edit a second per chat
 # Commands that change a group's settings: only its administrators may use them.
@@ -299,18 +298,7 @@ class TelegramAdapter:
         address: Address,
         reply: Reply,
     ) -> None:
-        for attempt in range(1, REPLY_ATTEMPTS + 1):
-            try:
-                await send(address, reply)
-                return
-            except RetryAfter as error:
-                if attempt == REPLY_ATTEMPTS:
-                    raise
-                await self._sleep(min(error.seconds, MAX_REPLY_WAIT_SECONDS))
-            except (TransientDeliveryError, DeliveryUncertain):
-                if attempt == REPLY_ATTEMPTS:
-                    raise
-                await self._sleep(2.0 * attempt)
+        await patiently(lambda: send(address, reply), self._sleep)
 
     async def _on_press(self, update: Update, event: ButtonPressed) -> None:
         """Answer every press within a second, even when handling is slow or fails.
