@@ -16,7 +16,7 @@ from bot.adapters.discord.adapter import DiscordAdapter, DiscordConfig
 from bot.adapters.discord.inbound import PLATFORM as PLATFORM_DISCORD
 from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.adapters.telegram.inbound import PLATFORM as PLATFORM_TELEGRAM
-from bot.config import Settings
+from bot.config import Settings, decode_key
 from bot.content_pack.ids import Msg
 from bot.content_pack.loader import load_pack
 from bot.core.clock import Clock, SystemClock
@@ -29,6 +29,7 @@ from bot.scheduling.planner import schedule_unplanned
 from bot.scheduling.runner import TickRunner
 from bot.storage.crypto import TextCipher, load_or_create_key
 from bot.storage.db import Database
+from bot.storage.key_rotation import old_key_file, recover
 from bot.storage.meta import verify_key
 from bot.storage.process_lock import ProcessLock
 from bot.storage.retention import purge_expired
@@ -51,7 +52,7 @@ async def open_services(settings: Settings, clock: Clock | None = None) -> Async
     try:
         db = await Database.open(settings.database_file)
         try:
-            await verify_key(db, cipher)
+            cipher = await _settled_cipher(db, cipher, settings)
             yield Services(
                 db=db,
                 cipher=cipher,
@@ -63,6 +64,16 @@ async def open_services(settings: Settings, clock: Clock | None = None) -> Async
             await db.close()
     finally:
         lock.release()
+
+
+async def _settled_cipher(db: Database, cipher: TextCipher, settings: Settings) -> TextCipher:
+    """The cipher whose key opens the database. A key rotation interrupted while it
+    committed leaves both key files; the one that opens the database is kept, the
+    other removed."""
+    if settings.encryption_key is None and old_key_file(settings.key_file).exists():
+        return TextCipher(decode_key(await recover(db, settings.key_file)))
+    await verify_key(db, cipher)
+    return cipher
 
 
 @dataclass

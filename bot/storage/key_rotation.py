@@ -215,6 +215,7 @@ async def _rotate_open(
                 await before_commit()
         return Rotation(values, None)
     old_file = old_key_file(key_file)
+    committing = False
     try:
         async with db.transaction() as tx:
             values = await reseal_all(tx, old, new)
@@ -222,10 +223,15 @@ async def _rotate_open(
             _replace_private(key_file, new_text)
             if before_commit is not None:
                 await before_commit()
+            committing = True
     except BaseException:
-        if old_file.exists():
+        if not committing and old_file.exists():
             os.replace(old_file, key_file)  # rolled back: the old key is the right one again
             _sync_folder(key_file.parent)
+        # Once the COMMIT has begun, nobody here can tell whether it landed: a
+        # cancellation (Ctrl-C) can arrive while it still runs in the database's
+        # thread. Both key files stay, and whichever opens the database is kept by
+        # the next start or rotation (`recover`): never guess and lose the new key.
         raise
     old_file.unlink()
     _sync_folder(key_file.parent)

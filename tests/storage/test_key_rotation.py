@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -10,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot.app import open_services
@@ -169,6 +171,40 @@ async def test_a_failure_before_the_commit_leaves_the_old_key_and_data_working(
     assert not old_key_file(settings.key_file).exists()
     assert await sealed_values(settings.database_file) == before
     await everything_readable(settings, clock)
+
+
+@pytest.mark.parametrize("lands", [True, False])
+async def test_interrupted_while_committing_no_key_is_lost(
+    settings: Settings, clock: ManualClock, monkeypatch: pytest.MonkeyPatch, lands: bool
+) -> None:
+    """Ctrl-C arrives while the COMMIT runs in the database thread: it may have landed or
+    not, and nothing here can know. Both keys stay, and the next start keeps the right one."""
+    await write_everything(settings, clock)
+    old_key = key_text(settings)
+    execute = aiosqlite.Connection.execute
+
+    def interrupted(self: aiosqlite.Connection, sql: str, *args: object) -> object:
+        if sql != "COMMIT":
+            return execute(self, sql, *args)  # type: ignore[arg-type]
+
+        async def commit_then_cancel() -> None:
+            if lands:
+                await execute(self, sql)
+            raise asyncio.CancelledError
+
+        return commit_then_cancel()
+
+    monkeypatch.setattr(aiosqlite.Connection, "execute", interrupted)
+    with pytest.raises(asyncio.CancelledError):
+        await rotate(settings)
+    monkeypatch.undo()
+
+    new_key = key_text(settings)
+    assert new_key != old_key  # the new key was not thrown away
+    assert old_key_file(settings.key_file).read_text("ascii").strip() == old_key
+    await everything_readable(settings, clock)  # the start settles it
+    assert not old_key_file(settings.key_file).exists()
+    assert key_text(settings) == (new_key if lands else old_key)
 
 
 @pytest.mark.parametrize("committed", [False, True])
