@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.safety.normalise import as_displayed, normalise
+from bot.safety.normalise import as_displayed, normalise, unmask_lookalikes
 
 
 class Intent(StrEnum):
@@ -56,10 +56,12 @@ class Detector:
     def detect(self, text: str) -> Detection:
         normalised = normalise(text)
         found: dict[Intent, str] = {}
-        self._match(normalised, found)
-        displayed = as_displayed(text)
-        if displayed is not None:  # what the reader sees counts too, not only the bytes
-            self._match(normalise(displayed), found)
+        # What the reader sees counts, not only the characters: the text as written,
+        # in the order overrides show it, and with look-alike letters read as Latin.
+        shown = as_displayed(text) or text
+        readings = {normalised, normalise(shown), normalise(unmask_lookalikes(shown))}
+        for reading in readings:
+            self._match(reading, found)
         matches = tuple(Match(intent, found[intent]) for intent in PRIORITY if intent in found)
         return Detection(normalised, matches)
 

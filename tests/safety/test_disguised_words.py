@@ -18,6 +18,11 @@ from bot.safety.rules import Intent
         "I WANT TO DΙΕ",  # Greek capitals Iota and Epsilon
         "i want to \u202eeid",  # shown as "die"
         "i want to \u202eflesym llik\u202c tonight",  # shown as "kill myself"
+        "i want to \u202e\u202ea\u202c flesym llik\u202c",  # nested: "kill myself a"
+        "I WANT TO KILL ΜYSELF",  # Greek capital Mu, which case-folds to a "u" look-alike
+        "I WANT TO EΝD IT",  # Greek capital Nu
+        "I WILL ΗANG MYSELF",  # Greek capital Eta
+        "і ԝаηт то ԁіе",  # every letter a look-alike: no Latin letter at all
     ],
 )
 def test_disguised_crisis_words_are_found(content: ContentPack, disguised: str) -> None:
@@ -29,6 +34,19 @@ def test_words_in_their_own_script_are_left_alone() -> None:
     assert normalise("Καλημέρα") == "καλημερα"  # accents go, letters stay Greek
 
 
+@pytest.mark.parametrize(
+    "ordinary",
+    [
+        "Мне очень плохо сегодня, но я справлюсь",  # Russian, read as itself
+        "my friend Маша said hi and we had tea",  # an English message with a Cyrillic name
+        "Καλημέρα, τι κάνεις;",
+    ],
+)
+def test_other_scripts_raise_no_false_alarm(content: ContentPack, ordinary: str) -> None:
+    assert content.detector("en").detect(ordinary).intents == frozenset()
+
+
 def test_the_displayed_order_only_exists_with_an_override() -> None:
     assert as_displayed("plain text") is None
     assert as_displayed("a \u202ecba\u202c d") == "a abc d"
+    assert as_displayed("\u202eba\nc") == "ab\nc"  # a line end closes the override
