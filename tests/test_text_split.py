@@ -49,3 +49,10 @@ def test_a_letter_keeps_its_accents_and_an_emoji_its_joiners() -> None:
     pieces = split_text(family, 7)
     assert all(piece.count("\U0001f467") * 5 == len(piece) for piece in pieces)
     assert "".join(pieces) == family
+
+
+def test_a_skin_tone_stays_with_its_emoji() -> None:
+    waving = "\U0001f44b\U0001f3fd" * 6  # a waving hand, then its tone: two code points each
+    pieces = split_text(waving, 5)
+    assert all(not ("\U0001f3fb" <= piece[0] <= "\U0001f3ff") for piece in pieces)
+    assert "".join(pieces) == waving

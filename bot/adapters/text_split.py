@@ -9,9 +9,10 @@ from collections.abc import Callable
 Measure = Callable[[str], int]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
-# Characters that belong to the one before them: variation selectors and the zero-width joiner.
+# Characters that belong to the one before them: variation selectors, the zero-width joiner
+# and skin-tone modifiers.
 _ZWJ = "\u200d"
-_JOINS_PREVIOUS = re.compile("[\ufe00-\ufe0f\u200d]")
+_JOINS_PREVIOUS = re.compile("[\ufe00-\ufe0f\u200d\U0001f3fb-\U0001f3ff]")  # + skin tones
 
 
 def utf16_length(text: str) -> int:

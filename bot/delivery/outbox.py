@@ -36,6 +36,7 @@ MAX_ATTEMPTS = 5
 BACKOFF_BASE_SECONDS = 1.0
 BACKOFF_CAP_SECONDS = 30.0
 MAX_RETRY_AFTER_SECONDS = 300.0
+MAX_RATE_LIMITED_SECONDS = 900.0  # in all, per message, waiting for the platform's 429s
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +163,9 @@ class Outbox:
             return  # an admin paused or deleted it while it waited
         if outgoing.user_row_id is not None and not await self._still_known(outgoing.user_row_id):
             return  # /forget came while it waited: nothing may follow it
-        for attempt in range(1, MAX_ATTEMPTS + 1):
+        attempt = 0
+        waited_for_platform = 0.0
+        while attempt < MAX_ATTEMPTS:
             try:
                 sent = await adapter.send(outgoing.address, outgoing.reply)
             except RecipientUnreachable:
@@ -181,9 +184,16 @@ class Outbox:
                 await self._delivered(outgoing, None)
                 return
             except RetryAfter as error:
+                # The platform said when: waiting is not a failed attempt. Only the total
+                # wait is bounded, so a long flood wait cannot hold a worker forever.
+                wait = min(error.seconds, MAX_RETRY_AFTER_SECONDS)
+                if waited_for_platform + wait > MAX_RATE_LIMITED_SECONDS:
+                    break
+                waited_for_platform += wait
                 self.stats.retried += 1
-                await self._sleep(min(error.seconds, MAX_RETRY_AFTER_SECONDS))
+                await self._sleep(wait)
             except TransientDeliveryError:
+                attempt += 1
                 self.stats.retried += 1
                 await self._sleep(backoff_seconds(attempt))
             else:

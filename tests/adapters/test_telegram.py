@@ -5,12 +5,17 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from telegram.error import RetryAfter as TelegramRetryAfter
 
 from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
+from bot.core.replies import Reply
 from bot.core.router import Router
 from bot.delivery.outbox import Outbox
 from bot.flows.context import Services
@@ -347,3 +352,22 @@ async def test_a_crisis_reply_gets_through_repeated_rate_limits(
     telegram.tg.user_sends_text(ANA, ANA, "i want to kill myself")
     await telegram.tg.wait_for(lambda c: c.method == "sendMessage" and c.ok, timeout=10)
     assert telegram.tg.sent_texts(ANA)[-1].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+
+
+async def test_a_refused_later_piece_does_not_send_the_earlier_ones_again(
+    telegram: TelegramWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = "\n\n".join(f"Paragraph {n}. " + "steady words " * 120 for n in range(4))
+    original, attempts = telegram.adapter._send_text, []
+
+    async def refuses_the_second(*args: Any) -> Any:
+        attempts.append(args[2][:12])
+        if len(attempts) == 2:
+            raise TelegramRetryAfter(1)  # Telegram refuses the second piece, once
+        return await original(*args)
+
+    monkeypatch.setattr(telegram.adapter, "_send_text", refuses_the_second)
+    await telegram.adapter._deliver(Address("telegram", str(ANA), str(ANA)), Reply(text))
+    sent = telegram.tg.sent_texts(ANA)
+    assert len(sent) == 2 and " ".join(sent).split() == text.split()  # all of it, once
+    assert attempts == ["Paragraph 0.", "Paragraph 2.", "Paragraph 2."]  # piece 2 alone again

@@ -6,7 +6,14 @@ from bot.adapters.base import RecipientUnreachable, RetryAfter, TransientDeliver
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.replies import Reply
-from bot.delivery.outbox import MAX_ATTEMPTS, Outbox, Outgoing, backoff_seconds
+from bot.delivery.outbox import (
+    MAX_ATTEMPTS,
+    MAX_RATE_LIMITED_SECONDS,
+    MAX_RETRY_AFTER_SECONDS,
+    Outbox,
+    Outgoing,
+    backoff_seconds,
+)
 from bot.flows.context import Services
 from bot.storage.users import ensure_user, find_user
 from tests.recording_adapter import RecordingAdapter
@@ -65,3 +72,25 @@ async def test_no_adapter_for_the_platform_is_refused(services: Services) -> Non
     outbox = await outbox_with(services, RecordingAdapter(), Sleeps())
     assert not outbox.enqueue(Outgoing(Address("elsewhere", "1", "1"), Reply("x")))
     await outbox.stop()
+
+
+async def test_rate_limits_are_waited_out_not_counted_as_failures(services: Services) -> None:
+    adapter, sleeps = RecordingAdapter(), Sleeps()
+    adapter.failures.extend(RetryAfter(2) for _ in range(MAX_ATTEMPTS + 3))
+    outbox = await outbox_with(services, adapter, sleeps)
+    outbox.enqueue(Outgoing(ANA, Reply("hello")))
+    await outbox.drain()
+    await outbox.stop()
+    assert [reply.text for _, reply in adapter.sent] == ["hello"]
+    assert sleeps.asked == [2] * (MAX_ATTEMPTS + 3)
+
+
+async def test_an_endless_flood_wait_is_given_up_on(services: Services) -> None:
+    adapter, sleeps = RecordingAdapter(), Sleeps()
+    adapter.failures.extend(RetryAfter(MAX_RETRY_AFTER_SECONDS) for _ in range(10))
+    outbox = await outbox_with(services, adapter, sleeps)
+    outbox.enqueue(Outgoing(ANA, Reply("hello")))
+    await outbox.drain()
+    await outbox.stop()
+    assert adapter.sent == [] and outbox.stats.dropped == 1
+    assert sum(sleeps.asked) <= MAX_RATE_LIMITED_SECONDS

@@ -161,6 +161,8 @@ class TelegramAdapter:
         try:
             await application.initialize()
         except InvalidToken:
+            with contextlib.suppress(Exception):  # close its HTTP sessions; nothing to undo
+                await application.shutdown()
             raise LoginRefused("Telegram refused TELEGRAM_BOT_TOKEN") from None
         self._username = application.bot.username
         await self._set_commands()
@@ -359,10 +361,20 @@ class TelegramAdapter:
         pieces = text_pieces(reply.frames[0].text if reply.frames else reply.text)
         message_id = ""
         for number, piece in enumerate(pieces):
-            with_buttons = number == len(pieces) - 1  # buttons go under the last piece
-            message = await self._call(
-                functools.partial(self._send_text, address, reply, piece, with_buttons)
+            last = number == len(pieces) - 1  # buttons go under the last piece
+            send_piece = functools.partial(
+                self._call, functools.partial(self._send_text, address, reply, piece, last)
             )
+            try:
+                # Once a piece is out, the rest are retried one by one: a refusal of the
+                # third piece never sends the first two again.
+                message = await (
+                    send_piece() if number == 0 else patiently(send_piece, self._sleep)
+                )
+            except DeliveryUncertain:
+                if last:
+                    raise
+                continue  # most likely arrived: go on with the rest rather than start over
             message_id = str(message.message_id)
             self._remember(address, message_id)
         sent = SentMessage(address, message_id)
