@@ -13,6 +13,7 @@ import pytest
 
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
+from tests.processes import start_steady_run, steady_environment
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -20,12 +21,7 @@ REPO = Path(__file__).resolve().parent.parent
 def steady(
     args: list[str], data_dir: Path, stdin: str = "", **env: str
 ) -> subprocess.CompletedProcess[str]:
-    environment = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN", "STEADY_ENCRYPTION_KEY"}
-    }
-    environment.update({"STEADY_DATA_DIR": str(data_dir), **env})
+    environment = steady_environment(data_dir, **env)
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         input=stdin,
@@ -134,22 +130,12 @@ def test_detect_names_the_intent_and_the_rule(tmp_path: Path) -> None:
 
 async def test_run_serves_telegram_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     async with FakeTelegram() as tg:
-        environment = {
-            key: value
-            for key, value in os.environ.items()
-            if key not in {"DISCORD_BOT_TOKEN", "STEADY_ENCRYPTION_KEY"}
-        }
-        environment |= {
-            "TELEGRAM_BOT_TOKEN": tg.token,
-            "TELEGRAM_API_BASE_URL": f"{tg.url}/bot",
-            "STEADY_DATA_DIR": str(tmp_path / "data"),
-        }
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run",
-            env=environment, cwd=tmp_path,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        )  # fmt: skip
+        environment = steady_environment(
+            tmp_path / "data",
+            TELEGRAM_BOT_TOKEN=tg.token,
+            TELEGRAM_API_BASE_URL=f"{tg.url}/bot",
+        )
+        process = await start_steady_run(environment, tmp_path)
         try:
             await tg.wait_for("setMyCommands", timeout=30)
             tg.user_sends_text(42, 42, "/about")
@@ -189,22 +175,14 @@ def test_a_second_console_on_the_same_data_is_refused(tmp_path: Path) -> None:
 
 async def test_run_serves_telegram_and_discord_from_one_process(tmp_path: Path) -> None:
     async with FakeTelegram() as tg, FakeDiscord() as dc:
-        environment = {
-            key: value for key, value in os.environ.items() if key != "STEADY_ENCRYPTION_KEY"
-        }
-        environment |= {
-            "TELEGRAM_BOT_TOKEN": tg.token,
-            "TELEGRAM_API_BASE_URL": f"{tg.url}/bot",
-            "DISCORD_BOT_TOKEN": dc.token,
-            "DISCORD_API_BASE_URL": dc.api_url,  # the gateway address is asked of the API
-            "STEADY_DATA_DIR": str(tmp_path / "data"),
-        }
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run",
-            env=environment, cwd=tmp_path,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        )  # fmt: skip
+        environment = steady_environment(
+            tmp_path / "data",
+            TELEGRAM_BOT_TOKEN=tg.token,
+            TELEGRAM_API_BASE_URL=f"{tg.url}/bot",
+            DISCORD_BOT_TOKEN=dc.token,
+            DISCORD_API_BASE_URL=dc.api_url,  # the gateway address is asked of the API
+        )
+        process = await start_steady_run(environment, tmp_path)
         try:
             await tg.wait_for("setMyCommands", timeout=30)
             await dc.wait_for("PUT /applications/{application_id}/commands", timeout=30)
@@ -231,30 +209,21 @@ async def test_run_serves_telegram_and_discord_from_one_process(tmp_path: Path) 
 @pytest.mark.parametrize("platform", ["telegram", "discord"])
 async def test_a_refused_token_is_one_clear_line_and_exit_2(tmp_path: Path, platform: str) -> None:
     async with FakeTelegram() as tg, FakeDiscord() as dc:
-        environment = {
-            key: value
-            for key, value in os.environ.items()
-            if key not in {"TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN", "STEADY_ENCRYPTION_KEY"}
-        }
-        environment["STEADY_DATA_DIR"] = str(tmp_path / "data")
         if platform == "telegram":
-            environment |= {
-                "TELEGRAM_BOT_TOKEN": "999:not-the-right-token",
-                "TELEGRAM_API_BASE_URL": f"{tg.url}/bot",
-            }
+            environment = steady_environment(
+                tmp_path / "data",
+                TELEGRAM_BOT_TOKEN="999:not-the-right-token",
+                TELEGRAM_API_BASE_URL=f"{tg.url}/bot",
+            )
             expected = "steady: Telegram refused TELEGRAM_BOT_TOKEN."
         else:
-            environment |= {
-                "DISCORD_BOT_TOKEN": "not-the-right-token",
-                "DISCORD_API_BASE_URL": dc.api_url,
-            }
+            environment = steady_environment(
+                tmp_path / "data",
+                DISCORD_BOT_TOKEN="not-the-right-token",
+                DISCORD_API_BASE_URL=dc.api_url,
+            )
             expected = "steady: Discord refused DISCORD_BOT_TOKEN."
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run",
-            env=environment, cwd=tmp_path,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        )  # fmt: skip
+        process = await start_steady_run(environment, tmp_path)
         _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
     assert process.returncode == 2
     assert b"Traceback" not in stderr

@@ -4,9 +4,7 @@ what was in flight at the stop is handled as promised after the restart."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import sys
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,28 +16,17 @@ from bot.config import Settings
 from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
 from tests.fakes.telegram_api import FakeTelegram
+from tests.processes import start_steady_run, steady_environment
 from tests.scheduling.conftest import build_world
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # the clock fixture's start
 
 
 async def start_steady(tg: FakeTelegram, data: Path) -> asyncio.subprocess.Process:
-    environment = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"DISCORD_BOT_TOKEN", "STEADY_ENCRYPTION_KEY"}
-    }
-    environment |= {
-        "TELEGRAM_BOT_TOKEN": tg.token,
-        "TELEGRAM_API_BASE_URL": f"{tg.url}/bot",
-        "STEADY_DATA_DIR": str(data),
-    }
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "run",
-        env=environment, cwd=data.parent,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+    environment = steady_environment(
+        data, TELEGRAM_BOT_TOKEN=tg.token, TELEGRAM_API_BASE_URL=f"{tg.url}/bot"
+    )
+    return await start_steady_run(environment, data.parent)
 
 
 async def stop(process: asyncio.subprocess.Process) -> None:
