@@ -18,6 +18,7 @@ from bot.flows.context import Services
 from bot.reminders.schedule import describe_when, next_post, reminder_post
 from bot.storage.db import Transaction
 from bot.storage.group_reminders import (
+    COLUMNS,
     GroupReminder,
     list_for_chat,
     pause_for_lost_permission,
@@ -27,10 +28,8 @@ from bot.storage.queries import from_epoch, to_epoch
 
 BATCH_LIMIT = 10_000
 
-_DUE = """
-SELECT id, platform, chat_id, number, creator_user_id, locale, timezone, local_time, weekdays,
-       theme, own_text, posts, paused, creator_told_at, next_due_at, next_local_date,
-       last_local_date
+_DUE = f"""
+SELECT {COLUMNS}
 FROM group_reminders
 WHERE next_due_at IS NOT NULL AND next_due_at <= ? AND paused IS NULL
 ORDER BY next_due_at

@@ -47,7 +47,7 @@ class GroupReminder:
     last_local_date: date | None
 
 
-_COLUMNS = (
+COLUMNS = (  # what reminder_from_row reads
     "id, platform, chat_id, number, creator_user_id, locale, timezone, local_time, weekdays,"
     " theme, own_text, posts, paused, creator_told_at, next_due_at, next_local_date,"
     " last_local_date"
@@ -128,7 +128,7 @@ async def add_reminder(
 
 
 async def get_reminder(db: Queryable, cipher: TextCipher, reminder_id: int) -> GroupReminder | None:
-    row = await db.fetch_one(f"SELECT {_COLUMNS} FROM group_reminders WHERE id = ?", (reminder_id,))
+    row = await db.fetch_one(f"SELECT {COLUMNS} FROM group_reminders WHERE id = ?", (reminder_id,))
     return None if row is None else reminder_from_row(row, cipher)
 
 
@@ -136,7 +136,7 @@ async def find_by_number(
     db: Queryable, cipher: TextCipher, platform: str, chat_id: str, number: int
 ) -> GroupReminder | None:
     row = await db.fetch_one(
-        f"SELECT {_COLUMNS} FROM group_reminders WHERE platform = ? AND chat_id = ? AND number = ?",
+        f"SELECT {COLUMNS} FROM group_reminders WHERE platform = ? AND chat_id = ? AND number = ?",
         (platform, chat_id, number),
     )
     return None if row is None else reminder_from_row(row, cipher)
@@ -146,8 +146,7 @@ async def list_for_chat(
     db: Queryable, cipher: TextCipher, platform: str, chat_id: str
 ) -> list[GroupReminder]:
     rows = await db.fetch_all(
-        f"SELECT {_COLUMNS} FROM group_reminders WHERE platform = ? AND chat_id = ?"
-        " ORDER BY number",
+        f"SELECT {COLUMNS} FROM group_reminders WHERE platform = ? AND chat_id = ? ORDER BY number",
         (platform, chat_id),
     )
     return [reminder_from_row(row, cipher) for row in rows]
