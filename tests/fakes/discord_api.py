@@ -77,6 +77,8 @@ INTENT_GUILD_MEMBERS: Final = 1 << 1
 INTENT_GUILD_PRESENCES: Final = 1 << 8
 INTENT_GUILD_MESSAGES: Final = 1 << 9
 INTENT_DIRECT_MESSAGES: Final = 1 << 12
+# Gateway events that carry something a person did, each answered by one handler call.
+PEOPLES_EVENTS: Final = frozenset({"MESSAGE_CREATE", "INTERACTION_CREATE"})
 INTENT_MESSAGE_CONTENT: Final = 1 << 15
 PRIVILEGED_INTENTS: Final = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
 
@@ -511,6 +513,9 @@ class FakeDiscord:
         self.bot = FakeUser(application_id, "steady", bot=True)
 
         self.calls: list[RecordedCall] = []
+        # Dispatches of what people did (not the bot's own messages), for tests to wait
+        # until the bot has handled as many.
+        self.peoples_events = 0
         self.users: dict[int, FakeUser] = {self.bot.id: self.bot}
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
@@ -687,7 +692,7 @@ class FakeDiscord:
     async def wait_for(
         self,
         predicate: Callable[[RecordedCall], bool] | str,
-        timeout: float = 5.0,  # noqa: ASYNC109 - the test-facing API
+        timeout: float = 30.0,  # noqa: ASYNC109 - the test-facing API
         *,
         since: int = 0,
     ) -> RecordedCall:
@@ -709,7 +714,7 @@ class FakeDiscord:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._call_event.wait(), remaining)
 
-    async def wait_until_connected(self, timeout: float = 5.0) -> GatewaySession:  # noqa: ASYNC109
+    async def wait_until_connected(self, timeout: float = 30.0) -> GatewaySession:  # noqa: ASYNC109
         async with asyncio.timeout(timeout):
             while self.connected_session is None:  # noqa: ASYNC110 - set from several places
                 await asyncio.sleep(0.01)
@@ -960,6 +965,8 @@ class FakeDiscord:
         waits in its backlog, as Discord keeps it for a resuming client."""
         session = self._require_session()
         session.seq += 1
+        if event in PEOPLES_EVENTS and data.get("author", {}).get("id") != str(self.bot.id):
+            self.peoples_events += 1
         frame = {"op": 0, "t": event, "s": session.seq, "d": data}
         session.sent.append(frame)
         if session.connection is not None:

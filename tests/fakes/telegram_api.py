@@ -938,6 +938,7 @@ class FakeTelegram:
         self.faults: list[Fault] = []
         self.webhook: WebhookState | None = None
         self.updates: list[dict[str, Any]] = []  # not yet confirmed by a getUpdates offset
+        self.handed_over: set[int] = set()  # ids of updates a getUpdates has returned
         self.allowed_updates: list[str] = []
         self.internal_errors: list[Exception] = []
 
@@ -1040,7 +1041,7 @@ class FakeTelegram:
     async def wait_for(
         self,
         predicate: Callable[[RecordedCall], bool] | str,
-        timeout: float = 5.0,  # noqa: ASYNC109 - the test-facing API the brief asks for
+        timeout: float = 30.0,  # noqa: ASYNC109 - the test-facing API the brief asks for
         *,
         since: int = 0,
     ) -> RecordedCall:
@@ -1744,10 +1745,15 @@ class FakeTelegram:
             batch = [u for u in self.updates if self._wanted(u)][:limit]
             remaining = deadline - loop.time()
             if batch or remaining <= 0 or self._closing.is_set():
+                self.handed_over.update(update["update_id"] for update in batch)
                 return batch
             event = self._update_event
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), remaining)
+
+    def all_handed_over(self) -> bool:
+        """Every queued update the bot asked for has been given to it."""
+        return all(u["update_id"] in self.handed_over for u in self.updates if self._wanted(u))
 
     def _wanted(self, update: dict[str, Any]) -> bool:
         kind = next(key for key in update if key != "update_id")

@@ -79,10 +79,17 @@ class _Client(discord.Client):
         self._adapter = adapter
 
     async def on_message(self, message: discord.Message) -> None:
-        await self._adapter.on_message(message)
+        try:
+            await self._adapter.on_message(message)
+        finally:
+            if not message.author.bot:
+                self._adapter.events_handled += 1
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await self._adapter.interactions.on_interaction(interaction)
+        try:
+            await self._adapter.interactions.on_interaction(interaction)
+        finally:
+            self._adapter.events_handled += 1
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         # discord.py would print the traceback with the event's arguments: ids and kinds only.
@@ -124,6 +131,9 @@ class DiscordAdapter:
         self._background: set[asyncio.Task[None]] = set()
         self._saved_endpoints: tuple[str, yarl.URL] | None = None
         self.interactions = Interactions(self)
+        # People's messages and interactions whose handling is over (replies sent): a
+        # count that lets a caller wait for the bot to finish instead of guessing a time.
+        self.events_handled = 0
 
     @property
     def client(self) -> discord.Client:

@@ -9,6 +9,7 @@ import functools
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -126,6 +127,9 @@ class TelegramAdapter:
         self._group_pacer = ChatPacer(config.group_limit, config.group_window_seconds, sleep)
         # Ids of messages sent in private chats, written in batches (for /wipe).
         self._unrecorded: list[SentRecord] = []
+        # Updates whose handling is over, replies sent (or their failure handled): a
+        # count that lets a caller wait for the bot to finish instead of guessing a time.
+        self.updates_handled = 0
 
     @property
     def bot(self) -> Bot:
@@ -155,7 +159,7 @@ class TelegramAdapter:
             .concurrent_updates(True)
             .build()
         )
-        application.add_handler(TypeHandler(Update, self._on_update))
+        application.add_handler(TypeHandler(Update, self._handle))
         application.add_error_handler(self._on_error)
         self._application = application
         try:
@@ -212,6 +216,10 @@ class TelegramAdapter:
             )
 
     # Inbound ----------------------------------------------------------------------------
+
+    async def _handle(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._on_update(update, context)
+        self.updates_handled += 1  # a failure is counted once _on_error has dealt with it
 
     async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.message
@@ -333,9 +341,13 @@ class TelegramAdapter:
             exc_info=error,
             update_id=update.update_id if isinstance(update, Update) else None,
         )
-        if isinstance(update, Update) and update.callback_query is not None:
-            with contextlib.suppress(TelegramError):
-                await update.callback_query.answer()
+        try:
+            if isinstance(update, Update) and update.callback_query is not None:
+                with contextlib.suppress(TelegramError):
+                    await update.callback_query.answer()
+        finally:
+            if isinstance(update, Update):
+                self.updates_handled += 1
 
     # Outbound ---------------------------------------------------------------------------
 
@@ -385,31 +397,35 @@ class TelegramAdapter:
     async def _send_text(
         self, address: Address, reply: Reply, piece: str, with_buttons: bool, plain: bool
     ) -> Message:
-        if address.is_group:
-            await self._group_pacer.wait_turn(address.chat_id)
-        return await self.bot.send_message(
-            int(address.chat_id),
-            _text(piece, plain),
-            parse_mode=None if plain else ParseMode.HTML,
-            reply_markup=keyboard(reply, self.deep_link) if with_buttons else None,
-            disable_notification=reply.silent,
-            protect_content=reply.protect,
-        )
+        async with self._paced(address):
+            return await self.bot.send_message(
+                int(address.chat_id),
+                _text(piece, plain),
+                parse_mode=None if plain else ParseMode.HTML,
+                reply_markup=keyboard(reply, self.deep_link) if with_buttons else None,
+                disable_notification=reply.silent,
+                protect_content=reply.protect,
+            )
 
     async def _send_photo(self, address: Address, reply: Reply, plain: bool) -> Message:
         assert reply.image is not None
+        async with self._paced(address):
+            return await self.bot.send_photo(
+                int(address.chat_id),
+                photo=reply.image.png,
+                filename=reply.image.filename,
+                caption=_text(text_pieces(reply.text, MAX_CAPTION)[0], plain),
+                parse_mode=None if plain else ParseMode.HTML,
+                reply_markup=keyboard(reply, self.deep_link),
+                disable_notification=reply.silent,
+                protect_content=reply.protect,
+            )
+
+    def _paced(self, address: Address) -> AbstractAsyncContextManager[None]:
+        """Group messages take their turn under Telegram's per-group limit; others go."""
         if address.is_group:
-            await self._group_pacer.wait_turn(address.chat_id)
-        return await self.bot.send_photo(
-            int(address.chat_id),
-            photo=reply.image.png,
-            filename=reply.image.filename,
-            caption=_text(text_pieces(reply.text, MAX_CAPTION)[0], plain),
-            parse_mode=None if plain else ParseMode.HTML,
-            reply_markup=keyboard(reply, self.deep_link),
-            disable_notification=reply.silent,
-            protect_content=reply.protect,
-        )
+            return self._group_pacer.turn(address.chat_id)
+        return nullcontext()
 
     async def _edit(self, address: Address, message_id: str, reply: Reply) -> None:
         try:
