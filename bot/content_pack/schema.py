@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+import warnings
 from datetime import date
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -66,15 +67,28 @@ class Affirmation(_Strict):
     _strip = field_validator("text")(_clean)
 
 
-class Opening(_Strict):
-    id: ItemId
-    time_of_day: Literal["morning", "afternoon", "evening", "any"]
-    text: Annotated[str, StringConstraints(max_length=80)]
-
-    _strip = field_validator("text")(_clean)
+# "neutral" reads like an app notification and is safe on a lock screen someone else sees;
+# "warm" may be personal, and is only for users who turned discreet mode off.
+OpeningRegister = Literal["neutral", "warm"]
 
 
-ReplyCategory = Literal["hard_day", "middle_day", "good_day", "strong_urge"]
+# pydantic warns that the field "register" hides ABCMeta.register, a class-level method no
+# caller of Opening uses; the field reads as the content brief names it, so only that one
+# warning is silenced, only while the class is built.
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message='Field name "register"', category=UserWarning)
+
+    class Opening(_Strict):
+        id: ItemId
+        time_of_day: Literal["morning", "afternoon", "evening", "any"]
+        register: OpeningRegister
+        text: Annotated[str, StringConstraints(max_length=80)]
+
+        _strip = field_validator("text")(_clean)
+
+
+# still_there: for someone who lives with the person, or went back.
+ReplyCategory = Literal["hard_day", "middle_day", "good_day", "strong_urge", "still_there"]
 
 
 class CheckInReply(_Strict):
@@ -112,7 +126,7 @@ class CheckInRepliesFile(_Strict):
     @classmethod
     def _every_category(cls, replies: list[CheckInReply]) -> list[CheckInReply]:
         # Two per category at least: "never the same twice in a row" needs a choice.
-        for category in ("hard_day", "middle_day", "good_day", "strong_urge"):
+        for category in get_args(ReplyCategory):
             if sum(reply.category == category for reply in replies) < 2:
                 raise ValueError(f"category {category} needs at least two replies")
         return replies
