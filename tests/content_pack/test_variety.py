@@ -100,3 +100,19 @@ def test_no_item_carries_a_self_harm_idiom(content: ContentPack) -> None:
     texts.update({item.id: item.text for item in content.reflections("en")})
     found = {item_id: hit for item_id, text in texts.items() if (hit := harmful_idiom(text))}
     assert found == {}
+
+
+def test_no_two_items_share_a_run_of_eight_words(content: ContentPack) -> None:
+    """A run this long in two items means one was written from the other."""
+    items = [(item.id, item.text) for item in content.affirmations("en")]
+    items += [(item.id, item.text) for item in content.reflections("en")]
+    first_owner: dict[str, str] = {}
+    shared = []
+    for item_id, text in items:
+        words = re.findall(r"[a-z']+", text.lower())
+        for start in range(len(words) - 7):
+            run = " ".join(words[start : start + 8])
+            owner = first_owner.setdefault(run, item_id)
+            if owner != item_id:
+                shared.append((owner, item_id, run))
+    assert shared == []
