@@ -21,6 +21,12 @@ HARMFUL_IDIOMS = (
     "dead end",
     "kill me",
     "over my dead body",
+    # Their close relatives.
+    "take your own life",
+    "dying of",
+    "killing me",
+    "to death",
+    "shoot me",
 )
 
 # "X is not Y." / "X does not mean Y." as the first sentence: the mould the pack leaned on.
