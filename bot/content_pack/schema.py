@@ -46,6 +46,20 @@ class Theme(StrEnum):
     REBUILD = "rebuild"
     SUPPORT = "support"
     LAYERS = "layers"
+    STILL_THERE = "still_there"
+    HARD_DATES = "hard_dates"
+    ANGER = "anger"
+    NUMBNESS = "numbness"
+    LONELINESS = "loneliness"
+    SELF_DOUBT = "self_doubt"
+    SHARED_CONTACT = "shared_contact"
+    PROMISES = "promises"
+    CHECKING = "checking"
+    FLASHBACKS = "flashbacks"
+    SLEEP = "sleep"
+    DISBELIEVED = "disbelieved"
+    DATING = "dating"
+    PRACTICAL = "practical"
 
 
 class _Strict(BaseModel):
@@ -63,6 +77,8 @@ class Affirmation(_Strict):
     id: ItemId
     theme: Theme
     text: Annotated[str, StringConstraints(max_length=400)]
+    # Makes sense to someone who has told us nothing yet: no assumed situation or history.
+    first: bool = False
 
     _strip = field_validator("text")(_clean)
 
@@ -266,7 +282,27 @@ class ExercisesFile(_Strict):
 
 class Reflection(_Strict):
     id: ItemId
-    theme: Literal["whole_picture", "cost", "patterns", "body", "two_truths"]
+    theme: Literal[
+        "whole_picture",
+        "cost",
+        "patterns",
+        "body",
+        "two_truths",
+        "still_there",
+        "hard_dates",
+        "anger",
+        "numbness",
+        "loneliness",
+        "self_doubt",
+        "shared_contact",
+        "promises",
+        "checking",
+        "flashbacks",
+        "sleep",
+        "disbelieved",
+        "dating",
+        "practical",
+    ]
     text: Annotated[str, StringConstraints(min_length=5, max_length=300)]
 
 
