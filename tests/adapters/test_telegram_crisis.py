@@ -14,6 +14,7 @@ import pytest
 
 from bot.content_pack.ids import Command, Msg
 from bot.content_pack.pack import ContentPack
+from bot.core import router as router_module
 from bot.core.clock import ManualClock
 from bot.flows.context import Services
 from bot.storage.db import Params, Row
@@ -218,8 +219,6 @@ async def test_a_hanging_database_read_does_not_delay_the_crisis_reply(
     )
     assert telegram.tg.sent_texts(BEN)[0].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
     # Anything else waits on the database, then hears kindly that it could not be done.
-    from bot.core import router as router_module
-
     monkeypatch.setattr(router_module, "USER_LOOKUP_GIVE_UP_SECONDS", 0.2)
     await sends(telegram, ANA, "/checkin")
     assert telegram.last_text(ANA) == text_of(Msg.SOMETHING_WENT_WRONG)
