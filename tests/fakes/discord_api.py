@@ -334,6 +334,7 @@ class StoredMessage:
     visible_to: int | None = None
     previous_contents: list[str] = field(default_factory=list)
     deleted: bool = False
+    edited_at: float | None = None  # unix seconds of the author's last edit
 
     @property
     def ephemeral(self) -> bool:
@@ -801,6 +802,28 @@ class FakeDiscord:
             self._dispatch("MESSAGE_CREATE", self._message_json(message))
         return message
 
+    def user_edits_dm(self, user_id: int, message: StoredMessage, text: str) -> StoredMessage:
+        """The user changes a DM they sent. Discord sends MESSAGE_UPDATE with the whole
+        message as it now is, `edited_timestamp` set (DMs need no privileged intent)."""
+        if message.author_id != user_id or message.deleted:
+            raise LookupError(f"user {user_id} has no live message {message.id} to edit")
+        message.previous_contents.append(message.content)
+        message.content = text
+        message.edited_at = self.clock()
+        self._dispatch_dm_update(message)
+        return message
+
+    def link_preview_added(self, message: StoredMessage) -> StoredMessage:
+        """Discord resolved a link in the message: MESSAGE_UPDATE again, nothing edited
+        (no new `edited_timestamp`), the content as it was."""
+        self._dispatch_dm_update(message)
+        return message
+
+    def _dispatch_dm_update(self, message: StoredMessage) -> None:
+        session = self._require_session()
+        if session.intents & INTENT_DIRECT_MESSAGES:
+            self._dispatch("MESSAGE_UPDATE", self._message_json(message))
+
     def user_sends_in_channel(self, user_id: int, channel_id: int, text: str) -> StoredMessage:
         """A message in a guild channel: sent to the bot only with GUILD_MESSAGES, and with
         empty content unless it has MESSAGE_CONTENT (or is mentioned), as Discord does."""
@@ -1176,7 +1199,7 @@ class FakeDiscord:
             "author": self.users[message.author_id].to_json(),
             "content": message.content,
             "timestamp": now_iso(message.timestamp),
-            "edited_timestamp": None,
+            "edited_timestamp": None if message.edited_at is None else now_iso(message.edited_at),
             "tts": False,
             "mention_everyone": message.mention_everyone,
             "mentions": [self.users[u].to_json() for u in message.mentions if u in self.users],
