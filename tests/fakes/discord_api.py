@@ -483,8 +483,9 @@ class FakeDiscord:
     * World: ``guild(name)``, ``channel(guild_id, name)``, ``member(guild_id, user_id,
       permissions=...)``, ``user(user_id)``, ``close_dms(user)`` / ``open_dms(user)``,
       ``remove_permission(channel_id, permission)``.
-    * Users act: ``user_sends_dm``, ``user_sends_in_channel``, ``user_runs_command``,
-      ``user_presses`` (each pushes a gateway event and returns what it made).
+    * Users act: ``user_sends_dm``, ``user_edits_dm``, ``user_sends_in_channel``,
+      ``user_runs_command``, ``user_presses`` (each pushes a gateway event and returns what
+      it made); ``link_preview_added`` (a MESSAGE_UPDATE that edits nothing).
     * Inspect: ``calls``, ``calls_to(route)``, ``await wait_for(route_or_predicate)``,
       ``messages_in(channel)``, ``dm_of(user)``, ``ephemeral_responses_to(user)``,
       ``interactions``, ``commands``, ``unanswered_interactions()``, ``identifies``.

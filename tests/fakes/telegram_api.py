@@ -890,9 +890,12 @@ class FakeTelegram:
       ``await wait_for(predicate_or_method, timeout=5, since=0)``, ``messages[chat][id]``
       (StoredMessage), ``sent_messages(chat)``, ``sent_texts(chat)``, ``callback_queries``,
       ``commands_for(language, scope)``, ``updates`` (unconfirmed), ``webhook``.
-    * Act as users: ``user_sends_text``, ``user_presses`` (returns the query id),
-      ``user_joins_group``, ``user_blocks_bot`` / ``user_unblocks_bot``,
-      ``await post_update_to_webhook(url, update)``.
+    * Act as users: ``user_sends_text`` (``reply_to=`` a message id), ``user_sends_media``
+      (a photo, video or document, with a caption), ``user_edits`` (an ``edited_message``),
+      ``user_presses`` (returns the query id), ``user_joins_group``, ``user_blocks_bot`` /
+      ``user_unblocks_bot``, ``await post_update_to_webhook(url, update)``.
+    * Privacy mode: ``FakeTelegram(privacy_mode=True)`` keeps ordinary group talk from the
+      bot as Telegram does; what it kept is in ``withheld`` (its update id is None).
     * State: ``block(chat)`` / ``unblock(chat)``, ``set_member_status(chat, user, status)``.
     * Faults (one-shot by default, ``times=N`` or ``None`` for until ``clear_faults()``):
       ``inject_retry_after``, ``inject_blocked``, ``inject_migrate``, ``inject_server_error``,
