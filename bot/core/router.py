@@ -111,6 +111,8 @@ class Router:
         address = event.address
         lookup = asyncio.ensure_future(self._user_for(event))
         user, late = await _within(lookup, USER_LOOKUP_SECONDS)
+        if late:
+            log_event(log, "user.lookup_slow", logging.WARNING, platform=address.platform)
         ctx = self._context(event, user)
         # Safety first: before any lock, flow, queue or database write can stand in the way.
         urgent = self._urgent(event, ctx, user)
