@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -62,7 +63,8 @@ class TelegramWorld:
 
     async def settled(self) -> None:
         """Wait for the bot's reaction: every update given to it, and each one handled
-        to the end (its replies sent). A condition, so a slow machine only waits longer."""
+        to the end (its replies sent). A condition, so a slow machine only waits longer.
+        An update privacy mode keeps from the bot is never queued, so it is not waited on."""
         await until(
             lambda: (
                 self.tg.all_handed_over()
@@ -72,10 +74,13 @@ class TelegramWorld:
         )
 
 
-@pytest.fixture
-async def telegram(services: Services, clock: ManualClock) -> AsyncIterator[TelegramWorld]:
+@asynccontextmanager
+async def running_telegram(
+    services: Services, clock: ManualClock, **fake: Any
+) -> AsyncIterator[TelegramWorld]:
+    """Steady on the fake Bot API; `fake` sets FakeTelegram's options (privacy_mode...)."""
     # One clock for the bot and Telegram's message dates (and its 48-hour delete window).
-    async with FakeTelegram(clock=lambda: clock.now().timestamp()) as tg:
+    async with FakeTelegram(clock=lambda: clock.now().timestamp(), **fake) as tg:
         router = Router(services, rng=random.Random(5))
         config = TelegramConfig(token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1)
         adapter = TelegramAdapter(config, router, services.db, services.content, sleep=no_wait)
@@ -90,3 +95,9 @@ async def telegram(services: Services, clock: ManualClock) -> AsyncIterator[Tele
         finally:
             await outbox.stop()
             await adapter.stop()
+
+
+@pytest.fixture
+async def telegram(services: Services, clock: ManualClock) -> AsyncIterator[TelegramWorld]:
+    async with running_telegram(services, clock) as world:
+        yield world

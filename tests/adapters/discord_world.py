@@ -8,8 +8,9 @@ Telegram tests); it is then requested as `discord_world`::
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -43,15 +44,35 @@ async def no_wait(_: float) -> None:
 
 
 class RecordingRouter(Router):
-    """The real router, noting every event it is given (to check what the adapter built)."""
+    """The real router, noting every event it is given (to check what the adapter built)
+    and what it answered, so a test can wait for "answered with nothing"."""
 
     def __init__(self, services: Services, rng: random.Random) -> None:
         super().__init__(services, rng=rng)
         self.events: list[Event] = []
+        self.answered: list[tuple[Event, list[Reply]]] = []
+        self._changed = asyncio.Event()
 
     async def handle(self, event: Event) -> list[Reply]:
         self.events.append(event)
-        return await super().handle(event)
+        replies = await super().handle(event)
+        self.answered.append((event, replies))
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+        return replies
+
+    async def answer_to(
+        self,
+        wanted: Callable[[Event], bool],
+        timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> list[Reply]:
+        """What the router answered the first event that matches, once it has."""
+        async with asyncio.timeout(timeout):
+            while True:
+                for event, replies in self.answered:
+                    if wanted(event):
+                        return replies
+                await self._changed.wait()
 
 
 def discord_config(dc: FakeDiscord, **overrides: Any) -> DiscordConfig:

@@ -54,7 +54,7 @@ from bot.content_pack.ids import Command, Msg
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address, ButtonPressed, CommandIssued
 from bot.core.replies import Reply
-from bot.core.router import Router
+from bot.core.router import Router, deep_linked
 from bot.logs import get_logger, log_event
 from bot.reminders.posting import chat_lost
 from bot.storage import group_reminders, sent_messages
@@ -230,6 +230,8 @@ class TelegramAdapter:
             await self._on_group_lost(str(update.effective_chat.id))  # type: ignore[union-attr]
             return
         event = to_event(update, self._username)
+        if event is not None:
+            event = deep_linked(event)  # a link's "/start wipe" is /wipe, answered here
         if event is None:
             if update.callback_query is not None:
                 with contextlib.suppress(TelegramError):
