@@ -34,11 +34,19 @@ from bot.logs import get_logger, log_event
 from bot.reminders.manage import reminder_command
 from bot.safety.countries import country_for_timezone
 from bot.safety.rules import Intent
-from bot.safety.screen import SOS_MISREAD, SOS_SHOW, SafetyScreen
+from bot.safety.screen import (
+    DANGER_SUFFIX,
+    SOS_CARD,
+    SOS_COUNTRY,
+    SOS_MISREAD,
+    SOS_MORE,
+    SOS_SHOW,
+    SafetyScreen,
+)
 from bot.safety.well_formed import well_formed_event
 from bot.scheduling.planner import in_quiet_hours
 from bot.storage import flow_positions
-from bot.storage.users import User, find_user, mark_reachable
+from bot.storage.users import User, find_user, mark_reachable, set_country
 
 log = get_logger("router")
 
@@ -103,7 +111,7 @@ class Router:
         locale = user.locale if user else self._services.content.resolve_locale(language)
         ctx = FlowContext(self._services, address, locale)
         # Safety first: before any lock, flow, queue or database write can stand in the way.
-        urgent = self._urgent(event, ctx, user)
+        urgent = await self._urgent(event, ctx, user)
         if urgent is not None:
             return urgent
         try:
@@ -129,19 +137,21 @@ class Router:
         event = well_formed_event(event)
         user = await self._user_for(event)
         locale = user.locale if user else self._services.content.default_locale
-        return self._urgent(event, FlowContext(self._services, event.address, locale), user)
+        return await self._urgent(event, FlowContext(self._services, event.address, locale), user)
 
-    def _urgent(self, event: Event, ctx: FlowContext, user: User | None) -> list[Reply] | None:
+    async def _urgent(
+        self, event: Event, ctx: FlowContext, user: User | None
+    ) -> list[Reply] | None:
         """Crisis replies, /sos and its buttons: answered from the content pack alone."""
         country = _country(user)
+        timezone = None if user is None else user.timezone
         group = ctx.address.is_group
-        if isinstance(event, ButtonPressed) and event.data == SOS_SHOW:
-            return self.safety.sos_replies(ctx.locale, country, group)
-        if isinstance(event, ButtonPressed) and event.data == SOS_MISREAD:
-            log_event(log, "safety.misread", platform=ctx.address.platform)
-            return [self.safety.misread_reply(ctx.locale)]
+        if isinstance(event, ButtonPressed) and event.data.startswith("sos:"):
+            pressed = await self._sos_button(ctx, event.data, country, timezone)
+            if pressed is not None:
+                return pressed
         if isinstance(event, CommandIssued) and event.name == Command.SOS.value:
-            return self.safety.sos_replies(ctx.locale, country, group)
+            return self.safety.sos_replies(ctx.locale, country, group, timezone)
         # Words typed after a command ("/pause i want to die") are screened like any text.
         text = event.text if isinstance(event, TextMessage) else None
         if isinstance(event, CommandIssued) and event.args:
@@ -154,7 +164,7 @@ class Router:
             # The screen itself failed: we cannot tell, so we answer as if it were a
             # crisis. A needless list of helplines is a far smaller harm than a miss.
             log_event(log, "safety.failed", logging.ERROR, exc_info=error)
-            return self.safety.sos_replies(ctx.locale, country, group)
+            return self.safety.sos_replies(ctx.locale, country, group, timezone)
         if found is None:
             return None
         first = found.detection.matches[0]
@@ -163,6 +173,38 @@ class Router:
             rule=first.rule_id,
         )  # fmt: skip
         return list(found.replies)
+
+    async def _sos_button(
+        self, ctx: FlowContext, data: str, country: str | None, timezone: str | None
+    ) -> list[Reply] | None:
+        """The buttons under a crisis reply. Only the country choice touches the database,
+        and its reply goes out even when storing the country fails."""
+        group = ctx.address.is_group
+        danger_first = data.endswith(DANGER_SUFFIX)
+        if data == SOS_SHOW:
+            return self.safety.sos_replies(ctx.locale, country, group, timezone)
+        if data == SOS_MISREAD:
+            log_event(log, "safety.misread", platform=ctx.address.platform)
+            return [self.safety.misread_reply(ctx.locale)]
+        if data.removesuffix(DANGER_SUFFIX) == SOS_MORE:
+            return [self.safety.more_helplines_reply(ctx.locale, country, danger_first)]
+        if data == SOS_CARD:
+            return [self.safety.safety_card_reply(ctx.locale)]
+        chosen = data.removeprefix(SOS_COUNTRY).removesuffix(DANGER_SUFFIX)
+        if (
+            not data.startswith(SOS_COUNTRY)
+            or ctx.services.content.emergency_numbers(chosen) is None
+        ):
+            return None
+        try:
+            user = await ctx.ensure_user()
+            async with ctx.db.transaction() as tx:
+                await set_country(tx, user.id, chosen)
+            saved = True
+        except Exception as error:  # the numbers matter more than remembering the choice
+            log_event(log, "safety.country_not_saved", logging.WARNING, exc_info=error)
+            saved = False
+        return [self.safety.country_chosen_reply(ctx.locale, chosen, danger_first, saved)]
 
     async def _user_for(self, event: Event) -> User | None:
         try:
