@@ -121,11 +121,13 @@ def test_the_safety_card_is_one_tap_away_and_names_no_one(
     assert card == text_of(Msg.SAFETY_CARD)
     for topic in ("call list", "browser history", "location", "apps", "previews", "/wipe"):
         assert topic in card
-    for topic in ("Records", "Protection orders", "neck", "no marks", "domestic abuse helpline"):
+    for topic in ("Records", "Protection orders", "neck", "no marks", "safety plan", "helplines"):
         assert topic in card
+    # Safe if someone else reads it: no one named, and nothing that spells out the danger.
     words = set(re.findall(r"[a-z']+", card.lower()))
     named = {"he", "she", "him", "her", "his", "partner", "ex", "abuser", "husband", "wife"}
-    assert not words & (named | {"boyfriend", "girlfriend", "abusive", "perpetrator"})
+    named |= {"boyfriend", "girlfriend", "abuse", "abusive", "violence", "perpetrator"}
+    assert not words & named
 
 
 async def test_the_buttons_work_in_a_conversation(chat: Conversation) -> None:
