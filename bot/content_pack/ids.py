@@ -118,6 +118,7 @@ class Msg(StrEnum):
     SAFETY_EMERGENCY_POLICE_FIRST = "safety.emergency_police_first"
     SAFETY_EMERGENCY_AMBULANCE_FIRST = "safety.emergency_ambulance_first"
     SAFETY_EMERGENCY_ALSO = "safety.emergency_also"
+    SAFETY_EMERGENCY_SMS = "safety.emergency_sms"
     SAFETY_NOT_SURE = "safety.not_sure"
     SAFETY_HOPE_CRISIS = "safety.hope_crisis"
     SAFETY_HOPE_DANGER = "safety.hope_danger"
@@ -335,6 +336,7 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.SAFETY_EMERGENCY_POLICE_FIRST: frozenset({"police", "ambulance", "country"}),
     Msg.SAFETY_EMERGENCY_AMBULANCE_FIRST: frozenset({"police", "ambulance", "country"}),
     Msg.SAFETY_EMERGENCY_ALSO: frozenset({"number"}),
+    Msg.SAFETY_EMERGENCY_SMS: frozenset({"number"}),
     Msg.SAFETY_MORE_INTRO: frozenset({"country"}),
     Msg.SAFETY_COUNTRY_SAVED: frozenset({"country"}),
     Msg.BREATH_FRAME: frozenset({"phase", "seconds", "round", "rounds"}),

@@ -191,6 +191,8 @@ class EmergencyNumbers(_Strict):
     police: DialNumber | None = None
     ambulance: DialNumber | None = None
     fire: DialNumber | None = None
+    # An emergency number that takes text messages from anyone, for when speaking is unsafe.
+    sms: DialNumber | None = None
     source: SourceNote
     checked: date
     # True where the number is the best we know rather than well established, or is

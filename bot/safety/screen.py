@@ -195,6 +195,8 @@ class SafetyScreen:
             line = self._text(locale, message, police=police, ambulance=ambulance, country=where)
         if numbers.general is not None and numbers.general not in (police, ambulance):
             line += " " + self._text(locale, Msg.SAFETY_EMERGENCY_ALSO, number=numbers.general)
+        if numbers.sms is not None:
+            line += " " + self._text(locale, Msg.SAFETY_EMERGENCY_SMS, number=numbers.sms)
         return line
 
     def _resource_line(self, locale: str, resource: CrisisResource) -> str:

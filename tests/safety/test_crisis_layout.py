@@ -101,6 +101,13 @@ def test_the_reply_has_hope_and_says_no_certainty_is_needed(
     assert "in the Philippines" in first_reply(safety, CRISIS, "PH").text
 
 
+def test_where_emergency_services_take_texts_the_reply_says_so(safety: SafetyScreen) -> None:
+    france = first_reply(safety, DANGER, "FR").text
+    assert "call 17 in France for the police, or 15 for an ambulance. 112 works too." in france
+    assert "text 114 instead" in france
+    assert "text 114" not in first_reply(safety, DANGER, "BE").text
+
+
 def test_hours_are_written_one_way(content: ContentPack, safety: SafetyScreen) -> None:
     hours = {r.hours for c in content.crisis("en").countries for r in c.resources}
     assert "24/7" in hours
