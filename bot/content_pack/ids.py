@@ -114,6 +114,19 @@ class Msg(StrEnum):
     SAFETY_MISREAD_BUTTON = "safety.misread_button"
     SAFETY_MISREAD_REPLY = "safety.misread_reply"
     SAFETY_SHOW_BUTTON = "safety.show_button"
+    # Crisis reply layout: numbers by service, hope, more helplines, the safety card
+    SAFETY_EMERGENCY_POLICE_FIRST = "safety.emergency_police_first"
+    SAFETY_EMERGENCY_AMBULANCE_FIRST = "safety.emergency_ambulance_first"
+    SAFETY_EMERGENCY_ALSO = "safety.emergency_also"
+    SAFETY_EMERGENCY_SMS = "safety.emergency_sms"
+    SAFETY_NOT_SURE = "safety.not_sure"
+    SAFETY_HOPE_CRISIS = "safety.hope_crisis"
+    SAFETY_HOPE_DANGER = "safety.hope_danger"
+    SAFETY_MORE_BUTTON = "safety.more_button"
+    SAFETY_MORE_INTRO = "safety.more_intro"
+    SAFETY_CARD_BUTTON = "safety.card_button"
+    SAFETY_CARD = "safety.card"
+    SAFETY_COUNTRY_SAVED = "safety.country_saved"
     PAUSE_OFFER = "pause.offer"
     PAUSE_OFFER_YES = "pause.offer_yes"
     PAUSE_OFFER_NO = "pause.offer_no"
@@ -317,8 +330,15 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.PAUSED: frozenset({"date"}),
     Msg.RESUMED: frozenset({"when"}),
     Msg.SAFETY_EMERGENCY: frozenset({"number", "country"}),
-    Msg.SAFETY_RESOURCE_LINE: frozenset({"name", "contact", "hours", "url"}),
+    Msg.SAFETY_RESOURCE_LINE: frozenset({"name", "contact", "hours"}),
     Msg.SAFETY_DIRECTORY: frozenset({"name", "url"}),
+    # Crisis reply layout
+    Msg.SAFETY_EMERGENCY_POLICE_FIRST: frozenset({"police", "ambulance", "country"}),
+    Msg.SAFETY_EMERGENCY_AMBULANCE_FIRST: frozenset({"police", "ambulance", "country"}),
+    Msg.SAFETY_EMERGENCY_ALSO: frozenset({"number"}),
+    Msg.SAFETY_EMERGENCY_SMS: frozenset({"number"}),
+    Msg.SAFETY_MORE_INTRO: frozenset({"country"}),
+    Msg.SAFETY_COUNTRY_SAVED: frozenset({"country"}),
     Msg.BREATH_FRAME: frozenset({"phase", "seconds", "round", "rounds"}),
     Msg.BREATH_STEP: frozenset({"phase", "seconds"}),
     Msg.BREATH_SEQUENCE: frozenset({"breath", "rounds"}),

@@ -17,14 +17,21 @@ from bot.content_pack.schema import (
     AffirmationsFile,
     CheckInRepliesFile,
     CommandsFile,
+    CountriesFile,
     CrisisFile,
     DetectionFile,
+    EmergencyNumbers,
+    EmergencyNumbersFile,
     ExercisesFile,
     MessagesFile,
     OpeningsFile,
     ReflectionsFile,
 )
 from bot.content_pack.yaml_lines import LocatedYaml, YamlSyntaxError, load_located
+from bot.safety.countries import country_names
+
+# Shared by every locale: the numbers are the same whatever language the reply is in.
+EMERGENCY_FILE = "emergency_numbers.yaml"
 
 # Messages shown on buttons: platforms cut long labels, so they must stay short.
 BUTTON_LABELS = frozenset(
@@ -39,6 +46,7 @@ BUTTON_LABELS = frozenset(
         Msg.FORGET_YES, Msg.FORGET_NO, Msg.GROUP_OPEN_PRIVATE,
         Msg.SETTINGS_DISCREET_ON, Msg.SETTINGS_DISCREET_OFF,
         Msg.SAFETY_MISREAD_BUTTON, Msg.SAFETY_SHOW_BUTTON, Msg.PAUSE_OFFER_YES, Msg.PAUSE_OFFER_NO,
+        Msg.SAFETY_MORE_BUTTON, Msg.SAFETY_CARD_BUTTON,
         Msg.PAUSE_BREATHE, Msg.PAUSE_GROUND, Msg.PAUSE_REMEMBER, Msg.PAUSE_WRITE,
         Msg.PAUSE_WAIT, Msg.PAUSE_REACHED_OUT, Msg.PAUSE_DONE, Msg.PAUSE_NEXT,
         Msg.PAUSE_BACK, Msg.PAUSE_ANOTHER, Msg.PAUSE_SKIP, Msg.BREATH_IN,
@@ -134,6 +142,7 @@ def load_pack(content_dir: Path, default_locale: str) -> ContentPack:
     locales: dict[str, LocaleContent] = {}
     if not content_dir.is_dir():
         raise ContentError([Problem(content_dir, 1, "content folder not found")])
+    emergency = _load_emergency_numbers(content_dir, problems)
     for folder in sorted(path for path in content_dir.iterdir() if path.is_dir()):
         content = _load_locale(folder, problems, is_default=folder.name == default_locale)
         if content is not None:
@@ -144,7 +153,28 @@ def load_pack(content_dir: Path, default_locale: str) -> ContentPack:
         )
     if problems:
         raise ContentError(problems)
-    return ContentPack(default_locale=default_locale, locales=locales)
+    return ContentPack(default_locale=default_locale, locales=locales, emergency=emergency)
+
+
+def _load_emergency_numbers(
+    content_dir: Path, problems: list[Problem]
+) -> dict[str, EmergencyNumbers]:
+    """Every ISO 3166-1 country must have a number: a crisis reply never goes out without one."""
+    reader = _LocaleReader(content_dir, problems)
+    parsed = reader.read(EMERGENCY_FILE, EmergencyNumbersFile)
+    if parsed is None:
+        return {}
+    by_code = {entry.code: entry for entry in parsed.model.countries}
+    known = set(country_names())
+    for index, entry in enumerate(parsed.model.countries):
+        if entry.code not in known:
+            line = parsed.line(("countries", index))
+            reader.add(EMERGENCY_FILE, line, f"{entry.code} is not an ISO 3166-1 country code")
+    missing = sorted(known - set(by_code))
+    if missing:
+        line = parsed.line(("countries",))
+        reader.add(EMERGENCY_FILE, line, f"no emergency number for: {', '.join(missing)}")
+    return by_code
 
 
 def check_pack(content_dir: Path, default_locale: str) -> list[Problem]:
@@ -184,13 +214,14 @@ def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> Loc
             items[file_name] = parsed.model
     crisis = reader.read("crisis.yaml", CrisisFile)
     if crisis is not None:
-        ids = [r.id for country in crisis.model.countries for r in country.resources]
-        if len(ids) != len(set(ids)):
-            reader.add("crisis.yaml", 1, "a resource id is used twice")
+        _check_crisis(reader, crisis)
+    countries = reader.read("countries.yaml", CountriesFile)
+    if countries is not None:
+        _check_countries(reader, countries, complete=is_default)
     exercises = items.get("exercises.yaml")
     if isinstance(exercises, ExercisesFile):
         _check_exercises(reader, exercises)
-    if len(problems) > before or not (messages and commands and crisis):
+    if len(problems) > before or not (messages and commands and crisis and countries):
         return None
     detection = _typed(items, "detection.yaml", DetectionFile)
     return LocaleContent(
@@ -205,6 +236,8 @@ def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> Loc
         detection=detection,
         detector=compile_detector(detection),
         crisis=crisis.model,
+        countries={country.code: country for country in countries.model.countries},
+        likely_countries=tuple(countries.model.likely_when_unknown),
     )
 
 
@@ -212,6 +245,35 @@ def _typed(items: dict[str, BaseModel], file_name: str, model: type[Model]) -> M
     value = items[file_name]
     assert isinstance(value, model)  # guaranteed by _ITEM_FILES
     return value
+
+
+def _check_crisis(reader: _LocaleReader, parsed: Parsed[CrisisFile]) -> None:
+    ids = [r.id for country in parsed.model.countries for r in country.resources]
+    if len(ids) != len(set(ids)):
+        reader.add("crisis.yaml", 1, "a resource id is used twice")
+    known = country_names()
+    for index, country in enumerate(parsed.model.countries):
+        if country.code not in known:
+            line = parsed.line(("countries", index, "code"))
+            reader.add("crisis.yaml", line, f"{country.code} is not an ISO 3166-1 country code")
+
+
+def _check_countries(reader: _LocaleReader, parsed: Parsed[CountriesFile], complete: bool) -> None:
+    """Names for sentences and buttons; the default locale names every ISO country."""
+    known = set(country_names())
+    listed = {country.code for country in parsed.model.countries}
+    for index, country in enumerate(parsed.model.countries):
+        if country.code not in known:
+            line = parsed.line(("countries", index, "code"))
+            reader.add("countries.yaml", line, f"{country.code} is not an ISO 3166-1 country code")
+    for code in parsed.model.likely_when_unknown:
+        if code not in known:
+            line = parsed.line(("likely_when_unknown",))
+            reader.add("countries.yaml", line, f"{code} is not an ISO 3166-1 country code")
+    if complete and known - listed:
+        line = parsed.line(("countries",))
+        missing = ", ".join(sorted(known - listed))
+        reader.add("countries.yaml", line, f"no name for: {missing}")
 
 
 def _check_exercises(reader: _LocaleReader, parsed: ExercisesFile) -> None:

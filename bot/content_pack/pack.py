@@ -10,9 +10,11 @@ from bot.content_pack.schema import (
     Affirmation,
     CheckInReply,
     CommandInfo,
+    CountryName,
     CountryResources,
     CrisisFile,
     DetectionFile,
+    EmergencyNumbers,
     Exercise,
     Opening,
     Reflection,
@@ -33,6 +35,8 @@ class LocaleContent:
     detection: DetectionFile
     detector: Detector
     crisis: CrisisFile
+    countries: dict[str, CountryName]
+    likely_countries: tuple[str, ...]
 
 
 def compile_detector(detection: DetectionFile) -> Detector:
@@ -50,6 +54,7 @@ def compile_detector(detection: DetectionFile) -> Detector:
 class ContentPack:
     default_locale: str
     locales: dict[str, LocaleContent]
+    emergency: dict[str, EmergencyNumbers]
 
     def resolve_locale(self, language_code: str | None) -> str:
         """The pack locale for a platform language code such as `de-AT`, else the default."""
@@ -98,6 +103,30 @@ class ContentPack:
         if country is None:
             return None
         return next((c for c in self.crisis(locale).countries if c.code == country), None)
+
+    def emergency_numbers(self, country: str | None) -> EmergencyNumbers | None:
+        return None if country is None else self.emergency.get(country)
+
+    def country(self, locale: str, code: str) -> CountryName | None:
+        """A country's names in the locale, else in the default locale."""
+        found = self.content(locale).countries.get(code)
+        return found or self.locales[self.default_locale].countries.get(code)
+
+    def country_label(self, locale: str, code: str) -> str:
+        """For buttons and lists ("United Kingdom")."""
+        found = self.country(locale, code)
+        return code if found is None else found.name
+
+    def country_in_sentence(self, locale: str, code: str) -> str:
+        """As it reads after "in" ("the United Kingdom")."""
+        found = self.country(locale, code)
+        return code if found is None else found.sentence_name
+
+    def likely_countries(self, locale: str) -> tuple[str, ...]:
+        return (
+            self.content(locale).likely_countries
+            or self.content(self.default_locale).likely_countries
+        )
 
     def command_descriptions(self, locale: str) -> dict[Command, str]:
         by_name = {info.name: info.description for info in self.content(locale).commands}

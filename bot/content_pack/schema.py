@@ -199,33 +199,125 @@ class DetectionFile(_Strict):
 
 
 HttpsUrl = Annotated[str, StringConstraints(pattern=r"^https://[^\s]+$", max_length=300)]
+CountryCode = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
+# Where a fact was checked: an organisation or page name, or the page's address.
+SourceNote = Annotated[str, StringConstraints(min_length=3, max_length=300)]
+# A number as it is dialled, in digits with spaces, and * or # for short codes ("*4141").
+DialNumber = Annotated[str, StringConstraints(pattern=r"^[0-9*#][0-9 *#]{0,14}$")]
+# Opening hours are written one way everywhere: "24/7", "Hours vary", or day ranges with
+# 24-hour times joined by en dashes ("Mon–Fri 9:00–17:00", "Daily 17:00–24:00").
+_DAYS = r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun)(–(Mon|Tue|Wed|Thu|Fri|Sat|Sun))?|Daily"
+_SPAN = rf"({_DAYS}) \d{{1,2}}:\d{{2}}–\d{{1,2}}:\d{{2}}"
+HOURS_PATTERN = rf"^(24/7|Hours vary|{_SPAN}(, {_SPAN})*)$"
+Hours = Annotated[str, StringConstraints(pattern=HOURS_PATTERN, max_length=60)]
+
+
+class EmergencyNumbers(_Strict):
+    """The numbers to dial in one country. `general` reaches every service; `police` and
+    `ambulance` are given where they differ from it (Germany: 110 and 112)."""
+
+    code: CountryCode
+    general: DialNumber | None = None
+    police: DialNumber | None = None
+    ambulance: DialNumber | None = None
+    fire: DialNumber | None = None
+    # An emergency number that takes text messages from anyone, for when speaking is unsafe.
+    sms: DialNumber | None = None
+    source: SourceNote
+    checked: date
+    # True where the number is the best we know rather than well established, or is
+    # borrowed from the country whose services answer there: re-check these first.
+    review: bool = False
+
+    @model_validator(mode="after")
+    def _dialable(self) -> EmergencyNumbers:
+        if self.general is None and (self.police is None or self.ambulance is None):
+            raise ValueError(f"{self.code}: needs a general number, or police and ambulance")
+        return self
+
+    @property
+    def police_number(self) -> str:
+        return self.police or self.general or ""
+
+    @property
+    def ambulance_number(self) -> str:
+        return self.ambulance or self.general or ""
+
+
+class EmergencyNumbersFile(_Strict):
+    """Emergency numbers for every ISO 3166-1 country (the loader checks none is missing)."""
+
+    countries: list[EmergencyNumbers] = Field(min_length=1)
+
+    @field_validator("countries")
+    @classmethod
+    def _unique(cls, countries: list[EmergencyNumbers]) -> list[EmergencyNumbers]:
+        codes = [country.code for country in countries]
+        twice = sorted({code for code in codes if codes.count(code) > 1})
+        if twice:
+            raise ValueError(f"listed twice: {', '.join(twice)}")
+        return countries
+
+
+class CountryName(_Strict):
+    """A country's name for a button, and as it reads inside a sentence
+    ("999 in the United Kingdom"); `in_sentence` is only given where it differs."""
+
+    code: CountryCode
+    name: Annotated[str, StringConstraints(min_length=2, max_length=MAX_BUTTON_LABEL_CHARS)]
+    in_sentence: Annotated[str, StringConstraints(min_length=2, max_length=60)] | None = None
+
+    @property
+    def sentence_name(self) -> str:
+        return self.in_sentence or self.name
+
+
+class CountriesFile(_Strict):
+    locale: LocaleCode
+    # Offered as buttons when nothing, not even a time zone, tells us where someone is.
+    likely_when_unknown: list[CountryCode] = Field(min_length=1, max_length=8)
+    countries: list[CountryName] = Field(min_length=1)
+
+    @field_validator("countries")
+    @classmethod
+    def _unique(cls, countries: list[CountryName]) -> list[CountryName]:
+        codes = [country.code for country in countries]
+        if len(codes) != len(set(codes)):
+            raise ValueError("a country is listed twice")
+        return countries
+
+
+ContactMode = Literal["call", "text", "chat"]
 
 
 class CrisisResource(_Strict):
     id: ItemId
     name: Annotated[str, StringConstraints(min_length=2, max_length=100)]
     kind: Literal["crisis", "domestic_abuse"]
-    contact: Annotated[str, StringConstraints(min_length=2, max_length=80)]
-    hours: Annotated[str, StringConstraints(min_length=2, max_length=60)]
-    url: HttpsUrl
-    source: HttpsUrl
+    # How it can be reached: text and chat come first for someone who cannot speak aloud.
+    modes: list[ContactMode] = Field(min_length=1)
+    contact: Annotated[str, StringConstraints(min_length=2, max_length=100)]
+    hours: Hours
+    url: HttpsUrl | None = None
+    source: SourceNote
     last_verified: date
+
+    @property
+    def can_write(self) -> bool:
+        return "text" in self.modes or "chat" in self.modes
 
 
 class CountryResources(_Strict):
-    code: Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
-    name: Annotated[str, StringConstraints(min_length=2, max_length=60)]
-    emergency_number: Annotated[str, StringConstraints(pattern=r"^[0-9 ]{2,12}$")]
-    emergency_source: HttpsUrl
-    # Empty where no helpline could be confirmed from its own published page:
-    # the emergency number and the worldwide directory are shown instead.
+    code: CountryCode
+    # Empty where no helpline could be confirmed: the emergency number and the
+    # worldwide directory are shown instead.
     resources: list[CrisisResource] = Field(default_factory=list)
 
 
 class HelplineDirectory(_Strict):
     name: Annotated[str, StringConstraints(min_length=2, max_length=100)]
     url: HttpsUrl
-    source: HttpsUrl
+    source: SourceNote
     last_verified: date
 
 
@@ -234,7 +326,7 @@ class CrisisFallback(_Strict):
 
 
 class CrisisFile(_Strict):
-    """Crisis resources per country. Every entry names the page its number was checked on."""
+    """Helplines per country. Every entry names where its number was checked, and when."""
 
     locale: LocaleCode
     fallback: CrisisFallback

@@ -35,11 +35,19 @@ from bot.logs import get_logger, log_event
 from bot.reminders.manage import reminder_command
 from bot.safety.countries import country_for_timezone
 from bot.safety.rules import Intent
-from bot.safety.screen import SOS_MISREAD, SOS_SHOW, SafetyScreen
+from bot.safety.screen import (
+    DANGER_SUFFIX,
+    SOS_CARD,
+    SOS_COUNTRY,
+    SOS_MISREAD,
+    SOS_MORE,
+    SOS_SHOW,
+    SafetyScreen,
+)
 from bot.safety.well_formed import well_formed_event
 from bot.scheduling.planner import in_quiet_hours
 from bot.storage import flow_positions
-from bot.storage.users import User, find_user, mark_reachable
+from bot.storage.users import User, find_user, mark_reachable, set_country
 
 log = get_logger("router")
 
@@ -115,7 +123,7 @@ class Router:
             log_event(log, "user.lookup_slow", logging.WARNING, platform=address.platform)
         ctx = self._context(event, user)
         # Safety first: before any lock, flow, queue or database write can stand in the way.
-        urgent = self._urgent(event, ctx, user)
+        urgent = await self._urgent(event, ctx, user)
         if urgent is not None:
             lookup.cancel()  # a no-op when it has finished; else nothing more waits on it
             return urgent
@@ -153,7 +161,7 @@ class Router:
         lookup = asyncio.ensure_future(self._user_for(event))
         user, _ = await _within(lookup, USER_LOOKUP_SECONDS)
         lookup.cancel()
-        return self._urgent(event, self._context(event, user), user)
+        return await self._urgent(event, self._context(event, user), user)
 
     def _context(self, event: Event, user: User | None) -> FlowContext:
         """The user's own language once we know them; until then, their app's."""
@@ -161,17 +169,19 @@ class Router:
         locale = user.locale if user else self._services.content.resolve_locale(language)
         return FlowContext(self._services, event.address, locale)
 
-    def _urgent(self, event: Event, ctx: FlowContext, user: User | None) -> list[Reply] | None:
+    async def _urgent(
+        self, event: Event, ctx: FlowContext, user: User | None
+    ) -> list[Reply] | None:
         """Crisis replies, /sos and its buttons: answered from the content pack alone."""
         country = _country(user)
+        timezone = None if user is None else user.timezone
         group = ctx.address.is_group
-        if isinstance(event, ButtonPressed) and event.data == SOS_SHOW:
-            return self.safety.sos_replies(ctx.locale, country, group)
-        if isinstance(event, ButtonPressed) and event.data == SOS_MISREAD:
-            log_event(log, "safety.misread", platform=ctx.address.platform)
-            return [self.safety.misread_reply(ctx.locale)]
+        if isinstance(event, ButtonPressed) and event.data.startswith("sos:"):
+            pressed = await self._sos_button(ctx, event.data, country, timezone)
+            if pressed is not None:
+                return pressed
         if isinstance(event, CommandIssued) and event.name == Command.SOS.value:
-            return self.safety.sos_replies(ctx.locale, country, group)
+            return self.safety.sos_replies(ctx.locale, country, group, timezone)
         # Words typed after a command ("/pause i want to die") are screened like any text.
         text = event.text if isinstance(event, TextMessage) else None
         if isinstance(event, CommandIssued) and event.args:
@@ -184,7 +194,7 @@ class Router:
             # The screen itself failed: we cannot tell, so we answer as if it were a
             # crisis. A needless list of helplines is a far smaller harm than a miss.
             log_event(log, "safety.failed", logging.ERROR, exc_info=error)
-            return self.safety.sos_replies(ctx.locale, country, group)
+            return self.safety.sos_replies(ctx.locale, country, group, timezone)
         if found is None:
             return None
         first = found.detection.matches[0]
@@ -193,6 +203,38 @@ class Router:
             rule=first.rule_id,
         )  # fmt: skip
         return list(found.replies)
+
+    async def _sos_button(
+        self, ctx: FlowContext, data: str, country: str | None, timezone: str | None
+    ) -> list[Reply] | None:
+        """The buttons under a crisis reply. Only the country choice touches the database,
+        and its reply goes out even when storing the country fails."""
+        group = ctx.address.is_group
+        danger_first = data.endswith(DANGER_SUFFIX)
+        if data == SOS_SHOW:
+            return self.safety.sos_replies(ctx.locale, country, group, timezone)
+        if data == SOS_MISREAD:
+            log_event(log, "safety.misread", platform=ctx.address.platform)
+            return [self.safety.misread_reply(ctx.locale)]
+        if data.removesuffix(DANGER_SUFFIX) == SOS_MORE:
+            return [self.safety.more_helplines_reply(ctx.locale, country, danger_first)]
+        if data == SOS_CARD:
+            return [self.safety.safety_card_reply(ctx.locale)]
+        chosen = data.removeprefix(SOS_COUNTRY).removesuffix(DANGER_SUFFIX)
+        if (
+            not data.startswith(SOS_COUNTRY)
+            or ctx.services.content.emergency_numbers(chosen) is None
+        ):
+            return None
+        try:
+            user = await ctx.ensure_user()
+            async with ctx.db.transaction() as tx:
+                await set_country(tx, user.id, chosen)
+            saved = True
+        except Exception as error:  # the numbers matter more than remembering the choice
+            log_event(log, "safety.country_not_saved", logging.WARNING, exc_info=error)
+            saved = False
+        return [self.safety.country_chosen_reply(ctx.locale, chosen, danger_first, saved)]
 
     async def _user_for(self, event: Event) -> User | None:
         try:

@@ -6,14 +6,18 @@ from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow
 from bot.flows.context import Choice, FlowContext
-from bot.safety.countries import country_for_timezone, country_name, parse_country
+from bot.safety.countries import country_for_timezone, parse_country
 from bot.storage import users
 
 
 def display_name(ctx: FlowContext, code: str) -> str:
-    """The pack's name for a country with helplines ("United Kingdom"), else the tz table's."""
-    listed = ctx.services.content.country_resources(ctx.locale, code)
-    return listed.name if listed is not None else country_name(code)
+    """The pack's name for a country ("United Kingdom"), as on a button."""
+    return ctx.services.content.country_label(ctx.locale, code)
+
+
+def in_sentence(ctx: FlowContext, code: str) -> str:
+    """The country as it reads inside a sentence ("the United Kingdom")."""
+    return ctx.services.content.country_in_sentence(ctx.locale, code)
 
 
 async def ask_country(flow: Flow, ctx: FlowContext, step: str) -> Reply:
@@ -30,7 +34,7 @@ async def ask_country(flow: Flow, ctx: FlowContext, step: str) -> Reply:
     reply = await flow.ask(ctx, step, message, rows)
     if suggested is None:
         return reply
-    text = ctx.text(Msg.ASK_COUNTRY_SUGGESTED, country=display_name(ctx, suggested))
+    text = ctx.text(Msg.ASK_COUNTRY_SUGGESTED, country=in_sentence(ctx, suggested))
     return Reply(text, buttons=reply.buttons)
 
 
@@ -49,4 +53,4 @@ async def answer_country(ctx: FlowContext, answer: str) -> tuple[str | None, lis
     user = await ctx.ensure_user()
     async with ctx.db.transaction() as tx:
         await users.set_country(tx, user.id, code)
-    return code, [ctx.reply(Msg.COUNTRY_SAVED, country=display_name(ctx, code))]
+    return code, [ctx.reply(Msg.COUNTRY_SAVED, country=in_sentence(ctx, code))]

@@ -10,14 +10,24 @@ from dataclasses import dataclass, replace
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
-from bot.content_pack.schema import CountryResources, CrisisResource
+from bot.content_pack.schema import CrisisResource, EmergencyNumbers
 from bot.core.replies import Button, Reply
-from bot.safety.countries import country_name
+from bot.safety.countries import likely_countries_for_timezone
 from bot.safety.rules import Detection, Intent
 
-# Static button data: these presses change nothing, so they need no token.
+# Static button data: these presses need no token. All but the country choice change
+# nothing; the country choice stores what the user tapped, as /settings would.
 SOS_SHOW = "sos:show"
 SOS_MISREAD = "sos:misread"
+SOS_MORE = "sos:more"  # + DANGER_SUFFIX when abuse lines lead
+SOS_CARD = "sos:card"
+SOS_COUNTRY = "sos:country:"  # + ISO code (+ DANGER_SUFFIX)
+DANGER_SUFFIX = ":danger"
+
+# Read in panic: a few lines to choose from, the rest one tap away.
+FIRST_HELPLINES = 3
+COUNTRY_BUTTONS = 8
+ALWAYS_OPEN = "24/7"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,27 +59,73 @@ class SafetyScreen:
         return ScreenResult(detection, (self._in_private(locale, reply, is_group),))
 
     def resources_reply(
-        self, locale: str, country: str | None, danger_first: bool = False
+        self,
+        locale: str,
+        country: str | None,
+        danger_first: bool = False,
+        timezone: str | None = None,
+        safety_card: bool | None = None,
     ) -> Reply:
-        """Emergency line, the country's helplines, and the worldwide directory."""
-        found = self._content.country_resources(locale, country)
-        lines = [self._emergency_line(locale, found, country)]
-        if found is not None:
-            order = ("domestic_abuse", "crisis") if danger_first else ("crisis", "domestic_abuse")
-            ranked = sorted(found.resources, key=lambda resource: order.index(resource.kind))
-            lines += [self._resource_line(locale, resource) for resource in ranked]
-        else:
-            lines.append(self._text(locale, Msg.SAFETY_NO_COUNTRY))
-        directory = self._content.crisis(locale).fallback.directory
-        lines.append(
-            self._text(locale, Msg.SAFETY_DIRECTORY, name=directory.name, url=directory.url)
-        )
-        button = Button(self._text(locale, Msg.SAFETY_MISREAD_BUTTON), SOS_MISREAD)
-        return Reply(text="\n\n".join(lines), buttons=((button,),))
+        """The number to dial first, then up to three helplines, a line of hope and the
+        worldwide directory. Without a known country: the country asked for with buttons."""
+        numbers = self._content.emergency_numbers(country)
+        if numbers is None:
+            return self._ask_country_reply(locale, timezone, danger_first)
+        ranked = self._ranked_helplines(locale, numbers.code, danger_first)
+        paragraphs = [
+            f"{self._emergency_line(locale, numbers, danger_first)} "
+            f"{self._text(locale, Msg.SAFETY_NOT_SURE)}"
+        ]
+        if ranked:
+            first = ranked[:FIRST_HELPLINES]
+            paragraphs.append("\n".join(self._resource_line(locale, item) for item in first))
+        hope = Msg.SAFETY_HOPE_DANGER if danger_first else Msg.SAFETY_HOPE_CRISIS
+        paragraphs += [self._text(locale, hope), self._directory_line(locale)]
+        rows: list[tuple[Button, ...]] = []
+        if len(ranked) > FIRST_HELPLINES:
+            more = SOS_MORE + (DANGER_SUFFIX if danger_first else "")
+            rows.append((Button(self._text(locale, Msg.SAFETY_MORE_BUTTON), more),))
+        if danger_first if safety_card is None else safety_card:
+            rows.append((Button(self._text(locale, Msg.SAFETY_CARD_BUTTON), SOS_CARD),))
+        rows.append(self._misread_row(locale))
+        return Reply(text="\n\n".join(paragraphs), buttons=tuple(rows))
 
-    def sos_replies(self, locale: str, country: str | None, is_group: bool) -> list[Reply]:
+    def more_helplines_reply(self, locale: str, country: str | None, danger_first: bool) -> Reply:
+        """The helplines the first message left out ("More helplines")."""
+        numbers = self._content.emergency_numbers(country)
+        if numbers is None:
+            return self._ask_country_reply(locale, None, danger_first)
+        rest = self._ranked_helplines(locale, numbers.code, danger_first)[FIRST_HELPLINES:]
+        where = self._content.country_in_sentence(locale, numbers.code)
+        lines = [self._resource_line(locale, item) for item in rest]
+        paragraphs = [
+            self._text(locale, Msg.SAFETY_MORE_INTRO, country=where),
+            "\n".join(lines),
+            self._directory_line(locale),
+        ]
+        return Reply(text="\n\n".join(part for part in paragraphs if part))
+
+    def safety_card_reply(self, locale: str) -> Reply:
+        """Privacy and safety tips for danger from another person, behind a button."""
+        return Reply(text=self._text(locale, Msg.SAFETY_CARD))
+
+    def country_chosen_reply(
+        self, locale: str, country: str, danger_first: bool, saved: bool
+    ) -> Reply:
+        """After a country button: its numbers, and (when it was stored) how to change it."""
+        reply = self.resources_reply(locale, country, danger_first=danger_first)
+        if not saved:
+            return reply
+        name = self._content.country_label(locale, country)
+        note = self._text(locale, Msg.SAFETY_COUNTRY_SAVED, country=name)
+        return replace(reply, text=f"{reply.text}\n\n{note}")
+
+    def sos_replies(
+        self, locale: str, country: str | None, is_group: bool, timezone: str | None = None
+    ) -> list[Reply]:
         """/sos: the resources, privately when asked in a group."""
-        return [self._in_private(locale, self.resources_reply(locale, country), is_group)]
+        reply = self.resources_reply(locale, country, timezone=timezone, safety_card=True)
+        return [self._in_private(locale, reply, is_group)]
 
     def _in_private(self, locale: str, reply: Reply, is_group: bool) -> Reply:
         """In a group: nothing about the person in public, the help in private. If the
@@ -85,23 +141,80 @@ class SafetyScreen:
         button = Button(self._text(locale, Msg.SAFETY_SHOW_BUTTON), SOS_SHOW)
         return Reply(text=self._text(locale, Msg.SAFETY_MISREAD_REPLY), buttons=((button,),))
 
-    def _emergency_line(
-        self, locale: str, found: CountryResources | None, country: str | None
-    ) -> str:
+    def _ask_country_reply(self, locale: str, timezone: str | None, danger_first: bool) -> Reply:
+        """No country known: the generic line, the directory, and countries to tap."""
+        paragraphs = [
+            f"{self._text(locale, Msg.SAFETY_EMERGENCY_GENERIC)} "
+            f"{self._text(locale, Msg.SAFETY_NOT_SURE)}",
+            self._text(locale, Msg.SAFETY_NO_COUNTRY),
+            self._directory_line(locale),
+        ]
+        codes = likely_countries_for_timezone(timezone) or list(
+            self._content.likely_countries(locale)
+        )
+        suffix = DANGER_SUFFIX if danger_first else ""
+        buttons = [
+            Button(self._content.country_label(locale, code), f"{SOS_COUNTRY}{code}{suffix}")
+            for code in codes[:COUNTRY_BUTTONS]
+            if self._content.emergency_numbers(code) is not None
+        ]
+        rows = [tuple(buttons[index : index + 2]) for index in range(0, len(buttons), 2)]
+        rows.append(self._misread_row(locale))
+        return Reply(text="\n\n".join(paragraphs), buttons=tuple(rows))
+
+    def _ranked_helplines(
+        self, locale: str, country: str, danger_first: bool
+    ) -> list[CrisisResource]:
+        """The kind the message is about first; within a kind, lines open around the clock,
+        then those that take a text or a chat (for someone who cannot speak aloud);
+        otherwise the order of the data."""
+        found = self._content.country_resources(locale, country)
         if found is None:
-            return self._text(locale, Msg.SAFETY_EMERGENCY_GENERIC)
-        name = found.name or country_name(country or found.code)
-        return self._text(locale, Msg.SAFETY_EMERGENCY, number=found.emergency_number, country=name)
+            return []
+        lead = "domestic_abuse" if danger_first else "crisis"
+        return sorted(
+            found.resources,
+            key=lambda resource: (
+                resource.kind != lead,
+                resource.hours != ALWAYS_OPEN,
+                not resource.can_write,
+            ),
+        )
+
+    def _emergency_line(self, locale: str, numbers: EmergencyNumbers, danger_first: bool) -> str:
+        where = self._content.country_in_sentence(locale, numbers.code)
+        police, ambulance = numbers.police_number, numbers.ambulance_number
+        if police == ambulance:
+            line = self._text(locale, Msg.SAFETY_EMERGENCY, number=police, country=where)
+        else:
+            message = (
+                Msg.SAFETY_EMERGENCY_POLICE_FIRST
+                if danger_first
+                else Msg.SAFETY_EMERGENCY_AMBULANCE_FIRST
+            )
+            line = self._text(locale, message, police=police, ambulance=ambulance, country=where)
+        if numbers.general is not None and numbers.general not in (police, ambulance):
+            line += " " + self._text(locale, Msg.SAFETY_EMERGENCY_ALSO, number=numbers.general)
+        if numbers.sms is not None:
+            line += " " + self._text(locale, Msg.SAFETY_EMERGENCY_SMS, number=numbers.sms)
+        return line
 
     def _resource_line(self, locale: str, resource: CrisisResource) -> str:
-        return self._text(
+        line = self._text(
             locale,
             Msg.SAFETY_RESOURCE_LINE,
             name=resource.name,
             contact=resource.contact,
             hours=resource.hours,
-            url=resource.url,
         )
+        return line if resource.url is None else f"{line} {resource.url}"
+
+    def _directory_line(self, locale: str) -> str:
+        directory = self._content.crisis(locale).fallback.directory
+        return self._text(locale, Msg.SAFETY_DIRECTORY, name=directory.name, url=directory.url)
+
+    def _misread_row(self, locale: str) -> tuple[Button, ...]:
+        return (Button(self._text(locale, Msg.SAFETY_MISREAD_BUTTON), SOS_MISREAD),)
 
     def _text(self, locale: str, message: Msg, **values: str | int) -> str:
         return self._content.text(locale, message, **values)

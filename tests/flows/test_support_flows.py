@@ -108,14 +108,14 @@ async def test_onboarding_suggests_the_country_of_the_time_zone(
     await chat.send("Narnia")
     assert chat.text == text_of(Msg.BAD_COUNTRY)
     await chat.send("uk")
-    assert chat.text == text_of(Msg.COUNTRY_SAVED, country="United Kingdom")
+    assert chat.text == text_of(Msg.COUNTRY_SAVED, country="the United Kingdom")
     user = await find_user(services.db, "console", "u1")
     assert user is not None and user.country == "GB"
     await chat.send("/settings")
     assert "Country: United Kingdom" in chat.text
     await chat.press("Country")
     await chat.press("United Kingdom")
-    assert chat.last[0].text == text_of(Msg.COUNTRY_SAVED, country="United Kingdom")
+    assert chat.last[0].text == text_of(Msg.COUNTRY_SAVED, country="the United Kingdom")
 
 
 async def test_checkin_urge_button_and_strong_answer_lead_to_a_pause(

@@ -39,15 +39,12 @@ async def test_crisis_reply_lists_local_help_and_the_emergency_line(
     await chat.send(CRISIS)
     [reply] = chat.last
     assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
-    assert (
-        "If you are in immediate danger, call your local emergency number: 112 in Germany."
-        in reply.text
-    )
+    assert "call 112 in Germany for an ambulance, or 110 for the police." in reply.text
     assert "0800 111 0 111" in reply.text  # TelefonSeelsorge
     assert "116 016" in reply.text  # violence against women helpline
     assert reply.text.index("0800 111 0 111") < reply.text.index("116 016")  # crisis line first
     assert "findahelpline.com" in reply.text
-    assert [b.data for b in reply.flat_buttons] == [SOS_MISREAD]
+    assert [b.data for b in reply.flat_buttons] == [SOS_MISREAD]  # three lines: nothing more
 
 
 async def test_danger_puts_abuse_helplines_first(
@@ -56,6 +53,8 @@ async def test_danger_puts_abuse_helplines_first(
     await onboard(chat)
     await chat.send(DANGER)
     assert chat.text.startswith(text_of(Msg.SAFETY_DANGER_INTRO))
+    # The police number first, 112 beside it.
+    assert "call 110 in Germany for the police, or 112 for an ambulance." in chat.text
     assert chat.text.index("116 016") < chat.text.index("0800 111 0 111")
 
 
@@ -66,6 +65,9 @@ async def test_without_a_country_the_generic_emergency_line_and_directory(
     assert text_of(Msg.SAFETY_EMERGENCY_GENERIC) in chat.text
     assert text_of(Msg.SAFETY_NO_COUNTRY) in chat.text
     assert "findahelpline.com" in chat.text
+    # Nothing tells us where they are: the English locale's likely countries, to tap.
+    labels = [button.label for button in chat.last[0].flat_buttons]
+    assert labels[:3] == ["United States", "United Kingdom", "Canada"]
 
 
 async def test_country_from_time_zone_when_none_was_chosen(chat: Conversation) -> None:
