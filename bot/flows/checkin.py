@@ -24,6 +24,7 @@ from bot.flows.limits import TextLimit
 from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choice, write_shorter
 from bot.flows.pause import Pause
 from bot.flows.typed_labels import Shown, showing
+from bot.flows.validation import too_long
 from bot.scheduling.planner import (
     out_of_quiet_hours,
     reschedule_user,
@@ -182,7 +183,7 @@ class CheckIn(Flow):
 
     async def _note(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
         note = text.strip()
-        if len(note) > NOTE_LIMIT:
+        if too_long(TextLimit.NOTE, note):
             return [await offer_choice(self, ctx, position, TextLimit.NOTE, note)]
         if not note:
             return [ctx.reply(Msg.USE_BUTTONS)]

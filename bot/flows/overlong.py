@@ -19,7 +19,7 @@ from bot.flows.typed_labels import SHOWN_KEY
 from bot.storage.flow_positions import FlowData, FlowPosition
 
 KEEP_FIRST, WRITE_SHORTER = "first", "shorter"
-_LONG_KEY = "long"
+_LONG_KEY = "long"  # also in key_rotation.SEALED_FLOW_FIELDS: a key rotation reseals it
 _CHOICES = (
     (Choice(KEEP_FIRST, Msg.LONG_KEEP_FIRST), Choice(WRITE_SHORTER, Msg.LONG_WRITE_SHORTER)),
 )

@@ -31,8 +31,9 @@ from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext, Services
 from bot.flows.limits import TextLimit
 from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choice, write_shorter
-from bot.flows.reasons import REASON_LIMIT, save_reason
+from bot.flows.reasons import save_reason
 from bot.flows.typed_labels import showing
+from bot.flows.validation import too_long
 from bot.scheduling.planner import in_quiet_hours, user_zone
 from bot.storage import flow_positions, urges
 from bot.storage.db import Transaction
@@ -40,7 +41,6 @@ from bot.storage.flow_positions import FlowPosition, Placement, new_token
 from bot.storage.user_texts import TextKind, add_text, list_texts
 from bot.storage.users import User
 
-DRAFT_LIMIT = TextLimit.DRAFT.characters
 WAIT_MINUTES = ("10", "20", "30")
 BREATH_WORDS = {"in": Msg.BREATH_IN, "hold": Msg.BREATH_HOLD, "out": Msg.BREATH_OUT}
 
@@ -278,7 +278,7 @@ class Pause(Flow):
         return [ctx.reply(Msg.USE_BUTTONS)]
 
     async def _reason(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
-        if len(text.strip()) > REASON_LIMIT:
+        if too_long(TextLimit.REASON, text):
             return [await offer_choice(self, ctx, position, TextLimit.REASON, text)]
         refused = await save_reason(ctx, text)
         return [refused] if refused is not None else await self._remember(ctx)
@@ -287,7 +287,7 @@ class Pause(Flow):
         draft = text.strip()
         if not draft:
             return [ctx.reply(Msg.WRITE_PROMPT)]
-        if len(draft) > DRAFT_LIMIT:
+        if too_long(TextLimit.DRAFT, draft):
             return [await offer_choice(self, ctx, position, TextLimit.DRAFT, draft)]
         user = await ctx.ensure_user()
         # Until the user chooses, the draft waits sealed, never in clear, in the position row.

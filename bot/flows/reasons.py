@@ -13,6 +13,7 @@ from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext
 from bot.flows.limits import TextLimit
 from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choice, write_shorter
+from bot.flows.validation import too_long
 from bot.storage import flow_positions
 from bot.storage.flow_positions import FlowPosition
 from bot.storage.user_texts import TextKind, add_text, list_texts, remove_text
@@ -73,7 +74,7 @@ class Reasons(Flow):
         return [ctx.reply(Msg.USE_BUTTONS)]
 
     async def _add(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
-        if len(text.strip()) > REASON_LIMIT:
+        if too_long(TextLimit.REASON, text):
             return [await offer_choice(self, ctx, position, TextLimit.REASON, text)]
         refused = await save_reason(ctx, text)
         if refused is not None:

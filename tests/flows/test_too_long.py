@@ -64,6 +64,8 @@ async def test_keeping_the_first_part(
     ]
     held = await held_in_position(services)
     assert held is not None and "word" not in held  # sealed, never in clear
+    await chat.send("/mydata")  # shown like everything else kept; the step stays
+    assert json.loads(chat.last[-1].text)["current_flow"]["text_waiting"] == LONG
     await chat.press(text_of(Msg.LONG_KEEP_FIRST))
     if limit is TextLimit.DRAFT:
         assert chat.text == text_of(Msg.WRITE_WRITTEN)
