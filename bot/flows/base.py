@@ -20,8 +20,10 @@ StepHandler = Callable[[FlowContext, FlowPosition, str], Awaitable[list[Reply]]]
 class Step:
     """One state. `on_choice` gets a button's value, `on_text` typed text.
 
-    With `text_as_choice`, typed text is tried as a button value first, so a
-    user who types "3" instead of tapping "3" is understood.
+    Typed text that names one of the buttons the step shows ("skip", "Yes") is
+    that button's press, for every step (`bot.flows.typed_labels`). With
+    `text_as_choice`, other typed text is tried as a button value too, so a user
+    who types "3" for "3 days", or a country's name, is understood.
     """
 
     on_choice: StepHandler | None = None

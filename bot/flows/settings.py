@@ -45,7 +45,7 @@ MAX_PAUSE_DAYS = 60
 _ZONE_STEPS = ZoneSteps(ask="timezone", pick="tzpick", confirm="tzconfirm")
 
 _QUESTIONS = {
-    "tz": ("timezone", Msg.ASK_TIMEZONE),
+    "tz": ("timezone", Msg.TIMEZONE_ASK_AGAIN),  # no "First," as in onboarding
     "times": ("times", Msg.ASK_TIMES),
     "days": ("days", Msg.ASK_DAYS),
     "quiet": ("quiet", Msg.ASK_QUIET),

@@ -21,32 +21,36 @@ from bot.storage.flow_positions import FlowData, FlowPosition
 
 SHOWN_KEY = "shown"
 
-# Short answers that mean the button starting with "Yes" or with "No"/"Not".
+# Short answers ("yes", "yes please", "nope") that mean the button starting with
+# "Yes", or the one starting with "No" or "Not".
 _YES = frozenset({"yes", "y", "yeah", "yep", "yup"})
-_NO = frozenset({"no", "n", "nope", "nah", "no thanks", "not now"})
+_NO = frozenset({"no", "n", "nope", "nah"})
+_SHORT_ANSWER_WORDS = 3
 # "4 · okay" may be typed as "4" or as "okay".
 _LABEL_PARTS = re.compile(r"\s+[·|]\s+")
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """Buttons about to be shown at `step`, labels looked up once."""
+    """Buttons about to be shown at a step, labels looked up and written down once
+    (a due check-in shows the same buttons to thousands of users at a time)."""
 
-    step: str
     rows: LabelledRows
+    encoded: str  # the labels as they go into the position's data
 
     def data(self, extra: FlowData | None = None) -> FlowData:
         """The step's data with these labels added (replacing any an older step left)."""
-        pairs = [[label, value] for row in self.rows for label, value in row]
-        shown = json.dumps({"step": self.step, "buttons": pairs}, separators=(",", ":"))
-        return {**(extra or {}), SHOWN_KEY: shown}
+        return {**(extra or {}), SHOWN_KEY: self.encoded}
 
     def markup(self, position: FlowPosition) -> tuple[tuple[Button, ...], ...]:
         return markup(self.rows, position)
 
 
 def showing(ctx: FlowContext, step: str, rows: Sequence[Sequence[Choice]]) -> Shown:
-    return Shown(step, labelled(ctx, rows))
+    labels = labelled(ctx, rows)
+    pairs = [[label, value] for row in labels for label, value in row]
+    encoded = json.dumps({"step": step, "buttons": pairs}, separators=(",", ":"))
+    return Shown(labels, encoded)
 
 
 def typed_choice(position: FlowPosition, text: str) -> str | None:
@@ -71,12 +75,12 @@ def _whole(typed: str, label: str) -> bool:
 
 def _first_word(typed: str, label: str) -> bool:
     """ "yes" for "Yes, delete everything", "ground" for "Ground myself"."""
-    words = fold(label).split()
+    words, said = fold(label).split(), typed.split()
     if not words:
         return False
-    if typed in _YES:
+    if said[0] in _YES and len(said) <= _SHORT_ANSWER_WORDS:
         return words[0] == "yes"
-    if typed in _NO:
+    if said[0] in _NO and len(said) <= _SHORT_ANSWER_WORDS:
         return words[0] in {"no", "not"}
     return len(typed) >= 3 and not typed.isdigit() and typed == words[0]
 

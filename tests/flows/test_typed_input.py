@@ -67,7 +67,7 @@ async def test_a_wrong_guess_can_be_tried_again(
     await chat.send("no")  # typed, like the button's first word
     assert chat.text == text_of(Msg.TIMEZONE_ASK_AGAIN)
     await chat.send("Kolkata")
-    await chat.send("Yes")
+    await chat.send("Yes please")
     assert chat.text == text_of(Msg.ASK_TIME)
     assert (await me(services)).timezone == "Asia/Kolkata"
 
@@ -138,6 +138,7 @@ async def test_settings_use_the_same_places(
     await onboarded(chat)
     await chat.send("/settings")
     await chat.press(text_of(Msg.SETTINGS_CHANGE_TIMEZONE))
+    assert chat.text == text_of(Msg.TIMEZONE_ASK_AGAIN)
     await chat.send("UTC-5")
     await chat.press("New York")
     assert chat.text == text_of(
