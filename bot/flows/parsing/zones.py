@@ -73,14 +73,15 @@ _CITIES = {
 
 # Abbreviations and the zones they usually mean. None of them is stored as typed:
 # "EST" stays at UTC-5 all year, while the person typing it lives with a summer time.
+# ("PT", "MT" and "ET" are left out: they are also Portugal, Malta and Ethiopia.)
 _ABBREVIATIONS = {
-    ("est", "edt", "est5edt", "eastern", "eastern time", "et"): (
+    ("est", "edt", "est5edt", "eastern", "eastern time"): (
         "America/New_York", "America/Toronto"),
     ("cst", "cdt", "cst6cdt", "central", "central time", "ct"): (
         "America/Chicago", "America/Mexico_City", "Asia/Shanghai"),
-    ("mst", "mdt", "mst7mdt", "mountain", "mountain time", "mt"): (
+    ("mst", "mdt", "mst7mdt", "mountain", "mountain time"): (
         "America/Denver", "America/Phoenix", "America/Edmonton"),
-    ("pst", "pdt", "pst8pdt", "pacific", "pacific time", "pt"): (
+    ("pst", "pdt", "pst8pdt", "pacific", "pacific time"): (
         "America/Los_Angeles", "America/Vancouver", "America/Tijuana"),
     ("akst", "akdt"): ("America/Anchorage",),
     ("hst", "hast"): ("Pacific/Honolulu",),
