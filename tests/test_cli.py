@@ -42,8 +42,8 @@ def test_piped_console_onboards_checks_in_and_remembers(tmp_path: Path) -> None:
         "/start\nEurope/Berlin\n08:30\n/checkin\n4\n2\nwalked the long way home\n",
     )
     assert first.returncode == 0, first.stderr
-    assert "Your check-in time is 08:30 (Europe/Berlin)." in first.stdout
-    assert "  1) 1 · very low" in first.stdout
+    assert "Your check-in time is 08:30 (8:30 am), Europe/Berlin time." in first.stdout
+    assert "  a) 1 · very low" in first.stdout  # labels hold numbers: choices are lettered
     assert "Saved, with your note." in first.stdout
     assert "Traceback" not in first.stderr
 

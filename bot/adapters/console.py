@@ -1,7 +1,10 @@
 """Chat with Steady in a terminal, or pipe a whole conversation through stdin.
 
 Each input line is one message. A line that is just a number presses that
-button of the last message that had buttons, the way a tap would.
+button of the last message that had buttons, the way a tap would. When the
+buttons' own labels hold numbers ("1 day", "3 days"), a typed number is what
+the step asked for, so the choices are lettered instead and a number is sent
+as the text it is.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ class ConsoleAdapter:
         self._image_dir = image_dir
         self._image_saved = image_saved  # the pack's "saved the chart here" line
         self._choices: tuple[Button, ...] = ()
+        self._lettered = False
         self._ids = itertools.count(1)
 
     async def start(self) -> None:
@@ -76,7 +80,7 @@ class ConsoleAdapter:
                 continue
             replies = await self._router.handle(event)
             # Numbers press the buttons of the latest answer only, never of an older one.
-            self._choices = ()
+            self._choices, self._lettered = (), False
             for reply in replies:
                 await self.send(event.address, reply)
 
@@ -84,13 +88,9 @@ class ConsoleAdapter:
         text = line.strip()
         if not text:
             return None
-        if (
-            text.isascii()
-            and text.isdigit()
-            and self._choices
-            and 1 <= int(text) <= len(self._choices)
-        ):
-            return ButtonPressed(CONSOLE_ADDRESS, self._choices[int(text) - 1].data)
+        index = _choice_index(text, self._lettered)
+        if index is not None and index < len(self._choices):
+            return ButtonPressed(CONSOLE_ADDRESS, self._choices[index].data)
         command = parse_command(text)
         if command is not None:
             return CommandIssued(CONSOLE_ADDRESS, command[0], command[1])
@@ -106,8 +106,9 @@ class ConsoleAdapter:
             self._write(self._image_saved(path.resolve()))
         if reply.buttons:
             self._choices = reply.flat_buttons
-            for number, button in enumerate(self._choices, start=1):
-                self._write(f"  {number}) {button.label}")
+            self._lettered = any(char.isdigit() for b in self._choices for char in b.label)
+            for index, button in enumerate(self._choices):
+                self._write(f"  {_choice_key(index, self._lettered)}) {button.label}")
         self._write("")
         return SentMessage(address, str(next(self._ids)))
 
@@ -117,6 +118,23 @@ class ConsoleAdapter:
     def _write(self, text: str, newline: bool = True) -> None:
         self._stdout.write(text + ("\n" if newline else ""))
         self._stdout.flush()
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _choice_key(index: int, lettered: bool) -> str:
+    return _LETTERS[index] if lettered and index < len(_LETTERS) else str(index + 1)
+
+
+def _choice_index(text: str, lettered: bool) -> int | None:
+    """Which shown choice a typed line picks: a letter when lettered, else a number."""
+    if lettered:
+        key = text.casefold()
+        return _LETTERS.index(key) if len(key) == 1 and key in _LETTERS else None
+    if text.isascii() and text.isdigit() and int(text) >= 1:
+        return int(text) - 1
+    return None
 
 
 def _read_lines_in_background(stream: TextIO) -> asyncio.Queue[str]:

@@ -18,6 +18,28 @@ class Msg(StrEnum):
     BAD_TIME = "onboarding.bad_time"
     ONBOARDING_DONE = "onboarding.done"
 
+    # Time zones by place: confirm a place by its time now, or choose between places
+    TIMEZONE_CONFIRM = "timezone.confirm"
+    TIMEZONE_YES = "timezone.yes"
+    TIMEZONE_AGAIN = "timezone.again"
+    TIMEZONE_PICK = "timezone.pick"
+    TIMEZONE_PICK_FIXED = "timezone.pick_fixed"
+    TIMEZONE_CHOICE = "timezone.choice"
+    TIMEZONE_NONE_OF_THESE = "timezone.none_of_these"
+    TIMEZONE_ASK_AGAIN = "timezone.ask_again"
+
+    # Times as people type them: shown back both ways, refused with an example in their form
+    TIME_BOTH_FORMS = "time.both_forms"
+    BAD_TIME_12H = "onboarding.bad_time_12h"
+    BAD_TIMES_12H = "settings.bad_times_12h"
+    BAD_QUIET_12H = "settings.bad_quiet_12h"
+    TIMES_SAVED = "settings.times_saved"
+
+    # Too long: keep the first part, or write it shorter
+    LONG_KEEP_FIRST = "general.long_keep_first"
+    LONG_WRITE_SHORTER = "general.long_write_shorter"
+    LONG_REWRITE = "general.long_rewrite"
+
     CHECKIN_OPENING = "checkin.opening"
     ASK_MOOD = "checkin.ask_mood"
     MOOD_1 = "checkin.mood_1"
@@ -313,6 +335,12 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.REMINDER_WHAT_THEME: frozenset({"theme"}),
     Msg.REMINDER_LOST_PERMISSION: frozenset({"number", "when"}),
     Msg.ONBOARDING_DONE: frozenset({"time", "timezone"}),
+    # Time zones by place, times as people type them, too long
+    Msg.TIMEZONE_CONFIRM: frozenset({"place", "time"}),
+    Msg.TIMEZONE_CHOICE: frozenset({"place", "time"}),
+    Msg.TIME_BOTH_FORMS: frozenset({"time", "time_12h"}),
+    Msg.TIMES_SAVED: frozenset({"times"}),
+    Msg.LONG_REWRITE: frozenset({"limit"}),
     Msg.SETTINGS_MENU: frozenset(
         {"country", "timezone", "times", "days", "quiet", "status", "discreet", "keep"}
     ),

@@ -31,6 +31,7 @@ from bot.flows.onboarding import Onboarding
 from bot.flows.pause import Pause
 from bot.flows.reasons import Reasons
 from bot.flows.settings import Settings
+from bot.flows.typed_labels import typed_choice
 from bot.logs import get_logger, log_event
 from bot.reminders.manage import reminder_command
 from bot.safety.countries import country_for_timezone
@@ -301,6 +302,8 @@ class Router:
         step = None if flow is None or position is None else flow.steps.get(position.step)
         if step is None or position is None:
             return await self._outside_flow(ctx, event)
+        if step.on_choice is not None and (pressed := typed_choice(position, event.text)):
+            return await step.on_choice(ctx, position, pressed)  # a button's label, typed
         if step.text_as_choice and step.on_choice is not None:
             return await step.on_choice(ctx, position, event.text.strip().casefold())
         if step.on_text is None:

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from bot.content_pack.ids import Msg
-from bot.core.replies import Reply
-from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.core.replies import Button, Reply
+from bot.flows.context import Choice, FlowContext
+from bot.flows.typed_labels import Shown, showing
 from bot.storage import flow_positions
 from bot.storage.flow_positions import FlowData, FlowPosition
 
@@ -19,8 +20,10 @@ StepHandler = Callable[[FlowContext, FlowPosition, str], Awaitable[list[Reply]]]
 class Step:
     """One state. `on_choice` gets a button's value, `on_text` typed text.
 
-    With `text_as_choice`, typed text is tried as a button value first, so a
-    user who types "3" instead of tapping "3" is understood.
+    Typed text that names one of the buttons the step shows ("skip", "Yes") is
+    that button's press, for every step (`bot.flows.typed_labels`). With
+    `text_as_choice`, other typed text is tried as a button value too, so a user
+    who types "3" for "3 days", or a country's name, is understood.
     """
 
     on_choice: StepHandler | None = None
@@ -55,8 +58,18 @@ class Flow:
         data: FlowData | None = None,
     ) -> Reply:
         """Move to `step` and show `message` with that step's buttons."""
-        moved = await self.move(ctx, step, data)
-        return Reply(ctx.text(message), buttons=choices_markup(ctx, moved, rows))
+        return Reply(ctx.text(message), buttons=await self.show(ctx, step, rows, data))
+
+    async def show(
+        self,
+        ctx: FlowContext,
+        step: str,
+        rows: Sequence[Sequence[Choice]],
+        data: FlowData | None = None,
+    ) -> tuple[tuple[Button, ...], ...]:
+        """Move to `step` showing these buttons; typing one's label will press it."""
+        buttons: Shown = showing(ctx, step, rows)
+        return buttons.markup(await self.move(ctx, step, buttons.data(data)))
 
     async def answer_offer(
         self, ctx: FlowContext, position: FlowPosition, value: str

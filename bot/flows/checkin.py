@@ -19,16 +19,12 @@ from bot.core.events import CheckInDue
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
 from bot.flows.base import Flow, Step
-from bot.flows.context import (
-    Choice,
-    FlowContext,
-    LabelledRows,
-    Services,
-    choices_markup,
-    labelled,
-    markup,
-)
+from bot.flows.context import Choice, FlowContext, Services
+from bot.flows.limits import TextLimit
+from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choice, write_shorter
 from bot.flows.pause import Pause
+from bot.flows.typed_labels import Shown, showing
+from bot.flows.validation import too_long
 from bot.scheduling.planner import (
     out_of_quiet_hours,
     reschedule_user,
@@ -39,7 +35,7 @@ from bot.storage import checkin_slots, checkins, flow_positions, users
 from bot.storage.db import Transaction
 from bot.storage.flow_positions import FlowPosition, Placement, new_token
 
-NOTE_LIMIT = 1000
+NOTE_LIMIT = TextLimit.NOTE.characters
 
 _MOODS = ((Choice("1", Msg.MOOD_1), Choice("2", Msg.MOOD_2), Choice("3", Msg.MOOD_3)),
           (Choice("4", Msg.MOOD_4), Choice("5", Msg.MOOD_5)))  # fmt: skip
@@ -101,19 +97,9 @@ class CheckIn(Flow):
         }
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
-        user = await ctx.ensure_user()
-        async with ctx.db.transaction() as tx:
-            position = await flow_positions.move_to(tx, user.id, self.name, "mood", ctx.now())
-        return [self._mood_question(ctx, position, ctx.text(Msg.CHECKIN_OPENING), snooze=False)]
-
-    def _mood_question(
-        self, ctx: FlowContext, position: FlowPosition, opening: str, snooze: bool
-    ) -> Reply:
-        rows = (*_MOODS, *_URGE_NOW, *_SNOOZES) if snooze else (*_MOODS, *_URGE_NOW)
-        return Reply(
-            text=f"{opening}\n\n{ctx.text(Msg.ASK_MOOD)}",
-            buttons=choices_markup(ctx, position, rows),
-        )
+        opening = ctx.text(Msg.CHECKIN_OPENING)
+        buttons = await self.show(ctx, "mood", (*_MOODS, *_URGE_NOW))
+        return [Reply(text=f"{opening}\n\n{ctx.text(Msg.ASK_MOOD)}", buttons=buttons)]
 
     async def start_due(
         self, tx: Transaction, services: Services, due: Sequence[CheckInDue]
@@ -129,23 +115,23 @@ class CheckIn(Flow):
         outgoing: list[Outgoing] = []
         placements: list[Placement] = []
         openings: list[tuple[str, int]] = []
-        by_locale: dict[str, tuple[str, LabelledRows]] = {}
+        by_locale: dict[str, tuple[str, Shown]] = {}
         rows = (*_MOODS, *_URGE_NOW, *_SNOOZES)
         for event in due:
             if event.locale not in by_locale:
                 ctx = FlowContext(services, event.address, event.locale)
-                by_locale[event.locale] = (ctx.text(Msg.ASK_MOOD), labelled(ctx, rows))
-            question, labels = by_locale[event.locale]
+                by_locale[event.locale] = (ctx.text(Msg.ASK_MOOD), showing(ctx, "mood", rows))
+            question, shown = by_locale[event.locale]
             opening = pick_opening(
                 services.content.openings(event.locale),
                 event.local_time,
                 event.last_opening_id,
                 self._rng,
             )
-            position = FlowPosition(self.name, "mood", new_token())
+            position = FlowPosition(self.name, "mood", new_token(), shown.data())
             placements.append(Placement(event.user_row_id, position))
             openings.append((opening.id, event.user_row_id))
-            reply = Reply(text=f"{opening.text}\n\n{question}", buttons=markup(labels, position))
+            reply = Reply(text=f"{opening.text}\n\n{question}", buttons=shown.markup(position))
             outgoing.append(Outgoing(event.address, reply, user_row_id=event.user_row_id))
         await flow_positions.move_many(tx, placements, services.clock.now())
         await tx.executemany("UPDATE users SET last_opening_id = ? WHERE id = ?", openings)
@@ -158,12 +144,7 @@ class CheckIn(Flow):
             return await self._snooze(ctx, value)
         if value not in MOOD_VALUES:
             return [ctx.reply(Msg.USE_BUTTONS)]
-        user = await ctx.ensure_user()
-        async with ctx.db.transaction() as tx:
-            moved = await flow_positions.move_to(
-                tx, user.id, self.name, "urge", ctx.now(), {"mood": int(value)}
-            )
-        return [Reply(ctx.text(Msg.ASK_URGE), buttons=choices_markup(ctx, moved, _URGES))]
+        return [await self.ask(ctx, "urge", Msg.ASK_URGE, _URGES, {"mood": int(value)})]
 
     async def _snooze(self, ctx: FlowContext, value: str) -> list[Reply]:
         user = await ctx.ensure_user()
@@ -186,22 +167,24 @@ class CheckIn(Flow):
     async def _urge(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         if value not in URGE_VALUES:
             return [ctx.reply(Msg.USE_BUTTONS)]
-        user = await ctx.ensure_user()
-        async with ctx.db.transaction() as tx:
-            moved = await flow_positions.move_to(
-                tx, user.id, self.name, "note", ctx.now(), {**position.data, "urge": value}
-            )
-        return [Reply(ctx.text(Msg.ASK_NOTE), buttons=choices_markup(ctx, moved, _SKIP))]
+        data = {"mood": position.data.get("mood"), "urge": value}
+        return [await self.ask(ctx, "note", Msg.ASK_NOTE, _SKIP, data)]
 
     async def _skip_note(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value == WRITE_SHORTER:
+            return [await write_shorter(self, ctx, position, TextLimit.NOTE)]
+        if value == KEEP_FIRST:
+            note = await first_part(ctx, position, TextLimit.NOTE)
+            if note is not None:
+                return await self._save(ctx, position, note=note)
         if value != "skip":
             return [ctx.reply(Msg.USE_BUTTONS)]
         return await self._save(ctx, position, note=None)
 
     async def _note(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
         note = text.strip()
-        if len(note) > NOTE_LIMIT:
-            return [ctx.reply(Msg.NOTE_TOO_LONG, limit=NOTE_LIMIT)]
+        if too_long(TextLimit.NOTE, note):
+            return [await offer_choice(self, ctx, position, TextLimit.NOTE, note)]
         if not note:
             return [ctx.reply(Msg.USE_BUTTONS)]
         return await self._save(ctx, position, note=note)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.flows.context import Choice, FlowContext
 from bot.storage import flow_positions
 from bot.storage.flow_positions import FlowPosition
 
@@ -48,9 +48,8 @@ class Contacted(Flow):
         }
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
-        position = await self.move(ctx, "kind", {})
         text = f"{ctx.text(Msg.CT_INTRO)}\n\n{ctx.text(Msg.CT_Q_KIND)}"
-        return [Reply(text, buttons=choices_markup(ctx, position, _KIND))]
+        return [Reply(text, buttons=await self.show(ctx, "kind", _KIND))]
 
     async def offer(self, ctx: FlowContext) -> list[Reply]:
         """Free text said they got in touch: ask before starting anything."""
@@ -59,14 +58,13 @@ class Contacted(Flow):
     async def _kind(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         if value not in _values(_KIND):
             return [ctx.reply(Msg.USE_BUTTONS)]
-        moved = await self.move(ctx, "timing", {"kind": value})
-        return [Reply(ctx.text(Msg.CT_Q_TIMING), buttons=choices_markup(ctx, moved, _TIMING))]
+        return [await self.ask(ctx, "timing", Msg.CT_Q_TIMING, _TIMING, {"kind": value})]
 
     async def _timing(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         if value not in _values(_TIMING):
             return [ctx.reply(Msg.USE_BUTTONS)]
-        moved = await self.move(ctx, "protect", {**position.data, "timing": value})
-        return [Reply(ctx.text(Msg.CT_Q_PROTECT), buttons=choices_markup(ctx, moved, _PROTECT))]
+        data = {**position.data, "timing": value}
+        return [await self.ask(ctx, "protect", Msg.CT_Q_PROTECT, _PROTECT, data)]
 
     async def _protect(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         kind, timing = position.data.get("kind"), position.data.get("timing")

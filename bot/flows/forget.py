@@ -28,6 +28,8 @@ class Forget(Flow):
         user = await ctx.find_user()
         if user is None:
             return [ctx.reply(Msg.FORGET_NOTHING)]
+        # Not `self.ask`: its buttons could then be pressed by typing their label, and
+        # deleting everything waits for the deliberate tap, never a typed "yes".
         async with ctx.db.transaction() as tx:
             position = await flow_positions.move_to(tx, user.id, self.name, "confirm", ctx.now())
         return [

@@ -71,6 +71,8 @@ class FlowExport:
     step: str
     # A message written in the pause flow, waiting for "keep it" or "let it go".
     draft_waiting: str | None = None
+    # A text over its limit, waiting for "keep the first part" or "write it shorter".
+    text_waiting: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +150,12 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
         affirmations_seen=await affirmations_seen.seen_affirmations(ctx.db, user.id),
         current_flow=None
         if position is None
-        else FlowExport(position.flow, position.step, _waiting_draft(ctx, position, user.id)),
+        else FlowExport(
+            position.flow,
+            position.step,
+            _waiting(ctx, position, user.id, "draft"),
+            _waiting(ctx, position, user.id, "long"),
+        ),
         group_reminders_created=await group_reminders.count_created_by(
             ctx.db, user.platform, user.platform_user_id
         ),
@@ -168,8 +175,9 @@ def _iso(instant: datetime | None) -> str | None:
     return None if instant is None else instant.isoformat()
 
 
-def _waiting_draft(ctx: FlowContext, position: FlowPosition, user_id: int) -> str | None:
-    sealed = position.data.get("draft")
+def _waiting(ctx: FlowContext, position: FlowPosition, user_id: int, field: str) -> str | None:
+    """A text sealed in the position while it waits for the user's choice."""
+    sealed = position.data.get(field)
     if not isinstance(sealed, str):
         return None
     return ctx.cipher.decrypt(base64.b64decode(sealed), user_id)

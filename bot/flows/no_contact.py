@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.flows.context import Choice, FlowContext
 from bot.storage import flow_positions, urges
 from bot.storage.flow_positions import FlowPosition
 
@@ -24,16 +24,14 @@ class NoContactCounter(Flow):
     async def begin(self, ctx: FlowContext) -> list[Reply]:
         user = await ctx.ensure_user()
         counter = await urges.get_no_contact(ctx.db, user.id)
-        async with ctx.db.transaction() as tx:
-            position = await flow_positions.move_to(tx, user.id, self.name, "status", ctx.now())
         if counter is None:
             start = ((Choice("start", Msg.NC_START),),)
-            return [Reply(ctx.text(Msg.NC_OFF), buttons=choices_markup(ctx, position, start))]
+            return [await self.ask(ctx, "status", Msg.NC_OFF, start)]
         days = counter.current_days(ctx.now())
         longest = max(counter.longest_days, days)
         rows = ((Choice("reset", Msg.NC_RESET), Choice("stop", Msg.NC_STOP)),)
         text = ctx.text(Msg.NC_STATUS, days=days, longest=longest)
-        return [Reply(text, buttons=choices_markup(ctx, position, rows))]
+        return [Reply(text, buttons=await self.show(ctx, "status", rows))]
 
     async def _choice(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         user = await ctx.ensure_user()

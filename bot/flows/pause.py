@@ -28,8 +28,12 @@ from bot.content_pack.schema import Exercise
 from bot.core.replies import Frame, Reply
 from bot.delivery.outbox import Outgoing
 from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext, Services, choices_markup
+from bot.flows.context import Choice, FlowContext, Services
+from bot.flows.limits import TextLimit
+from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choice, write_shorter
 from bot.flows.reasons import save_reason
+from bot.flows.typed_labels import showing
+from bot.flows.validation import too_long
 from bot.scheduling.planner import in_quiet_hours, user_zone
 from bot.storage import flow_positions, urges
 from bot.storage.db import Transaction
@@ -37,7 +41,6 @@ from bot.storage.flow_positions import FlowPosition, Placement, new_token
 from bot.storage.user_texts import TextKind, add_text, list_texts
 from bot.storage.users import User
 
-DRAFT_LIMIT = 4000
 WAIT_MINUTES = ("10", "20", "30")
 BREATH_WORDS = {"in": Msg.BREATH_IN, "hold": Msg.BREATH_HOLD, "out": Msg.BREATH_OUT}
 
@@ -103,7 +106,7 @@ class Pause(Flow):
             "after": Step(on_choice=self._after),
             "remember": Step(on_choice=self._remember_choice),
             "reason": Step(on_choice=self._remember_choice, on_text=self._reason),
-            "write": Step(on_text=self._write),
+            "write": Step(on_text=self._write, on_choice=self._write_choice),
             "keep": Step(on_choice=self._keep),
             "wait": Step(on_choice=self._wait, text_as_choice=True),
             "followup": Step(on_choice=self._followup),
@@ -135,11 +138,12 @@ class Pause(Flow):
         placements, outgoing = [], []
         for followup_id, user in claimed:
             ctx = FlowContext(services, user.address, user.locale)
-            position = FlowPosition(self.name, "followup", new_token())
+            shown = showing(ctx, "followup", _FOLLOWUP)
+            position = FlowPosition(self.name, "followup", new_token(), shown.data())
             placements.append(Placement(user.id, position))
             reply = Reply(
                 ctx.text(Msg.FOLLOWUP),
-                buttons=choices_markup(ctx, position, _FOLLOWUP),
+                buttons=shown.markup(position),
                 silent=in_quiet_hours(user, now),  # asked for, so sent, but without a sound
             )
             outgoing.append(Outgoing(user.address, reply, followup_id=followup_id))
@@ -189,12 +193,12 @@ class Pause(Flow):
         exercise = self._exercise(ctx, value, "breathing")
         if exercise is None:
             return [ctx.reply(Msg.USE_BUTTONS)]
-        moved = await self.move(ctx, "after", {"again": "bpick"})
+        buttons = await self.show(ctx, "after", _AFTER, {"again": "bpick"})
         return [
             Reply(
                 text=breathing_text(ctx, exercise),
                 frames=breathing_frames(ctx, exercise),
-                buttons=choices_markup(ctx, moved, _AFTER),
+                buttons=buttons,
             )
         ]
 
@@ -204,9 +208,9 @@ class Pause(Flow):
         exercise = self._exercise(ctx, value, "grounding")
         if exercise is None:
             return [ctx.reply(Msg.USE_BUTTONS)]
-        moved = await self.move(ctx, "gstep", {"exercise": int(value), "step": 0})
+        buttons = await self.show(ctx, "gstep", _NEXT, {"exercise": int(value), "step": 0})
         first = self._step_text(ctx, exercise, 0)
-        return [Reply(f"{exercise.intro}\n\n{first}", buttons=choices_markup(ctx, moved, _NEXT))]
+        return [Reply(f"{exercise.intro}\n\n{first}", buttons=buttons)]
 
     def _step_text(self, ctx: FlowContext, exercise: Exercise, step: int) -> str:
         return ctx.text(
@@ -224,16 +228,16 @@ class Pause(Flow):
             return [ctx.reply(Msg.USE_BUTTONS)]
         exercise = exercises[index]
         if step + 1 < len(exercise.steps):
-            moved = await self.move(ctx, "gstep", {"exercise": index, "step": step + 1})
+            buttons = await self.show(ctx, "gstep", _NEXT, {"exercise": index, "step": step + 1})
             return [
                 Reply(
                     self._step_text(ctx, exercise, step + 1),
-                    buttons=choices_markup(ctx, moved, _NEXT),
+                    buttons=buttons,
                 )
             ]
-        moved = await self.move(ctx, "after", {"again": "gpick"})
+        buttons = await self.show(ctx, "after", _AFTER, {"again": "gpick"})
         text = f"{exercise.closing}\n\n{ctx.text(Msg.PAUSE_AFTER_EXERCISE)}"
-        return [Reply(text, buttons=choices_markup(ctx, moved, _AFTER))]
+        return [Reply(text, buttons=buttons)]
 
     async def _after(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         if value == "again" and position.data.get("again") == "gpick":
@@ -256,9 +260,9 @@ class Pause(Flow):
 
     async def _reflection(self, ctx: FlowContext) -> Reply:
         question = self._rng.choice(ctx.services.content.reflections(ctx.locale))
-        moved = await self.move(ctx, "remember")
+        buttons = await self.show(ctx, "remember", _AFTER)
         text = f"{ctx.text(Msg.REFLECT_INTRO)}\n\n{question.text}"
-        return Reply(text, buttons=choices_markup(ctx, moved, _AFTER))
+        return Reply(text, buttons=buttons)
 
     async def _remember_choice(
         self, ctx: FlowContext, position: FlowPosition, value: str
@@ -267,9 +271,15 @@ class Pause(Flow):
             return [await self._reflection(ctx)]
         if value in {"back", "skip"}:
             return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
+        if value == WRITE_SHORTER:
+            return [await write_shorter(self, ctx, position, TextLimit.REASON)]
+        if value == KEEP_FIRST and (reason := await first_part(ctx, position, TextLimit.REASON)):
+            return await self._reason(ctx, position, reason)
         return [ctx.reply(Msg.USE_BUTTONS)]
 
     async def _reason(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+        if too_long(TextLimit.REASON, text):
+            return [await offer_choice(self, ctx, position, TextLimit.REASON, text)]
         refused = await save_reason(ctx, text)
         return [refused] if refused is not None else await self._remember(ctx)
 
@@ -277,12 +287,22 @@ class Pause(Flow):
         draft = text.strip()
         if not draft:
             return [ctx.reply(Msg.WRITE_PROMPT)]
-        if len(draft) > DRAFT_LIMIT:
-            return [ctx.reply(Msg.DRAFT_TOO_LONG, limit=DRAFT_LIMIT)]
+        if too_long(TextLimit.DRAFT, draft):
+            return [await offer_choice(self, ctx, position, TextLimit.DRAFT, draft)]
         user = await ctx.ensure_user()
         # Until the user chooses, the draft waits sealed, never in clear, in the position row.
         sealed = base64.b64encode(ctx.cipher.encrypt(draft, user.id)).decode("ascii")
         return [await self.ask(ctx, "keep", Msg.WRITE_WRITTEN, _KEEP, {"draft": sealed})]
+
+    async def _write_choice(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> list[Reply]:
+        if value == WRITE_SHORTER:
+            return [await write_shorter(self, ctx, position, TextLimit.DRAFT)]
+        draft = await first_part(ctx, position, TextLimit.DRAFT) if value == KEEP_FIRST else None
+        if draft is None:
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        return await self._write(ctx, position, draft)
 
     async def _keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         sealed = position.data.get("draft")
@@ -293,10 +313,13 @@ class Pause(Flow):
             if value == "keep":
                 draft = ctx.cipher.decrypt(base64.b64decode(sealed), user.id)
                 await add_text(tx, ctx.cipher, TextKind.DRAFT, user.id, draft, ctx.now())
-            moved = await flow_positions.move_to(tx, user.id, self.name, "menu", ctx.now())
+            menu = showing(ctx, "menu", _MENU)
+            moved = await flow_positions.move_to(
+                tx, user.id, self.name, "menu", ctx.now(), menu.data()
+            )
         said = ctx.text(Msg.WRITE_KEPT if value == "keep" else Msg.WRITE_LET_GONE)
         text = f"{said}\n\n{ctx.text(Msg.PAUSE_MENU)}"
-        return [Reply(text, buttons=choices_markup(ctx, moved, _MENU))]
+        return [Reply(text, buttons=menu.markup(moved))]
 
     async def _wait(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         minutes = value.removesuffix(" minutes").removesuffix(" min").strip()
@@ -315,9 +338,9 @@ class Pause(Flow):
             case "passed":
                 return await self._passed(ctx, Msg.PASSED_REPLY)
             case "strong":
-                moved = await self.move(ctx, "menu")
+                buttons = await self.show(ctx, "menu", _MENU)
                 text = f"{ctx.text(Msg.STRONG_REPLY)}\n\n{ctx.text(Msg.PAUSE_MENU)}"
-                return [Reply(text, buttons=choices_markup(ctx, moved, _MENU))]
+                return [Reply(text, buttons=buttons)]
             case "reached":
                 return await self._reached_out(ctx)
             case "more":

@@ -10,12 +10,15 @@ from __future__ import annotations
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.flows.context import Choice, FlowContext
+from bot.flows.limits import TextLimit
+from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choice, write_shorter
+from bot.flows.validation import too_long
 from bot.storage import flow_positions
 from bot.storage.flow_positions import FlowPosition
 from bot.storage.user_texts import TextKind, add_text, list_texts, remove_text
 
-REASON_LIMIT = 500
+REASON_LIMIT = TextLimit.REASON.characters
 MAX_REASONS = 30
 
 
@@ -25,7 +28,7 @@ class Reasons(Flow):
     def __init__(self) -> None:
         self.steps = {
             "list": Step(on_choice=self._list_choice),
-            "add": Step(on_text=self._add, on_choice=self._list_choice),
+            "add": Step(on_text=self._add, on_choice=self._add_choice),
             "remove": Step(on_choice=self._remove),
         }
 
@@ -35,8 +38,6 @@ class Reasons(Flow):
     async def _show_list(self, ctx: FlowContext, before: str | None = None) -> Reply:
         user = await ctx.ensure_user()
         reasons = await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user.id)
-        async with ctx.db.transaction() as tx:
-            position = await flow_positions.move_to(tx, user.id, self.name, "list", ctx.now())
         rows: list[list[Choice]] = [[Choice("add", Msg.REASONS_ADD)]]
         if reasons:
             rows[0].append(Choice("remove", Msg.REASONS_REMOVE))
@@ -48,7 +49,7 @@ class Reasons(Flow):
             body = ctx.text(Msg.REASONS_EMPTY)
         text = body if before is None else f"{before}\n\n{body}"
         # protect: the list quotes the user's own words.
-        return Reply(text, buttons=choices_markup(ctx, position, rows), protect=bool(reasons))
+        return Reply(text, buttons=await self.show(ctx, "list", rows), protect=bool(reasons))
 
     async def _list_choice(
         self, ctx: FlowContext, position: FlowPosition, value: str
@@ -67,20 +68,29 @@ class Reasons(Flow):
             return [ctx.reply(Msg.REASONS_ASK)]
         if value == "remove":
             reasons = await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user.id)
-            async with ctx.db.transaction() as tx:
-                moved = await flow_positions.move_to(tx, user.id, self.name, "remove", ctx.now())
             numbers = [Choice(str(r.id), str(n)) for n, r in enumerate(reasons, start=1)]
             rows = [numbers[i : i + 5] for i in range(0, len(numbers), 5)]
-            return [
-                Reply(ctx.text(Msg.REASONS_PICK_REMOVE), buttons=choices_markup(ctx, moved, rows))
-            ]
+            return [await self.ask(ctx, "remove", Msg.REASONS_PICK_REMOVE, rows)]
         return [ctx.reply(Msg.USE_BUTTONS)]
 
     async def _add(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+        if too_long(TextLimit.REASON, text):
+            return [await offer_choice(self, ctx, position, TextLimit.REASON, text)]
         refused = await save_reason(ctx, text)
         if refused is not None:
             return [refused]
         return [await self._show_list(ctx, before=ctx.text(Msg.REASONS_ADDED))]
+
+    async def _add_choice(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> list[Reply]:
+        if value == WRITE_SHORTER:
+            return [await write_shorter(self, ctx, position, TextLimit.REASON)]
+        if value == KEEP_FIRST:
+            reason = await first_part(ctx, position, TextLimit.REASON)
+            if reason is not None:
+                return await self._add(ctx, position, reason)
+        return await self._list_choice(ctx, position, value)
 
     async def _remove(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         user = await ctx.ensure_user()
@@ -96,7 +106,9 @@ class Reasons(Flow):
 async def save_reason(ctx: FlowContext, text: str) -> Reply | None:
     """Store one reason, encrypted; the reply explaining a refusal, or None when saved."""
     reason = text.strip()
-    if not reason or len(reason) > REASON_LIMIT:
+    if not reason:
+        return ctx.reply(Msg.REASONS_ASK)
+    if len(reason) > REASON_LIMIT:  # callers offer to keep the first part before this
         return ctx.reply(Msg.REASON_TOO_LONG, limit=REASON_LIMIT)
     user = await ctx.ensure_user()
     async with ctx.db.transaction() as tx:

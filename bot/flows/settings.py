@@ -1,6 +1,7 @@
 """/settings: time zone, check-in times, days, quiet hours, pause, stop and resume.
 
-    menu ──[Time zone]──────▶ timezone ──(valid)──▶ menu
+    menu ──[Time zone]──────▶ timezone ──(a place)──▶ tzconfirm ──[yes]──▶ menu
+      │                          └──(several)──▶ tzpick ──[a place]──┘
       ├───[Check-in times]──▶ times ─────(valid)──▶ menu
       ├───[Days]────────────▶ days ──────(valid)──▶ menu
       ├───[Quiet hours]─────▶ quiet ─────(valid)──▶ menu
@@ -20,15 +21,20 @@ from datetime import datetime, time, timedelta
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.flows.context import Choice, FlowContext
 from bot.flows.country import answer_country, ask_country, display_name
-from bot.flows.validation import (
-    parse_quiet_hours,
-    parse_times_of_day,
-    parse_timezone,
+from bot.flows.parsing.days import read_days
+from bot.flows.parsing.times import ClockStyle, read_span, read_times
+from bot.flows.validation import both_forms
+from bot.flows.zone_question import (
+    ZoneSteps,
+    answer_zone,
+    ask_again,
+    confirmed_zone,
+    picked_zone,
 )
 from bot.scheduling.planner import reschedule_user, start_of_next_local_day, user_zone
-from bot.scheduling.rules import format_weekdays, parse_weekdays
+from bot.scheduling.rules import format_weekdays
 from bot.storage import checkin_slots, flow_positions, users
 from bot.storage.db import Transaction
 from bot.storage.flow_positions import FlowPosition
@@ -36,9 +42,10 @@ from bot.storage.retention import purge_expired
 from bot.storage.users import QuietHours, User
 
 MAX_PAUSE_DAYS = 60
+_ZONE_STEPS = ZoneSteps(ask="timezone", pick="tzpick", confirm="tzconfirm")
 
 _QUESTIONS = {
-    "tz": ("timezone", Msg.ASK_TIMEZONE),
+    "tz": ("timezone", Msg.TIMEZONE_ASK_AGAIN),  # no "First," as in onboarding
     "times": ("times", Msg.ASK_TIMES),
     "days": ("days", Msg.ASK_DAYS),
     "quiet": ("quiet", Msg.ASK_QUIET),
@@ -79,6 +86,8 @@ class Settings(Flow):
         self.steps = {
             "menu": Step(on_choice=self._menu),
             "timezone": Step(on_text=self._timezone),
+            "tzpick": Step(on_choice=self._zone_picked, on_text=self._timezone),
+            "tzconfirm": Step(on_choice=self._zone_confirmed, on_text=self._timezone),
             "times": Step(on_text=self._times),
             "days": Step(on_text=self._days),
             "quiet": Step(on_text=self._quiet),
@@ -93,8 +102,6 @@ class Settings(Flow):
     async def _show_menu(self, ctx: FlowContext) -> Reply:
         user = await ctx.ensure_user()
         slots = await checkin_slots.list_slots(ctx.db, user.id)
-        async with ctx.db.transaction() as tx:
-            position = await flow_positions.move_to(tx, user.id, self.name, "menu", ctx.now())
         not_set = ctx.text(Msg.NOT_SET)
         paused = user.paused_until is not None and user.paused_until > ctx.now()
         if user.checkins_stopped:
@@ -137,7 +144,7 @@ class Settings(Flow):
                 keep=ctx.text(Msg.KEEP_DAYS, days=kept_days(ctx, user)),
                 status=status,
             ),
-            buttons=choices_markup(ctx, position, menu),
+            buttons=await self.show(ctx, "menu", menu),
         )
 
     async def _menu(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
@@ -157,14 +164,9 @@ class Settings(Flow):
 
             return await self._apply(ctx, toggle)
         if value == "keep":
-            async with ctx.db.transaction() as tx:
-                moved = await flow_positions.move_to(tx, user.id, self.name, "keep", ctx.now())
-            choices = _keep_choices(ctx)
-            return [Reply(ctx.text(Msg.ASK_KEEP), buttons=choices_markup(ctx, moved, choices))]
+            return [await self.ask(ctx, "keep", Msg.ASK_KEEP, _keep_choices(ctx))]
         if value == "pause":
-            async with ctx.db.transaction() as tx:
-                moved = await flow_positions.move_to(tx, user.id, self.name, "pause", ctx.now())
-            return [Reply(ctx.text(Msg.ASK_PAUSE), buttons=choices_markup(ctx, moved, _PAUSES))]
+            return [await self.ask(ctx, "pause", Msg.ASK_PAUSE, _PAUSES)]
         question = _QUESTIONS.get(value)
         if question is None:
             return [ctx.reply(Msg.USE_BUTTONS)]
@@ -173,18 +175,31 @@ class Settings(Flow):
             await flow_positions.move_to(tx, user.id, self.name, step, ctx.now())
         return [ctx.reply(message)]
 
-    async def _apply(self, ctx: FlowContext, change: Change) -> list[Reply]:
+    async def _apply(
+        self, ctx: FlowContext, change: Change, saved: Reply | None = None
+    ) -> list[Reply]:
         """Save one change and reschedule, atomically, then show the menu again."""
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await change(tx, user)
             await reschedule_user(tx, user.id, ctx.now())
-        return [ctx.reply(Msg.SETTINGS_SAVED), await self._show_menu(ctx)]
+        return [saved or ctx.reply(Msg.SETTINGS_SAVED), await self._show_menu(ctx)]
 
     async def _timezone(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
-        timezone = parse_timezone(text)
+        return await answer_zone(self, ctx, _ZONE_STEPS, text)
+
+    async def _zone_picked(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> list[Reply]:
+        replies = await picked_zone(self, ctx, _ZONE_STEPS, value)
+        return [ctx.reply(Msg.USE_BUTTONS)] if replies is None else replies
+
+    async def _zone_confirmed(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> list[Reply]:
+        timezone = confirmed_zone(position, value)
         if timezone is None:
-            return [ctx.reply(Msg.BAD_TIMEZONE)]
+            return await ask_again(self, ctx, _ZONE_STEPS)
 
         async def change(tx: Transaction, user: User) -> None:
             await users.set_timezone(tx, user.id, timezone)
@@ -192,9 +207,11 @@ class Settings(Flow):
         return await self._apply(ctx, change)
 
     async def _times(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
-        times = parse_times_of_day(text, checkin_slots.MAX_SLOTS)
-        if times is None:
-            return [ctx.reply(Msg.BAD_TIMES)]
+        readings, style = read_times(text)
+        times = sorted({reading.value for reading in readings if reading.value is not None})
+        if not times or len(times) != len(readings) or len(times) > checkin_slots.MAX_SLOTS:
+            twelve = style is ClockStyle.TWELVE_HOUR
+            return [ctx.reply(Msg.BAD_TIMES_12H if twelve else Msg.BAD_TIMES)]
         user = await ctx.ensure_user()
         quiet = user.quiet_hours
         for local_time in times:
@@ -204,10 +221,11 @@ class Settings(Flow):
         async def change(tx: Transaction, user: User) -> None:
             await checkin_slots.replace_slots(tx, user.id, times)
 
-        return await self._apply(ctx, change)
+        shown = ", ".join(both_forms(ctx, local_time) for local_time in times)
+        return await self._apply(ctx, change, ctx.reply(Msg.TIMES_SAVED, times=shown))
 
     async def _days(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
-        days = parse_weekdays(text)
+        days = read_days(text)
         if days is None:
             return [ctx.reply(Msg.BAD_DAYS)]
 
@@ -219,10 +237,12 @@ class Settings(Flow):
     async def _quiet(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
         quiet: QuietHours | None = None
         if text.strip().casefold() not in {"off", "none", ctx.text(Msg.QUIET_OFF).casefold()}:
-            parsed = parse_quiet_hours(text)
-            if parsed is None:
-                return [ctx.reply(Msg.BAD_QUIET)]
-            quiet = QuietHours(time.fromisoformat(parsed[0]), time.fromisoformat(parsed[1]))
+            span = read_span(text)
+            if span.value is None:
+                twelve = span.style is ClockStyle.TWELVE_HOUR
+                return [ctx.reply(Msg.BAD_QUIET_12H if twelve else Msg.BAD_QUIET)]
+            start, end = span.value
+            quiet = QuietHours(time.fromisoformat(start), time.fromisoformat(end))
             user = await ctx.ensure_user()
             for slot in await checkin_slots.list_slots(ctx.db, user.id):
                 if quiet.contains(time.fromisoformat(slot.local_time)):

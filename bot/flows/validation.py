@@ -1,10 +1,20 @@
-"""Parsing what users type for time zones and times of day."""
+"""What users type for times and time zones, checked and shown back.
+
+The flows read places, times, days and quiet hours with `bot.flows.parsing`;
+a group reminder's compact `/reminder add 09:00 Europe/Berlin` syntax keeps
+the strict forms below, where every word must be exactly one thing.
+"""
 
 from __future__ import annotations
 
 import re
 import zoneinfo
 from functools import cache
+
+from bot.content_pack.ids import Msg
+from bot.flows.context import FlowContext
+from bot.flows.limits import TextLimit
+from bot.flows.parsing.times import twelve_hour
 
 _TIME = re.compile(r"^([01]?\d|2[0-3])\s*[:.hH]\s*([0-5]\d)$")
 _LEGACY_PREFIXES = ("posix/", "right/", "SystemV/")
@@ -37,25 +47,10 @@ def parse_time_of_day(text: str) -> str | None:
     return f"{int(match.group(1)):02d}:{match.group(2)}"
 
 
-def parse_times_of_day(text: str, limit: int) -> list[str] | None:
-    """One to `limit` distinct `HH:MM` times separated by commas or spaces, sorted; else None."""
-    parts = [part for part in re.split(r"[,;\s]+", text.strip()) if part]
-    times = [parse_time_of_day(part) for part in parts]
-    if not times or len(times) > limit or None in times:
-        return None
-    valid = sorted({time for time in times if time is not None})
-    return valid if len(valid) == len(times) else None
+def both_forms(ctx: FlowContext, value: str) -> str:
+    """ "20:30 (8:30 pm)": a time as the user's locale shows it, both ways."""
+    return ctx.text(Msg.TIME_BOTH_FORMS, time=value, time_12h=twelve_hour(value))
 
 
-def parse_quiet_hours(text: str) -> tuple[str, str] | None:
-    """`(start, end)` as HH:MM for `22:00-07:00` (also `22:00 to 07:00`); None if invalid.
-
-    A start equal to the end would mean "quiet all day" or "never": refused.
-    """
-    match = re.fullmatch(r"\s*(\S+?)\s*(?:-|–|to)\s*(\S+)\s*", text, flags=re.IGNORECASE)
-    if match is None:
-        return None
-    start, end = parse_time_of_day(match.group(1)), parse_time_of_day(match.group(2))
-    if start is None or end is None or start == end:
-        return None
-    return start, end
+def too_long(limit: TextLimit, text: str) -> bool:
+    return len(text.strip()) > limit.characters

@@ -66,9 +66,10 @@ SEALED_COLUMNS = (
     SealedColumn("checkins", "note", "user_id", Binding.USER),
     SealedColumn("group_reminders", "own_text", "id", Binding.REMINDER),
 )
-# A draft waiting for "keep or let go" is sealed inside the flow position's JSON data,
-# base64-encoded (bot/flows/pause.py).
-SEALED_FLOW_FIELDS = ("draft",)
+# A draft waiting for "keep or let go" (bot/flows/pause.py), and a text over its limit
+# waiting for "keep the first part or write it shorter" (bot/flows/overlong.py), are
+# sealed inside the flow position's JSON data, base64-encoded.
+SEALED_FLOW_FIELDS = ("draft", "long")
 
 
 @dataclass(frozen=True, slots=True)

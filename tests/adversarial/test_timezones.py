@@ -30,6 +30,7 @@ NOT_ZONES = [
     "Europe/Berlin\x00",
     "Europe/Berlin/../../../etc/shadow",
     "Etc/GMT+25",
+    "UTC-12",  # only uninhabited islands keep this offset: no place to offer
     "E" * 10_000,
 ]
 
@@ -84,3 +85,31 @@ async def test_0230_on_the_spring_forward_day_fires_once_at_0330(
         datetime(2026, 3, 29, 1, 30, tzinfo=UTC),  # 03:30 CEST: the skipped hour, made up once
         datetime(2026, 3, 30, 0, 30, tzinfo=UTC),  # 02:30 CEST the day after
     ]
+
+
+@pytest.mark.parametrize("hours", range(-11, 15))  # nobody lives at UTC-12: refused, above
+async def test_every_offset_offers_city_zones_and_stores_none_of_them_unasked(
+    chat: Conversation, services: Services, text_of: Callable[..., str], hours: int
+) -> None:
+    await chat.send("/start")
+    [pick] = await chat.send(f"UTC{hours:+d}")
+    assert pick.text == text_of(Msg.TIMEZONE_PICK_FIXED), hours
+    zones = [b.data.split(":", 3)[3] for b in pick.flat_buttons][:-1]  # the last: none of these
+    assert zones and all("/" in zone and not zone.startswith("Etc/") for zone in zones), zones
+    assert (await me(services)).timezone is None
+
+
+@pytest.mark.parametrize("typed", ["EST", "CET", "PST", "GMT+2", "Etc/GMT+2", "UTC-5", "MST"])
+async def test_settings_never_store_an_offset_or_abbreviation(
+    chat: Conversation, services: Services, text_of: Callable[..., str], typed: str
+) -> None:
+    await chat.send("/start")
+    await chat.send("Europe/Berlin")
+    await chat.send("08:30")
+    await chat.send("/settings")
+    await chat.press(text_of(Msg.SETTINGS_CHANGE_TIMEZONE))
+    [pick] = await chat.send(typed)
+    assert pick.text == text_of(Msg.TIMEZONE_PICK_FIXED)
+    await chat.send("yes")  # no button here says yes: nothing is taken for one
+    await chat.send("/cancel")
+    assert (await me(services)).timezone == "Europe/Berlin"

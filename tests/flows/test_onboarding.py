@@ -25,11 +25,15 @@ async def test_onboarding_stores_timezone_and_time(
     assert chat.last[-1].text == text_of(Msg.ASK_TIMEZONE)
 
     await chat.send("europe/berlin")  # any case is understood
+    assert chat.text == text_of(Msg.TIMEZONE_CONFIRM, place="Berlin (Europe/Berlin)", time="10:00")
+    await chat.press(text_of(Msg.TIMEZONE_YES))
     assert chat.text == text_of(Msg.ASK_TIME)
 
     await chat.send("8:30")
     done, country = chat.last
-    assert done.text == text_of(Msg.ONBOARDING_DONE, time="08:30", timezone="Europe/Berlin")
+    assert done.text == text_of(
+        Msg.ONBOARDING_DONE, time="08:30 (8:30 am)", timezone="Europe/Berlin"
+    )
     assert country.text == text_of(Msg.ASK_COUNTRY_SUGGESTED, country="Germany")
     await chat.press("Germany")
 
@@ -45,13 +49,13 @@ async def test_unknown_timezone_is_refused_with_help(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/start")
-    for bad in ("Mars/Phobos", "UTC+25", "Berlin", "../../etc/passwd", "posix/Europe/Berlin"):
+    for bad in ("Mars/Phobos", "UTC+25", "Atlantis", "../../etc/passwd", "posix/Europe/Berlin"):
         await chat.send(bad)
         assert chat.text == text_of(Msg.BAD_TIMEZONE), bad
     user = await find_user(services.db, "console", "u1")
     assert user is not None and user.timezone is None
     await chat.send("Asia/Kolkata")
-    assert chat.text == text_of(Msg.ASK_TIME)
+    assert chat.text == text_of(Msg.TIMEZONE_CONFIRM, place="Kolkata (Asia/Kolkata)", time="14:30")
 
 
 async def test_impossible_time_is_refused_with_help(
@@ -59,12 +63,13 @@ async def test_impossible_time_is_refused_with_help(
 ) -> None:
     await chat.send("/start")
     await chat.send("America/New_York")
-    for bad in ("25:99", "24:00", "12:60", "noon", "8", "-1:30"):
+    await chat.press(text_of(Msg.TIMEZONE_YES))
+    for bad in ("25:99", "24:00", "12:60", "2561", "-1:30"):
         await chat.send(bad)
         assert chat.text == text_of(Msg.BAD_TIME), bad
     await chat.send("21.05")
     assert chat.last[0].text == text_of(
-        Msg.ONBOARDING_DONE, time="21:05", timezone="America/New_York"
+        Msg.ONBOARDING_DONE, time="21:05 (9:05 pm)", timezone="America/New_York"
     )
 
 
@@ -75,13 +80,14 @@ async def test_onboarding_resumes_after_restart(
         chat = Conversation(Router(first), chat_address())
         await chat.send("/start")
         await chat.send("Australia/Lord_Howe")
+        await chat.press(text_of(Msg.TIMEZONE_YES))
         assert chat.text == text_of(Msg.ASK_TIME)
 
     async with open_services(settings, clock) as second:
         chat = Conversation(Router(second, rng=random.Random(1)), chat_address())
         await chat.send("07:15")
         assert chat.last[0].text == text_of(
-            Msg.ONBOARDING_DONE, time="07:15", timezone="Australia/Lord_Howe"
+            Msg.ONBOARDING_DONE, time="07:15 (7:15 am)", timezone="Australia/Lord_Howe"
         )
 
 

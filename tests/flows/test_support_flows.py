@@ -101,7 +101,7 @@ async def test_onboarding_suggests_the_country_of_the_time_zone(
     await chat.send("Europe/Dublin")
     await chat.send("07:00")
     done, question = chat.last
-    assert done.text.startswith("Thank you. Your check-in time is 07:00 (Europe/Dublin).")
+    assert done.text.startswith("Thank you. Your check-in time is 07:00 (7:00 am), Europe/Dublin")
     assert question.text == text_of(Msg.ASK_COUNTRY_SUGGESTED, country="Ireland")
     await chat.press(text_of(Msg.COUNTRY_OTHER))
     assert chat.text == text_of(Msg.ASK_COUNTRY)

@@ -36,11 +36,13 @@ WORDS = {
     "kept": "rotation-kept-draft-marker",
     "pending": "rotation-pending-draft-marker",
     "reminder": "rotation-reminder-marker",
+    "long": "rotation-long-note-marker " * 50,  # over the note limit: held until chosen
 }
 
 
 async def write_everything(settings: Settings, clock: ManualClock) -> None:
-    """A reason, a check-in note, a kept draft, a draft still waiting, a group reminder."""
+    """A reason, a check-in note, a kept draft, a draft still waiting, a group reminder,
+    and a note over its limit still waiting."""
     async with open_services(settings, clock) as services:
         router = Router(services, rng=random.Random(2))
         chat = Conversation(router, Address("console", "c1", "u1"))
@@ -58,6 +60,9 @@ async def write_everything(settings: Settings, clock: ManualClock) -> None:
         await other.send("/pause")
         await other.press("Write it, don't send it")
         await other.send(WORDS["pending"])  # left waiting for "keep or let go"
+        third = Conversation(router, Address("console", "c3", "u3"))
+        for answer in ("/checkin", "3", "none", WORDS["long"]):
+            await third.send(answer)  # left waiting for "keep the first part or shorter"
         group = Address("console", "-100", "admin", is_group=True)
         command = f"add 09:00 UTC text {WORDS['reminder']}"
         [reply] = await router.handle(CommandIssued(group, "reminder", command, admin=True))
@@ -76,9 +81,10 @@ async def sealed_values(path: Path) -> set[bytes]:
                     if isinstance(value, bytes) and value[:1] == b"\x01":
                         found.add(value)
         for row in await db.fetch_all("SELECT data FROM flow_positions"):
-            draft = json.loads(row["data"]).get("draft")
-            if draft is not None:
-                found.add(draft.encode("ascii"))
+            data = json.loads(row["data"])
+            for field in ("draft", "long"):
+                if data.get(field) is not None:
+                    found.add(data[field].encode("ascii"))
     finally:
         await db.close()
     return found
@@ -103,6 +109,15 @@ async def everything_readable(settings: Settings, clock: ManualClock) -> None:
         await other.send("/mydata")
         drafts = json.loads(other.last[-1].text)["kept_drafts"]
         assert [d["text"] for d in drafts] == [WORDS["pending"]]
+        third = Conversation(router, Address("console", "c3", "u3"))
+        user = await find_user(services.db, "console", "u3")
+        assert user is not None
+        held = await get_position(services.db, user.id)
+        assert held is not None and held.step == "note"
+        await third.press_data(f"ci:note:{held.token}:first")
+        await third.send("/mydata")
+        [answer] = json.loads(third.last[-1].text)["checkins"]
+        assert WORDS["long"].startswith(answer["note"]) and "marker" in answer["note"]
         # What the group will be sent, read the way the posting job reads it.
         [reminder] = await group_reminders.list_for_chat(
             services.db, services.cipher, "console", "-100"
@@ -130,17 +145,17 @@ async def test_rotation_reseals_everything_and_the_old_key_opens_nothing(
 ) -> None:
     await write_everything(settings, clock)
     old_key, before = key_text(settings), await sealed_values(settings.database_file)
-    assert len(before) == 6  # the five texts and the key check
+    assert len(before) == 7  # the six texts and the key check
 
     rotation = await rotate(settings)
 
-    assert rotation.values == 5
+    assert rotation.values == 6
     new_key = key_text(settings)
     assert new_key != old_key
     assert stat.S_IMODE(settings.key_file.stat().st_mode) == 0o600
     assert not old_key_file(settings.key_file).exists()
     after = await sealed_values(settings.database_file)
-    assert len(after) == 6 and not before & after  # every ciphertext changed
+    assert len(after) == 7 and not before & after  # every ciphertext changed
     old = TextCipher(decode_key(old_key))
     for blob in after:
         with pytest.raises(WrongKeyError):  # whatever it is bound to, the old key fails

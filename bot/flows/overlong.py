@@ -1,0 +1,79 @@
+"""A text over its limit is never thrown away: keep the first part, or write it shorter.
+
+The text step itself asks, with two buttons, and keeps the long text sealed
+(encrypted, like any text a user writes) in its position until the user
+chooses. Whatever they choose, or if they type a new text instead, the next
+move of the position drops it.
+"""
+
+from __future__ import annotations
+
+import base64
+
+from bot.content_pack.ids import Msg
+from bot.core.replies import Reply
+from bot.flows.base import Flow
+from bot.flows.context import Choice, FlowContext
+from bot.flows.limits import TextLimit
+from bot.flows.typed_labels import SHOWN_KEY
+from bot.storage.flow_positions import FlowData, FlowPosition
+
+KEEP_FIRST, WRITE_SHORTER = "first", "shorter"
+_LONG_KEY = "long"  # also in key_rotation.SEALED_FLOW_FIELDS: a key rotation reseals it
+_CHOICES = (
+    (Choice(KEEP_FIRST, Msg.LONG_KEEP_FIRST), Choice(WRITE_SHORTER, Msg.LONG_WRITE_SHORTER)),
+)
+_TOO_LONG = {
+    TextLimit.NOTE: Msg.NOTE_TOO_LONG,
+    TextLimit.REASON: Msg.REASON_TOO_LONG,
+    TextLimit.DRAFT: Msg.DRAFT_TOO_LONG,
+}
+# A cut within this many characters of the limit ends at a space rather than mid-word.
+_WORD_SLACK = 40
+
+
+async def offer_choice(
+    flow: Flow,
+    ctx: FlowContext,
+    position: FlowPosition,
+    limit: TextLimit,
+    text: str,
+) -> Reply:
+    """Stay at this step, holding the long text sealed, and ask what to do with it."""
+    user = await ctx.ensure_user()
+    sealed = base64.b64encode(ctx.cipher.encrypt(text.strip(), user.id)).decode("ascii")
+    data: FlowData = {**_without_long(position.data), _LONG_KEY: sealed}
+    buttons = await flow.show(ctx, position.step, _CHOICES, data)
+    return Reply(ctx.text(_TOO_LONG[limit], limit=limit.characters), buttons=buttons)
+
+
+async def first_part(ctx: FlowContext, position: FlowPosition, limit: TextLimit) -> str | None:
+    """The held text cut to fit, or None if nothing is held (an old button)."""
+    sealed = position.data.get(_LONG_KEY)
+    if not isinstance(sealed, str):
+        return None
+    user = await ctx.ensure_user()
+    text = ctx.cipher.decrypt(base64.b64decode(sealed), user.id)
+    return cut(text, limit.characters)
+
+
+async def write_shorter(
+    flow: Flow, ctx: FlowContext, position: FlowPosition, limit: TextLimit
+) -> Reply:
+    """Back to the same step, the long text dropped, ready for a shorter one."""
+    kept = {key: value for key, value in _without_long(position.data).items() if key != SHOWN_KEY}
+    await flow.move(ctx, position.step, kept)
+    return ctx.reply(Msg.LONG_REWRITE, limit=limit.characters)
+
+
+def cut(text: str, characters: int) -> str:
+    """The first `characters` of `text`, ending at a space when one is near the end."""
+    if len(text) <= characters:
+        return text
+    head = text[:characters]
+    space = head.rfind(" ", characters - _WORD_SLACK)
+    return (head[:space] if space > 0 and not text[characters].isspace() else head).rstrip()
+
+
+def _without_long(data: FlowData) -> FlowData:
+    return {key: value for key, value in data.items() if key != _LONG_KEY}

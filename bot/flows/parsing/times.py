@@ -1,0 +1,113 @@
+"""Times of day as people type them: "8am", "8:30 pm", "0830", "20h", "9", "noon", "20:00".
+
+A reading keeps the form the person used (am/pm or 24-hour), so a refusal can
+give its example in that same form.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.flows.parsing.folding import fold
+
+
+class ClockStyle(StrEnum):
+    TWELVE_HOUR = "12h"
+    TWENTY_FOUR_HOUR = "24h"
+
+
+@dataclass(frozen=True, slots=True)
+class TimeReading:
+    """`value` is HH:MM (24-hour), or None when the text could not be a time of day."""
+
+    value: str | None
+    style: ClockStyle
+
+
+_NAMED = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
+# "8", "8:30", "8.30", "8h30", "20h", "0830", each with an optional am/pm ("a.m.", "PM").
+_SHAPE = re.compile(
+    r"^(?P<hour>\d{1,2})(?:\s*(?:[:.h]\s*(?P<minute>\d{2})?))?\s*(?P<half>[ap]\.?\s*m?\.?)?$"
+    r"|^(?P<hour4>\d{2})(?P<minute4>\d{2})\s*(?P<half4>[ap]\.?\s*m?\.?)?$",
+    re.IGNORECASE,
+)
+_HALF = re.compile(r"[ap]\.?\s*m\.?|\d\s*[ap]$", re.IGNORECASE)
+
+
+def read_time(text: str) -> TimeReading:
+    """Read one time of day; `value` None means it is not one (25pm, 2561, 12:60)."""
+    cleaned = text.strip()
+    style = ClockStyle.TWELVE_HOUR if _HALF.search(cleaned) else ClockStyle.TWENTY_FOUR_HOUR
+    named = _NAMED.get(fold(cleaned))
+    if named is not None:
+        return TimeReading(named, ClockStyle.TWELVE_HOUR)
+    match = _SHAPE.match(cleaned)
+    if match is None:
+        return TimeReading(None, style)
+    hour = int(match.group("hour") or match.group("hour4"))
+    minute = int(match.group("minute") or match.group("minute4") or 0)
+    half = (match.group("half") or match.group("half4") or "").strip()[:1].casefold()
+    if half:
+        if not 1 <= hour <= 12:
+            return TimeReading(None, ClockStyle.TWELVE_HOUR)
+        hour = hour % 12 + (12 if half == "p" else 0)
+    if hour > 23 or minute > 59:
+        return TimeReading(None, style)
+    return TimeReading(f"{hour:02d}:{minute:02d}", style)
+
+
+def twelve_hour(value: str) -> str:
+    """ "20:30" -> "8:30 pm", "00:15" -> "12:15 am"."""
+    hour, minute = (int(part) for part in value.split(":"))
+    suffix = "am" if hour < 12 else "pm"
+    return f"{hour % 12 or 12}:{minute:02d} {suffix}"
+
+
+_LIST_SEPARATOR = re.compile(r"\s*(?:[,;&]|\band\b)\s*", re.IGNORECASE)
+
+
+def read_times(text: str) -> tuple[list[TimeReading], ClockStyle]:
+    """Every time in a list ("8am, 1pm and 20:00", "07:00 12:00"), each read on its own."""
+    readings: list[TimeReading] = []
+    for part in (piece for piece in _LIST_SEPARATOR.split(text.strip()) if piece):
+        whole = read_time(part)
+        words = part.split()
+        if whole.value is None and len(words) > 1:
+            # "07:00 12:00" is two times; "8 am" was one and is read whole above.
+            readings.extend(read_time(word) for word in words)
+        else:
+            readings.append(whole)
+    twelve = any(reading.style is ClockStyle.TWELVE_HOUR for reading in readings)
+    return readings, ClockStyle.TWELVE_HOUR if twelve else ClockStyle.TWENTY_FOUR_HOUR
+
+
+@dataclass(frozen=True, slots=True)
+class SpanReading:
+    """Quiet hours as (start, end) HH:MM, or None when they could not be read."""
+
+    value: tuple[str, str] | None
+    style: ClockStyle
+
+
+_SPAN = re.compile(
+    r"^\s*(?:from\s+)?(?P<start>.+?)\s*(?:-|\u2013|\u2014|\bto\b|\buntil\b|\btill\b|\bthrough\b)"
+    r"\s*(?P<end>.+?)\s*$",
+    re.IGNORECASE,
+)
+
+
+def read_span(text: str) -> SpanReading:
+    """ "22-7", "22:00 - 07:00", "10pm to 7am": a start and an end, which must differ.
+
+    A start equal to the end would mean "quiet all day" or "never": refused.
+    """
+    match = _SPAN.match(text)
+    style = ClockStyle.TWELVE_HOUR if _HALF.search(text) else ClockStyle.TWENTY_FOUR_HOUR
+    if match is None:
+        return SpanReading(None, style)
+    start, end = read_time(match.group("start")), read_time(match.group("end"))
+    if start.value is None or end.value is None or start.value == end.value:
+        return SpanReading(None, style)
+    return SpanReading((start.value, end.value), style)

@@ -1,0 +1,90 @@
+"""Asking for a time zone, for onboarding and settings: a place, confirmed by its time now.
+
+    (typed) ──one zone──────────────────────────▶ confirm ──[Yes]──▶ the flow saves it
+       │                                             └──[No, try another]──▶ asked again
+       └──several zones, an offset or an abbreviation──▶ pick ──[a place]──▶ confirm
+
+Nothing is stored until the user says yes to a place and its local time: an
+offset or abbreviation ("GMT+2", "EST") is never stored at all, the places it
+usually means are offered instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.content_pack.ids import Msg
+from bot.core.replies import Reply
+from bot.flows.base import Flow
+from bot.flows.context import Choice, FlowContext
+from bot.flows.parsing.zones import ZoneGuess, is_zone, local_time, place_name, read_zone
+from bot.storage.flow_positions import FlowPosition
+
+YES, AGAIN = "yes", "again"
+_PER_ROW = 2
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneSteps:
+    """The step names a flow gives the three parts of the question."""
+
+    ask: str
+    pick: str
+    confirm: str
+
+
+async def answer_zone(flow: Flow, ctx: FlowContext, steps: ZoneSteps, text: str) -> list[Reply]:
+    """Typed text at any of the three steps: read it as a place, a zone, or an offset."""
+    guess = read_zone(text, ctx.now())
+    if guess is None:
+        return [ctx.reply(Msg.BAD_TIMEZONE)]
+    if guess.settled is not None:
+        return [await confirm_zone(flow, ctx, steps, guess.settled)]
+    return [await _offer(flow, ctx, steps, guess)]
+
+
+async def confirm_zone(flow: Flow, ctx: FlowContext, steps: ZoneSteps, zone: str) -> Reply:
+    local = local_time(zone, ctx.now())
+    rows = ((Choice(YES, Msg.TIMEZONE_YES), Choice(AGAIN, Msg.TIMEZONE_AGAIN)),)
+    text = ctx.text(Msg.TIMEZONE_CONFIRM, place=_place_and_zone(zone), time=f"{local:%H:%M}")
+    return Reply(text, buttons=await flow.show(ctx, steps.confirm, rows, {"zone": zone}))
+
+
+async def picked_zone(
+    flow: Flow, ctx: FlowContext, steps: ZoneSteps, value: str
+) -> list[Reply] | None:
+    """A tap at the pick step: a place to confirm, or "try again". None for anything else."""
+    if value == AGAIN:
+        return await ask_again(flow, ctx, steps)
+    if is_zone(value):
+        return [await confirm_zone(flow, ctx, steps, value)]
+    return None
+
+
+def confirmed_zone(position: FlowPosition, value: str) -> str | None:
+    """The zone the user just said yes to, if this was a yes to a zone we offered."""
+    zone = position.data.get("zone")
+    return zone if value == YES and isinstance(zone, str) and is_zone(zone) else None
+
+
+async def ask_again(flow: Flow, ctx: FlowContext, steps: ZoneSteps) -> list[Reply]:
+    await flow.move(ctx, steps.ask)
+    return [ctx.reply(Msg.TIMEZONE_ASK_AGAIN)]
+
+
+async def _offer(flow: Flow, ctx: FlowContext, steps: ZoneSteps, guess: ZoneGuess) -> Reply:
+    now = ctx.now()
+    choices = [
+        Choice(zone, ctx.text(Msg.TIMEZONE_CHOICE, place=place_name(zone),
+                              time=f"{local_time(zone, now):%H:%M}"))
+        for zone in guess.zones
+    ]  # fmt: skip
+    rows = [choices[i : i + _PER_ROW] for i in range(0, len(choices), _PER_ROW)]
+    rows.append([Choice(AGAIN, Msg.TIMEZONE_NONE_OF_THESE)])
+    message = Msg.TIMEZONE_PICK if guess.certain else Msg.TIMEZONE_PICK_FIXED
+    return Reply(ctx.text(message), buttons=await flow.show(ctx, steps.pick, rows))
+
+
+def _place_and_zone(zone: str) -> str:
+    place = place_name(zone)
+    return zone if place == zone else f"{place} ({zone})"

@@ -1,0 +1,97 @@
+"""The readers behind the conversations: places, offsets, times, spans, days."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.flows.parsing.days import read_days
+from bot.flows.parsing.times import ClockStyle, read_span, read_time
+from bot.flows.parsing.zones import read_zone
+
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+SUMMER = datetime(2026, 7, 1, 9, 0, tzinfo=UTC)
+
+
+def test_the_zone_index_is_built_on_first_use_not_at_import() -> None:
+    code = (
+        "import bot.core.router, bot.flows.parsing.zones as zones;"
+        "print(zones._index.cache_info().currsize)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "0"
+
+
+@pytest.mark.parametrize(
+    ("typed", "zones"),
+    [
+        ("Germany", ("Europe/Berlin",)),  # Busingen keeps Berlin's time all year: one zone
+        ("calcutta", ("Asia/Kolkata",)),  # an old name of the zone leads to today's
+        ("kiev", ("Europe/Kyiv",)),
+        ("Spain", ("Europe/Madrid", "Atlantic/Canary")),
+        ("PT", ("Europe/Lisbon", "Atlantic/Azores")),  # Portugal, not Pacific time
+        ("UTC", ("UTC",)),
+    ],
+)
+def test_places_and_countries(typed: str, zones: tuple[str, ...]) -> None:
+    guess = read_zone(typed, NOW)
+    assert guess is not None and guess.certain and guess.zones == zones
+
+
+def test_an_offset_means_the_places_at_it_now_first() -> None:
+    winter, summer = read_zone("UTC+1", NOW), read_zone("UTC+1", SUMMER)
+    assert winter is not None and summer is not None
+    assert winter.zones[0] == "Europe/Berlin"  # CET in March
+    assert summer.zones[0] == "Europe/London"  # BST in July
+    assert not winter.certain and not summer.certain
+
+
+@pytest.mark.parametrize("typed", ["UTC+15", "GMT+2:20", "Etc/GMT+25", "Europe", "zone.tab"])
+def test_not_zones(typed: str) -> None:
+    assert read_zone(typed, NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "value", "style"),
+    [
+        ("8.30 p.m.", "20:30", ClockStyle.TWELVE_HOUR),
+        ("12am", "00:00", ClockStyle.TWELVE_HOUR),
+        ("12pm", "12:00", ClockStyle.TWELVE_HOUR),
+        ("21h05", "21:05", ClockStyle.TWENTY_FOUR_HOUR),
+        ("0", "00:00", ClockStyle.TWENTY_FOUR_HOUR),
+        ("0pm", None, ClockStyle.TWELVE_HOUR),
+        ("24:00", None, ClockStyle.TWENTY_FOUR_HOUR),
+    ],
+)
+def test_times(typed: str, value: str | None, style: ClockStyle) -> None:
+    reading = read_time(typed)
+    assert (reading.value, reading.style) == (value, style)
+
+
+@pytest.mark.parametrize(
+    ("typed", "span"),
+    [
+        ("from 11 pm until 6:30 am", ("23:00", "06:30")),
+        ("22:00–07:00", ("22:00", "07:00")),
+        ("7-7", None),
+    ],
+)
+def test_spans(typed: str, span: tuple[str, str] | None) -> None:
+    assert read_span(typed).value == span
+
+
+@pytest.mark.parametrize(
+    ("typed", "days"),
+    [
+        ("Mondays and Fridays", {0, 4}),
+        ("mon, wed and fri", {0, 2, 4}),
+        ("working days", {0, 1, 2, 3, 4}),
+        ("fri to mon", {4, 5, 6, 0}),
+        ("someday", None),
+    ],
+)
+def test_days(typed: str, days: set[int] | None) -> None:
+    assert read_days(typed) == (None if days is None else frozenset(days))
