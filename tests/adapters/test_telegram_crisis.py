@@ -25,6 +25,13 @@ from tests.fakes.telegram_api import StoredMessage
 
 CRISIS = "i want to die"
 GROUP = -7001
+
+
+def berlin_confirmed(text_of: Callable[..., str]) -> str:
+    """The zone question's confirmation for Berlin at the world's clock (09:00 UTC)."""
+    return text_of(Msg.TIMEZONE_CONFIRM, place="Berlin (Europe/Berlin)", time="10:00")
+
+
 ANA, BEN = 1101, 1102
 
 
@@ -106,7 +113,7 @@ async def test_start_sos_shows_help_at_once_and_onboarding_still_follows(
     await sends(telegram, ANA, "/start")
     assert telegram.tg.sent_texts(ANA)[1:] == [text_of(Msg.WELCOME), text_of(Msg.ASK_TIMEZONE)]
     await sends(telegram, ANA, "Europe/Berlin")
-    assert telegram.last_text(ANA) == text_of(Msg.ASK_TIME)
+    assert telegram.last_text(ANA) == berlin_confirmed(text_of)
 
 
 # Edits and captions ---------------------------------------------------------------------
@@ -163,9 +170,9 @@ async def test_an_ordinary_caption_is_a_text_message(
     await sends(telegram, ANA, "/start")
     media = telegram.tg.user_sends_media(ANA, ANA, "document", caption="Europe/Berlin")
     await answered(telegram, media)
-    assert telegram.last_text(ANA) == text_of(Msg.ASK_TIME)  # taken as the answer it is
+    assert telegram.last_text(ANA) == berlin_confirmed(text_of)  # taken as the answer it is
     await answered(telegram, telegram.tg.user_sends_media(ANA, ANA, "photo"))  # no words
-    assert telegram.last_text(ANA) == text_of(Msg.ASK_TIME)
+    assert telegram.last_text(ANA) == berlin_confirmed(text_of)
 
 
 # A stalled database ---------------------------------------------------------------------
