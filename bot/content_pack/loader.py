@@ -211,7 +211,10 @@ def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> Loc
     detection = _typed(items, "detection.yaml", DetectionFile)
     return LocaleContent(
         locale=folder.name,
-        messages=messages.model.messages,
+        messages={
+            key: value if isinstance(value, str) else {str(k): v for k, v in value.items()}
+            for key, value in messages.model.messages.items()
+        },
         commands=tuple(commands.model.commands),
         affirmations=_typed(items, "affirmations.yaml", AffirmationsFile).affirmations,
         openings=_typed(items, "openings.yaml", OpeningsFile).openings,
@@ -259,7 +262,9 @@ def _check_messages(reader: _LocaleReader, parsed: Parsed[MessagesFile], complet
             wanted = ", ".join(sorted(PLATFORMS))
             reader.add("messages.yaml", line, f"{key}: the platform must be one of {wanted}")
             continue
-        forms = {"": value} if isinstance(value, str) else value
+        forms: dict[str, str] = (
+            {"": value} if isinstance(value, str) else {str(k): v for k, v in value.items()}
+        )
         _check_plural_forms(reader, key, message, forms, line, plural_categories)
         for form, text in forms.items():
             where = f"{key} ({form})" if form else key

@@ -65,11 +65,14 @@ class ContentPack:
     def content(self, locale: str) -> LocaleContent:
         return self.locales.get(locale) or self.locales[self.default_locale]
 
-    def text(
-        self, locale: str, message: Msg, platform: str | None = None, **values: str | int
+    def text(self, locale: str, message: Msg, /, **values: str | int) -> str:
+        """The message in this locale, in the plural form its count asks for."""
+        return self.text_on(locale, message, None, **values)
+
+    def text_on(
+        self, locale: str, message: Msg, platform: str | None, /, **values: str | int
     ) -> str:
-        """The message in this locale, in this platform's wording where it has its own,
-        in the plural form its count asks for."""
+        """As `text`, in this platform's wording where the pack has one."""
         chosen = self.content(locale)
         template = self._template(chosen, message, platform)
         if template is None:  # a partial translation falls back to the default locale
@@ -79,7 +82,8 @@ class ContentPack:
             raise KeyError(message.value)
         if isinstance(template, dict):
             count = values.get(COUNTS.get(message, ""), 0)
-            template = form_for(chosen.locale, template, int(count))
+            number = count if isinstance(count, int) else int(count) if count.isdigit() else -1
+            template = form_for(chosen.locale, template, number)
         # Placeholders were checked against ids.PLACEHOLDERS when the pack loaded.
         return template.format(**values) if values else template
 

@@ -28,7 +28,10 @@ def categories(code: str) -> frozenset[str]:
 
 
 def form_for(code: str, forms: dict[str, str], count: int) -> str:
-    """The text for `count`: the "=0" form for nothing when given, else the CLDR category."""
+    """The text for `count`: the "=0" form for nothing when given, else the CLDR category.
+    A negative count (not a number at all) takes "other"."""
+    if count < 0:
+        return forms[OTHER]
     if count == 0 and EXACT_ZERO in forms:
         return forms[EXACT_ZERO]
     category = _locale(code).plural_form(abs(count))

@@ -164,9 +164,7 @@ class MessagesFile(_Strict):
 
     @field_validator("messages")
     @classmethod
-    def _no_empty(
-        cls, messages: dict[str, str | PluralForms]
-    ) -> dict[str, str | dict[str, str]]:
+    def _no_empty(cls, messages: dict[str, str | PluralForms]) -> dict[str, str | dict[str, str]]:
         cleaned: dict[str, str | dict[str, str]] = {}
         for message_id, value in messages.items():
             forms = {"": value} if isinstance(value, str) else dict(value)

@@ -47,9 +47,7 @@ class FlowContext:
 
     def text(self, message: Msg, **values: str | int) -> str:
         """In this platform's wording where the pack has one (what is true differs)."""
-        return self.services.content.text(
-            self.locale, message, self.address.platform, **values
-        )
+        return self.services.content.text_on(self.locale, message, self.address.platform, **values)
 
     def reply(self, message: Msg, **values: str | int) -> Reply:
         return Reply(text=self.text(message, **values))

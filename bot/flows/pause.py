@@ -40,6 +40,9 @@ from bot.storage.users import User
 DRAFT_LIMIT = 4000
 WAIT_MINUTES = ("10", "20", "30")
 BREATH_WORDS = {"in": Msg.BREATH_IN, "hold": Msg.BREATH_HOLD, "out": Msg.BREATH_OUT}
+# In running text each phase has its own words ("breathe in for 4 seconds"), so a
+# capitalised frame label never lands mid-sentence.
+BREATH_STEPS = {"in": Msg.BREATH_STEP_IN, "hold": Msg.BREATH_STEP_HOLD, "out": Msg.BREATH_STEP_OUT}
 
 _OFFER = ((Choice("yes", Msg.PAUSE_OFFER_YES), Choice("no", Msg.PAUSE_OFFER_NO)),)
 _MENU = (
@@ -82,8 +85,7 @@ def breathing_frames(ctx: FlowContext, exercise: Exercise) -> tuple[Frame, ...]:
 def breathing_text(ctx: FlowContext, exercise: Exercise) -> str:
     """The same exercise as one message, for platforms that cannot edit a message live."""
     one_breath = ", ".join(
-        ctx.text(Msg.BREATH_STEP, phase=ctx.text(BREATH_WORDS[p.phase]), seconds=p.seconds)
-        for p in exercise.pace
+        ctx.text(BREATH_STEPS[phase.phase], seconds=phase.seconds) for phase in exercise.pace
     )
     sequence = ctx.text(Msg.BREATH_SEQUENCE, breath=one_breath, rounds=exercise.rounds)
     return f"{exercise.intro}\n\n{sequence}\n\n{exercise.closing}"

@@ -38,7 +38,7 @@ from bot.storage.users import QuietHours, User
 MAX_PAUSE_DAYS = 60
 
 _QUESTIONS = {
-    "tz": ("timezone", Msg.ASK_TIMEZONE),
+    "tz": ("timezone", Msg.SETTINGS_ASK_TIMEZONE),
     "times": ("times", Msg.ASK_TIMES),
     "days": ("days", Msg.ASK_DAYS),
     "quiet": ("quiet", Msg.ASK_QUIET),

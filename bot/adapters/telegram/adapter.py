@@ -493,10 +493,9 @@ class TelegramAdapter:
         async with self._db.transaction() as tx:
             await sent_messages.forget_tracked(tx, [message.id for message in mine])
         locale = await self._locale_of(address)
-        if kept:
-            said = self._content.text(locale, Msg.WIPE_PARTLY, deleted=deleted, kept=kept)
-        else:
-            said = self._content.text(locale, Msg.WIPE_DONE, deleted=deleted)
+        said = self._content.text(locale, Msg.WIPE_DONE, deleted=deleted)
+        if kept:  # each count in its own sentence, so each agrees with its own number
+            said = f"{said} {self._content.text(locale, Msg.WIPE_PARTLY, kept=kept)}"
         await self._send(address, Reply(said))
 
     async def _locale_of(self, address: Address) -> str:
