@@ -202,7 +202,8 @@ class TelegramAdapter:
         """The command menu, in every language the pack has. Group admins also see the
         commands that change a group's settings; everyone else is not shown them."""
         for locale in self._content.locales:
-            described = self._content.command_descriptions(locale).items()
+            # One menu per bot, and discreet mode is every user's default: neutral words.
+            described = self._content.command_descriptions(locale, discreet=True).items()
             everyone = [BotCommand(c.value, d) for c, d in described if c not in ADMIN_COMMANDS]
             admins = [BotCommand(c.value, d) for c, d in described]
             language = None if locale == self._content.default_locale else locale
