@@ -69,7 +69,7 @@ async def test_a_10000_character_message_is_answered(
     [
         (["/checkin", "3", "none"], Msg.NOTE_TOO_LONG, NOTE_LIMIT),
         (["/pause", "Write it, don't send it"], Msg.DRAFT_TOO_LONG, 4000),
-        (["/reasons", "Add a reason"], Msg.REASON_TOO_LONG, 500),
+        (["/reasons", "Write one down"], Msg.REASON_TOO_LONG, 500),
     ],
 )
 async def test_a_10000_character_text_is_refused_kindly_and_nothing_is_kept(

@@ -45,7 +45,7 @@ async def write_everything(settings: Settings, clock: ManualClock) -> None:
         router = Router(services, rng=random.Random(2))
         chat = Conversation(router, Address("console", "c1", "u1"))
         await chat.send("/reasons")
-        await chat.press("Add a reason")
+        await chat.press("Write one down")
         await chat.send(WORDS["reason"])
         await chat.send("/checkin")
         for answer in ("3", "none", WORDS["note"]):
