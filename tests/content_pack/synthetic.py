@@ -47,7 +47,7 @@ def write_pack(target: Path, size: Size = Size()) -> Path:
         en / "checkin_replies.yaml",
         "checkin_replies",
         [
-            {"id": f"syn-r-{category}-{n}", "category": category, "text": f"Reply {n}."}
+            {"id": f"syn-r-{category}-{n}", "category": category, "text": f"Reply {category} {n}."}
             for category in CATEGORIES
             for n in range(size.replies_per_category)
         ],

@@ -51,12 +51,12 @@ async def write_everything(settings: Settings, clock: ManualClock) -> None:
         for answer in ("3", "none", WORDS["note"]):
             await chat.send(answer)
         await chat.send("/pause")
-        await chat.press("Write it, don't send it")
+        await chat.press("Write it here, not to them")
         await chat.send(WORDS["kept"])
         await chat.press("Keep it")
         other = Conversation(router, Address("console", "c2", "u2"))
         await other.send("/pause")
-        await other.press("Write it, don't send it")
+        await other.press("Write it here, not to them")
         await other.send(WORDS["pending"])  # left waiting for "keep or let go"
         group = Address("console", "-100", "admin", is_group=True)
         command = f"add 09:00 UTC text {WORDS['reminder']}"
