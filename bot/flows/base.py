@@ -20,12 +20,16 @@ class Step:
     """One state. `on_choice` gets a button's value, `on_text` typed text.
 
     With `text_as_choice`, typed text is tried as a button value first, so a
-    user who types "3" instead of tapping "3" is understood.
+    user who types "3" instead of tapping "3" is understood. With `passes_text`,
+    typed text leaves the flow and is answered as if none were open.
     """
 
     on_choice: StepHandler | None = None
     on_text: StepHandler | None = None
     text_as_choice: bool = False
+    # Buttons on offer, but nothing asked: typed text leaves the flow and is read as if
+    # no flow were open (an affirmation's "Another thought" must not swallow a message).
+    passes_text: bool = False
 
 
 class Flow:

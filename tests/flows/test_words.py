@@ -9,9 +9,12 @@ from datetime import timedelta
 import pytest
 
 from bot.content_pack.ids import Msg
+from bot.content_pack.pack import ContentPack
+from bot.content_pack.schema import Theme
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.router import Router
+from bot.flows.affirm import FIRST_THEMES, THEME_GROUPS, theme_label
 from bot.flows.context import Services
 from bot.storage import users
 from bot.storage.urges import get_no_contact, pause_counts
@@ -193,3 +196,47 @@ async def test_a_threat_to_self_harm_belongs_with_emergency_services(
     assert "emergency belongs with emergency services, not with you to carry" in chat.text
     assert f"you can call {number}" in chat.text
     assert chat.last[0].buttons == ()
+
+
+async def test_the_first_affirmation_makes_sense_without_context(
+    router: Router, content: ContentPack
+) -> None:
+    first_themes = set()
+    for number in range(12):
+        chat = Conversation(router, Address("console", f"n{number}", f"n{number}"))
+        await chat.send("/affirm")
+        [shown] = [a for a in content.affirmations("en") if a.text == chat.text]
+        first_themes.add(shown.theme)
+    assert first_themes <= FIRST_THEMES
+
+
+async def test_an_affirmation_can_be_asked_for_by_theme(
+    chat: Conversation, content: ContentPack, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/affirm")
+    await chat.press(text_of(Msg.AFFIRM_BY_THEME))
+    assert chat.text == text_of(Msg.AFFIRM_PICK_GROUP)
+    await chat.press(text_of(Msg.AFFIRM_GROUP_FEELINGS))
+    assert text_of(Msg.THEME_GUILT) in [b.label for b in chat.last[0].flat_buttons]
+    await chat.press(text_of(Msg.THEME_GUILT))
+    guilt = {a.text for a in content.affirmations("en") if a.theme is Theme.GUILT}
+    shown = {chat.text}
+    for _ in range(len(guilt) - 1):
+        await chat.press(text_of(Msg.AFFIRM_ANOTHER))
+        shown.add(chat.text)
+    assert shown == guilt  # every one of the theme, none twice, before any repeats
+
+
+def test_every_theme_has_a_plain_label_and_a_group(content: ContentPack) -> None:
+    grouped = {theme for _, themes in THEME_GROUPS.values() for theme in themes}
+    assert grouped == set(Theme)
+    for theme in Theme:
+        assert content.text("en", theme_label(theme))
+
+
+async def test_text_after_an_affirmation_is_read_as_if_no_flow_were_open(
+    chat: Conversation, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/affirm")
+    await chat.send("i really want to text him right now")
+    assert chat.text == text_of(Msg.PAUSE_OFFER)
