@@ -15,6 +15,7 @@ Every change reschedules the user's check-ins in the same transaction.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime, time, timedelta
 
 from bot.content_pack.ids import Msg
@@ -155,7 +156,10 @@ class Settings(Flow):
             async def toggle(tx: Transaction, user: User) -> None:
                 await users.set_discreet(tx, user.id, not user.discreet)
 
-            return await self._apply(ctx, toggle)
+            saved, *rest = await self._apply(ctx, toggle)
+            # Discreet mode changes the words of the command menu too, where it can.
+            menu = "full" if user.discreet else "discreet"
+            return [replace(saved, command_menu=menu), *rest]
         if value == "keep":
             async with ctx.db.transaction() as tx:
                 moved = await flow_positions.move_to(tx, user.id, self.name, "keep", ctx.now())

@@ -18,6 +18,7 @@ from telegram import (
     Bot,
     BotCommand,
     BotCommandScopeAllChatAdministrators,
+    BotCommandScopeChat,
     CallbackQuery,
     Message,
     Update,
@@ -212,6 +213,22 @@ class TelegramAdapter:
                 admins, scope=BotCommandScopeAllChatAdministrators(), language_code=language
             )
 
+    async def _set_chat_menu(self, address: Address, full: bool) -> None:
+        """The menu is one per bot and neutral; discreet mode is per user. Someone who
+        turned it off gets the full descriptions in their own chat; turning it back on
+        (or /forget) removes that chat's menu, so the neutral one shows again."""
+        scope = BotCommandScopeChat(int(address.chat_id))
+        try:
+            if not full:
+                await self.bot.delete_my_commands(scope=scope)
+                return
+            locale = await self._locale_of(address)
+            described = self._content.command_descriptions(locale).items()
+            commands = [BotCommand(c.value, d) for c, d in described if c not in ADMIN_COMMANDS]
+            await self.bot.set_my_commands(commands, scope=scope)
+        except TelegramError as error:  # the reply matters more than the menu's words
+            log_event(log, "telegram.chat_menu_failed", logging.WARNING, exc_info=error)
+
     # Inbound ----------------------------------------------------------------------------
 
     async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -272,6 +289,8 @@ class TelegramAdapter:
     async def _reply_all(self, address: Address, replies: list[Reply]) -> None:
         """Each reply on its own: one that cannot be delivered does not stop the next."""
         for reply in replies:
+            if reply.command_menu is not None and not address.is_group:
+                await self._set_chat_menu(address, full=reply.command_menu == "full")
             try:
                 await self._deliver(address, reply)
             except DeliveryError as error:
