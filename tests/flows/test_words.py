@@ -3,6 +3,7 @@ a path for someone who lives with them or went back, handovers, pressure, lookin
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -240,3 +241,21 @@ async def test_text_after_an_affirmation_is_read_as_if_no_flow_were_open(
     await chat.send("/affirm")
     await chat.send("i really want to text him right now")
     assert chat.text == text_of(Msg.PAUSE_OFFER)
+
+
+async def test_what_was_shown_lately_is_in_mydata_and_gone_after_forget(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/checkin")
+    await chat.press(text_of(Msg.MOOD_4))
+    await chat.press(text_of(Msg.URGE_NONE))
+    await chat.press(text_of(Msg.SKIP_NOTE))
+    await chat.send("/mydata")
+    export = json.loads(chat.last[-1].text)
+    [reply_id] = export["content_seen"]["reply"]
+    assert chat.history[-3].text.endswith(
+        next(r.text for r in services.content.checkin_replies("en") if r.id == reply_id)
+    )
+    await chat.send("/forget")
+    await chat.press(text_of(Msg.FORGET_YES))
+    assert await services.db.fetch_all("SELECT * FROM content_seen") == []
