@@ -259,3 +259,17 @@ async def test_what_was_shown_lately_is_in_mydata_and_gone_after_forget(
     await chat.send("/forget")
     await chat.press(text_of(Msg.FORGET_YES))
     assert await services.db.fetch_all("SELECT * FROM content_seen") == []
+
+
+async def test_a_breath_written_out_reads_as_one_sentence(
+    chat: Conversation, content: ContentPack, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/pause")
+    await chat.press(text_of(Msg.PAUSE_BREATHE))
+    longer_out = content.exercise("en", "breathe-long-out")
+    assert longer_out is not None
+    await chat.press(longer_out.title)
+    assert (
+        "One breath: breathe in for 4 seconds, breathe out for 6 seconds. "
+        "Repeat it 6 times, at your own pace."
+    ) in chat.text
