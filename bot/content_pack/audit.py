@@ -60,6 +60,7 @@ def audit_pack(pack: ContentPack, content_dir: Path) -> AuditReport:
         phrases = _avoid_phrases(content_dir / locale / AVOID_FILE, report)
         if phrases:
             report.failures += find_avoided(content, phrases)
+        report.failures += find_untimely(content)
         report.failures += check_counts(content)
         report.failures += check_rotation(content)
         report.notes += affirmation_shapes(content)
@@ -120,6 +121,41 @@ def find_avoided(content: LocaleContent, phrases: list[str]) -> list[Finding]:
         for phrase, pattern in patterns:
             if pattern.search(plain):
                 found.append(Finding(f"{content.locale}/{where}", f"uses {phrase!r}"))
+    return found
+
+
+# Words that belong to one part of the day. An item that uses one must say which part it is
+# for (openings and replies have time_of_day), or it could arrive "before bed" at 05:12.
+TIME_WORDS = re.compile(
+    r"(?<!\w)(?:tonight|tonight's|before bed|bedtime|go to bed|good morning|good night|"
+    r"this morning|this afternoon|this evening|how did you sleep|sleep well|"
+    r"breakfast|lunchtime|over dinner|end of the day|start the day|the day ahead)(?!\w)"
+)
+
+
+def find_untimely(content: LocaleContent) -> list[Finding]:
+    """Wording tied to a time of day in an item that may be shown at any hour."""
+    timed: list[tuple[str, str]] = [
+        *((f"openings.yaml {o.id}", o.text) for o in content.openings if o.time_of_day == "any"),
+        *(
+            (f"checkin_replies.yaml {r.id}", r.text)
+            for r in content.checkin_replies
+            if r.time_of_day == "any"
+        ),
+        *((f"affirmations.yaml {a.id}", a.text) for a in content.affirmations),
+        *((f"reflections.yaml {q.id}", q.text) for q in content.reflections),
+    ]
+    found = []
+    for where, text in timed:
+        match = TIME_WORDS.search(_normalised(text))
+        if match:
+            found.append(
+                Finding(
+                    f"{content.locale}/{where}",
+                    f"says {match.group(0)!r} but may be shown at any hour: give it a "
+                    "time_of_day, or other words",
+                )
+            )
     return found
 
 

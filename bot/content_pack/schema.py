@@ -100,6 +100,9 @@ class CheckInReply(_Strict):
 
     id: ItemId
     category: ReplyCategory
+    # A reply that speaks of a part of the day ("before bed") is only given then, by the
+    # user's own clock; most fit any hour.
+    time_of_day: Literal["morning", "afternoon", "evening", "any"] = "any"
     text: Annotated[str, StringConstraints(max_length=400)]
 
     _strip = field_validator("text")(_clean)

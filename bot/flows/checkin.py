@@ -103,14 +103,18 @@ def reply_category(mood: int, urge: str, still_there: bool = False) -> ReplyCate
 def pick_reply(
     replies: Sequence[CheckInReply],
     category: ReplyCategory,
+    local: datetime,
     seen_at: Mapping[str, datetime],
     rng: random.Random,
 ) -> CheckInReply:
-    """A reply for how the day went, not one shown lately. A category the pack does not
-    fill yet borrows from a middle day, which fits any day."""
-    fitting = [r for r in replies if r.category == category]
-    fitting = fitting or [r for r in replies if r.category == "middle_day"] or list(replies)
-    return pick_fresh(fitting, seen_at, rng)
+    """A reply for how the day went, fitting the user's local time, not one shown lately.
+    A category the pack does not fill yet borrows from a middle day, which fits any day."""
+    period = opening_period(local)
+    times = ("any",) if period is None else (period, "any")
+    timely = [r for r in replies if r.time_of_day in times]
+    fitting = [r for r in timely if r.category == category]
+    fitting = fitting or [r for r in timely if r.category == "middle_day"] or timely
+    return pick_fresh(fitting or list(replies), seen_at, rng)
 
 
 class CheckIn(Flow):
@@ -256,8 +260,9 @@ class CheckIn(Flow):
             ctx.db, user.id, SeenKind.REPLY, ctx.now() - NO_REPEAT_WINDOW
         )
         category = reply_category(mood, urge, still_there=position.data.get("with") is True)
+        local = ctx.now().astimezone(user_zone(user))
         reply = pick_reply(
-            ctx.services.content.checkin_replies(ctx.locale), category, seen, self._rng
+            ctx.services.content.checkin_replies(ctx.locale), category, local, seen, self._rng
         )
         async with ctx.db.transaction() as tx:
             await checkins.add_checkin(tx, user.id, ctx.now(), mood, urge, sealed)

@@ -207,7 +207,7 @@ class Pause(Flow):
         user = await ctx.ensure_user()
         replies = [
             r for r in ctx.services.content.checkin_replies(ctx.locale)
-            if r.category == "still_there"
+            if r.category == "still_there" and r.time_of_day == "any"  # a pause has no hour
         ]  # fmt: skip
         text = ctx.text(Msg.PAUSE_STILL_THERE_REPLY)
         if replies:

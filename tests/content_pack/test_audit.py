@@ -78,3 +78,20 @@ def test_shared_openings_fill_one_part_of_the_day_each(tmp_path: Path) -> None:
 def test_replies_for_a_month_of_three_checkins_a_day(tmp_path: Path) -> None:
     # 20 per category over five categories is 100: a month of three a day fits.
     assert messages_of(audit(write_pack(tmp_path, Size(replies_per_category=20)))) == []
+
+
+def test_wording_for_one_part_of_the_day_needs_its_time(tmp_path: Path) -> None:
+    content = write_pack(tmp_path)
+    replies = content / "en" / "checkin_replies.yaml"
+    replace_in(replies, "Reply hard_day 0.", "Something soft before bed?")
+    replace_in(replies, "Reply hard_day 1.", "Something soft before bed?")
+    replace_in(
+        replies,
+        "  text: Something soft before bed?",
+        "  time_of_day: evening\n  text: Something soft before bed?",
+    )
+    found = messages_of(audit(content))
+    assert found == [
+        "en/checkin_replies.yaml syn-r-hard_day-1: says 'before bed' but may be shown at any "
+        "hour: give it a time_of_day, or other words"
+    ]

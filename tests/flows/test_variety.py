@@ -18,11 +18,11 @@ from bot.app import open_services
 from bot.config import Settings
 from bot.content_pack.ids import Msg
 from bot.content_pack.loader import load_pack
-from bot.content_pack.schema import Opening
+from bot.content_pack.schema import CheckInReply, Opening
 from bot.core.clock import ManualClock
 from bot.core.events import Address, CheckInDue
 from bot.core.router import Router
-from bot.flows.checkin import opening_period, pick_opening
+from bot.flows.checkin import opening_period, pick_opening, pick_reply
 from bot.flows.context import Services
 from bot.storage.users import find_user
 from tests.content_pack.synthetic import write_pack
@@ -99,3 +99,20 @@ def test_openings_follow_local_time_and_discreet_mode() -> None:
     assert warm_allowed == {"e", "a", "w"}
     assert pick_opening(items, evening, True, {"e": evening}, rng).id == "a"
     assert pack.openings("en")  # the shipped pack loads with its openings
+
+
+def test_a_reply_for_the_evening_is_never_given_at_dawn() -> None:
+    replies = [
+        CheckInReply(id="bed", category="hard_day", time_of_day="evening", text="Before bed?"),
+        CheckInReply(id="any", category="hard_day", text="Any hour."),
+    ]
+    dawn = datetime(2026, 3, 3, 5, 12, tzinfo=BERLIN)
+    night = datetime(2026, 3, 3, 2, 0, tzinfo=BERLIN)
+    evening = datetime(2026, 3, 3, 21, 0, tzinfo=BERLIN)
+    rng = random.Random(2)
+    for when in (dawn, night):
+        assert {pick_reply(replies, "hard_day", when, {}, rng).id for _ in range(20)} == {"any"}
+    assert {pick_reply(replies, "hard_day", evening, {}, rng).id for _ in range(40)} == {
+        "bed",
+        "any",
+    }
