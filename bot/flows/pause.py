@@ -361,7 +361,7 @@ class Pause(Flow):
         return [Reply(text, buttons=choices_markup(ctx, moved, _MENU))]
 
     async def _wait(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        minutes = value.removesuffix(" minutes").removesuffix(" min").strip()
+        minutes = value.removeprefix("wait ").removesuffix(" minutes").removesuffix(" min").strip()
         if minutes not in WAIT_MINUTES:
             return [ctx.reply(Msg.USE_BUTTONS)]
         user = await ctx.ensure_user()

@@ -53,7 +53,7 @@ async def write_everything(settings: Settings, clock: ManualClock) -> None:
         await chat.send("/pause")
         await chat.press("Write it here, not to them")
         await chat.send(WORDS["kept"])
-        await chat.press("Keep it")
+        await chat.press("Keep it for me")
         other = Conversation(router, Address("console", "c2", "u2"))
         await other.send("/pause")
         await other.press("Write it here, not to them")
