@@ -19,6 +19,7 @@ from bot.adapters.telegram.inbound import PLATFORM as PLATFORM_TELEGRAM
 from bot.config import Settings, decode_key
 from bot.content_pack.ids import Msg
 from bot.content_pack.loader import load_pack
+from bot.content_pack.pack import ContentPack
 from bot.core.clock import Clock, SystemClock
 from bot.core.router import Router
 from bot.delivery.outbox import Outbox
@@ -40,12 +41,17 @@ SHUTDOWN_DRAIN_SECONDS = 5.0
 
 
 @asynccontextmanager
-async def open_services(settings: Settings, clock: Clock | None = None) -> AsyncIterator[Services]:
+async def open_services(
+    settings: Settings, clock: Clock | None = None, content: ContentPack | None = None
+) -> AsyncIterator[Services]:
     """Content, key and database, checked before anyone is answered; closed on exit.
 
+    A pack already loaded and validated may be passed in: it is read-only, so tests
+    share one instead of loading the same files again for every case.
     Raises ContentError, WrongKeyError, MigrationError or AlreadyRunningError.
     """
-    content = load_pack(settings.content_dir, settings.default_locale)
+    if content is None:
+        content = load_pack(settings.content_dir, settings.default_locale)
     cipher = TextCipher(load_or_create_key(settings.encryption_key, settings.key_file))
     lock = ProcessLock(settings.database_file)
     lock.acquire()

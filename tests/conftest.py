@@ -41,8 +41,11 @@ def content() -> ContentPack:
 
 
 @pytest.fixture
-async def services(settings: Settings, clock: ManualClock) -> AsyncIterator[Services]:
-    async with open_services(settings, clock) as opened:
+async def services(
+    settings: Settings, clock: ManualClock, content: ContentPack
+) -> AsyncIterator[Services]:
+    # The pack is read-only: one loaded per session serves every test.
+    async with open_services(settings, clock, content) as opened:
         yield opened
 
 

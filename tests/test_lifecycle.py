@@ -44,7 +44,7 @@ async def test_a_signal_stops_the_bot_with_exit_0_within_10_seconds(
         try:
             await tg.wait_for("setMyCommands", timeout=30)
             tg.user_sends_text(42, 42, "/help")
-            await tg.wait_for("sendMessage", timeout=10)
+            await tg.wait_for("sendMessage", timeout=30)
             process.send_signal(signal_number)
             assert await asyncio.wait_for(process.wait(), timeout=10) == 0
         finally:
@@ -67,7 +67,7 @@ async def test_a_second_bot_on_the_same_database_is_refused_with_exit_2(tmp_path
                 await stop(second)
             assert first.returncode is None  # the first one serves on, untouched
             tg.user_sends_text(43, 43, "/about")
-            await tg.wait_for(lambda call: call.method == "sendMessage", timeout=10)
+            await tg.wait_for(lambda call: call.method == "sendMessage", timeout=30)
             assert tg.sent_texts(43)
         finally:
             first.send_signal(signal.SIGTERM)

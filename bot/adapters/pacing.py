@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 
 from bot.core.keyed_lock import KeyedLock
 
@@ -25,8 +26,14 @@ class ChatPacer:
         self._sent: dict[str, deque[float]] = {}
         self._turns = KeyedLock()  # one chat's senders queue up; other chats go on
 
-    async def wait_turn(self, chat_id: str) -> None:
-        """Return when one more message may go to `chat_id`, and count it as sent."""
+    @asynccontextmanager
+    async def turn(self, chat_id: str) -> AsyncIterator[None]:
+        """Hold `chat_id`'s turn while one message is sent to it.
+
+        The message is counted when its call returns, not when it starts: the
+        platform counts it on arrival, which is later than the start, so counting
+        from the start could let a message in a moment before the platform's own
+        window has moved on (and draw a 429)."""
         async with self._turns.hold(chat_id):
             sent = self._sent.setdefault(chat_id, deque())
             self._forget_old(sent)
@@ -35,7 +42,10 @@ class ChatPacer:
                 self._forget_old(sent)
                 if len(sent) >= self._limit:  # a sleep that returned early (tests)
                     sent.popleft()
-            sent.append(self._now())
+            try:
+                yield
+            finally:
+                sent.append(self._now())
             if len(self._sent) > 1_000:  # keep only chats with posts inside the window
                 for times in self._sent.values():
                     self._forget_old(times)

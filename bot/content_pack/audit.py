@@ -127,7 +127,7 @@ def find_avoided(content: LocaleContent, phrases: list[str]) -> list[Finding]:
 # Words that belong to one part of the day. An item that uses one must say which part it is
 # for (openings and replies have time_of_day), or it could arrive "before bed" at 05:12.
 TIME_WORDS = re.compile(
-    r"(?<!\w)(?:tonight|tonight's|before bed|bedtime|go to bed|good morning|good night|"
+    r"(?<!\w)(?:tonight|tonight's|before bed|go to bed|good morning|good night|"
     r"this morning|this afternoon|this evening|how did you sleep|sleep well|"
     r"breakfast|lunchtime|over dinner|end of the day|start the day|the day ahead)(?!\w)"
 )
@@ -135,25 +135,30 @@ TIME_WORDS = re.compile(
 
 def find_untimely(content: LocaleContent) -> list[Finding]:
     """Wording tied to a time of day in an item that may be shown at any hour."""
-    timed: list[tuple[str, str]] = [
-        *((f"openings.yaml {o.id}", o.text) for o in content.openings if o.time_of_day == "any"),
+    tag = "give it a time_of_day, or other words"
+    untagged = "say it without a time of day"  # affirmations and reflections come at any hour
+    timed: list[tuple[str, str, str]] = [
         *(
-            (f"checkin_replies.yaml {r.id}", r.text)
+            (f"openings.yaml {o.id}", o.text, tag)
+            for o in content.openings
+            if o.time_of_day == "any"
+        ),
+        *(
+            (f"checkin_replies.yaml {r.id}", r.text, tag)
             for r in content.checkin_replies
             if r.time_of_day == "any"
         ),
-        *((f"affirmations.yaml {a.id}", a.text) for a in content.affirmations),
-        *((f"reflections.yaml {q.id}", q.text) for q in content.reflections),
+        *((f"affirmations.yaml {a.id}", a.text, untagged) for a in content.affirmations),
+        *((f"reflections.yaml {q.id}", q.text, untagged) for q in content.reflections),
     ]
     found = []
-    for where, text in timed:
+    for where, text, fix in timed:
         match = TIME_WORDS.search(_normalised(text))
         if match:
             found.append(
                 Finding(
                     f"{content.locale}/{where}",
-                    f"says {match.group(0)!r} but may be shown at any hour: give it a "
-                    "time_of_day, or other words",
+                    f"says {match.group(0)!r} but may be shown at any hour: {fix}",
                 )
             )
     return found
@@ -188,7 +193,7 @@ def check_counts(content: LocaleContent) -> list[Finding]:
                     f"at least {MIN_REPLIES_PER_CATEGORY} needed",
                 )
             )
-    per_register: Counter[str] = Counter(opening.tone for opening in content.openings)
+    per_register: Counter[str] = Counter(opening.register for opening in content.openings)
     for register in REGISTERS:
         if per_register[register] < MIN_OPENINGS_PER_REGISTER:
             found.append(
@@ -214,7 +219,7 @@ def check_rotation(content: LocaleContent) -> list[Finding]:
     sends = ROTATION_DAYS * CHECKINS_PER_DAY
     found = []
     for register in REGISTERS:
-        fitting = [o for o in content.openings if o.tone == register]
+        fitting = [o for o in content.openings if o.register == register]
         shared = sum(o.time_of_day == "any" for o in fitting)
         gaps = {
             period: max(0, ROTATION_DAYS - sum(o.time_of_day == period for o in fitting))

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+import warnings
 from datetime import date
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -76,22 +77,33 @@ class Affirmation(_Strict):
     id: ItemId
     theme: Theme
     text: Annotated[str, StringConstraints(max_length=400)]
+    # Makes sense to someone who has told us nothing yet: no assumed situation or history.
+    first: bool = False
 
     _strip = field_validator("text")(_clean)
 
 
-class Opening(_Strict):
-    id: ItemId
-    time_of_day: Literal["morning", "afternoon", "evening", "any"]
-    # neutral: reads like an app, fit for a lock screen (discreet mode); warm: more personal.
-    # (Named `tone` in code: `register` is a method every pydantic model inherits from ABC.)
-    tone: Literal["neutral", "warm"] = Field(default="neutral", alias="register")
-    text: Annotated[str, StringConstraints(max_length=80)]
-
-    _strip = field_validator("text")(_clean)
+# "neutral" reads like an app notification and is safe on a lock screen someone else sees;
+# "warm" may be personal, and is only for users who turned discreet mode off.
+OpeningRegister = Literal["neutral", "warm"]
 
 
-# still_there: someone who lives with the person, or went back.
+# pydantic warns that the field "register" hides ABCMeta.register, a class-level method no
+# caller of Opening uses; the field reads as the content brief names it, so only that one
+# warning is silenced, only while the class is built.
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message='Field name "register"', category=UserWarning)
+
+    class Opening(_Strict):
+        id: ItemId
+        time_of_day: Literal["morning", "afternoon", "evening", "any"]
+        register: OpeningRegister
+        text: Annotated[str, StringConstraints(max_length=80)]
+
+        _strip = field_validator("text")(_clean)
+
+
+# still_there: for someone who lives with the person, or went back.
 ReplyCategory = Literal["hard_day", "middle_day", "good_day", "strong_urge", "still_there"]
 
 
@@ -137,7 +149,7 @@ class CheckInRepliesFile(_Strict):
     @classmethod
     def _every_category(cls, replies: list[CheckInReply]) -> list[CheckInReply]:
         # Two per category at least: "never the same twice in a row" needs a choice.
-        for category in ("hard_day", "middle_day", "good_day", "strong_urge"):
+        for category in get_args(ReplyCategory):
             if sum(reply.category == category for reply in replies) < 2:
                 raise ValueError(f"category {category} needs at least two replies")
         return replies
@@ -299,7 +311,27 @@ class ExercisesFile(_Strict):
 
 class Reflection(_Strict):
     id: ItemId
-    theme: Literal["whole_picture", "cost", "patterns", "body", "two_truths"]
+    theme: Literal[
+        "whole_picture",
+        "cost",
+        "patterns",
+        "body",
+        "two_truths",
+        "still_there",
+        "hard_dates",
+        "anger",
+        "numbness",
+        "loneliness",
+        "self_doubt",
+        "shared_contact",
+        "promises",
+        "checking",
+        "flashbacks",
+        "sleep",
+        "disbelieved",
+        "dating",
+        "practical",
+    ]
     text: Annotated[str, StringConstraints(min_length=5, max_length=300)]
 
 

@@ -22,9 +22,14 @@ class Address:
 
 @dataclass(frozen=True, slots=True)
 class TextMessage:
+    """Words a user wrote: a message, a caption under a photo, video or file, or (with
+    `edited`) the new text of a message they changed. An edit is screened for safety
+    like any text, but answers nothing else: it was never an answer to a question."""
+
     address: Address
     text: str
     language_code: str | None = None
+    edited: bool = False
 
 
 @dataclass(frozen=True, slots=True)

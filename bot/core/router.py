@@ -6,6 +6,7 @@ taps cannot both act on the same flow step.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -43,6 +44,15 @@ from bot.storage.users import User, find_user, mark_reachable
 log = get_logger("router")
 
 CommandHandler = Callable[[FlowContext], Awaitable[list[Reply]]]
+
+# The user's row is read before the screen only for their country's helplines and their
+# language. A stalled read must not hold a crisis reply back: past this, the screen answers
+# as for a user whose country is unknown (the emergency line and the worldwide directory).
+USER_LOOKUP_SECONDS = 0.3
+# Everything after the screen needs that row. A read this late is not coming back soon:
+# the user hears that something went wrong, rather than waiting on nothing.
+USER_LOOKUP_GIVE_UP_SECONDS = 10.0
+_COMMAND_NAMES = frozenset(command.value for command in Command)
 
 
 class Router:
@@ -97,16 +107,29 @@ class Router:
 
     async def handle(self, event: Event) -> list[Reply]:
         """The replies for one event, in order. Never raises."""
-        event = well_formed_event(event)  # text that is not valid Unicode could not be stored
+        # Text that is not valid Unicode could not be stored; a deep link runs its command.
+        event = deep_linked(well_formed_event(event))
         address = event.address
-        user = await self._user_for(event)
-        language = getattr(event, "language_code", None)
-        locale = user.locale if user else self._services.content.resolve_locale(language)
-        ctx = FlowContext(self._services, address, locale)
+        lookup = asyncio.ensure_future(self._user_for(event))
+        user, late = await _within(lookup, USER_LOOKUP_SECONDS)
+        if late:
+            log_event(log, "user.lookup_slow", logging.WARNING, platform=address.platform)
+        ctx = self._context(event, user)
         # Safety first: before any lock, flow, queue or database write can stand in the way.
         urgent = self._urgent(event, ctx, user)
         if urgent is not None:
+            lookup.cancel()  # a no-op when it has finished; else nothing more waits on it
             return urgent
+        if isinstance(event, TextMessage) and event.edited:
+            lookup.cancel()
+            return []  # a changed message was screened; it answers no question
+        if late:
+            try:
+                user = await asyncio.wait_for(lookup, USER_LOOKUP_GIVE_UP_SECONDS)
+            except TimeoutError:
+                log_event(log, "user.lookup_stalled", logging.WARNING, platform=address.platform)
+                return [ctx.reply(Msg.SOMETHING_WENT_WRONG)]
+            ctx = self._context(event, user)
         try:
             async with self._user_locks.hold((address.platform, address.user_id)):
                 if user is not None and user.unreachable_since is not None:
@@ -127,10 +150,17 @@ class Router:
 
     async def screen(self, event: Event) -> list[Reply] | None:
         """Only the safety part of `handle`: for adapters that answer a command themselves."""
-        event = well_formed_event(event)
-        user = await self._user_for(event)
-        locale = user.locale if user else self._services.content.default_locale
-        return self._urgent(event, FlowContext(self._services, event.address, locale), user)
+        event = deep_linked(well_formed_event(event))
+        lookup = asyncio.ensure_future(self._user_for(event))
+        user, _ = await _within(lookup, USER_LOOKUP_SECONDS)
+        lookup.cancel()
+        return self._urgent(event, self._context(event, user), user)
+
+    def _context(self, event: Event, user: User | None) -> FlowContext:
+        """The user's own language once we know them; until then, their app's."""
+        language = getattr(event, "language_code", None)
+        locale = user.locale if user else self._services.content.resolve_locale(language)
+        return FlowContext(self._services, event.address, locale)
 
     def _urgent(self, event: Event, ctx: FlowContext, user: User | None) -> list[Reply] | None:
         """Crisis replies, /sos and its buttons: answered from the content pack alone."""
@@ -195,8 +225,6 @@ class Router:
             return await reminder_command(ctx, event)
         if ctx.address.is_group and command not in GROUP_COMMANDS:
             return [_go_private(ctx, command)]
-        if command is Command.START and event.args in {c.value for c in Command}:
-            command = Command(event.args)  # a deep link from a group: continue where it began
         handler = self._commands.get(command)
         return [ctx.reply(Msg.UNKNOWN_COMMAND)] if handler is None else await handler(ctx)
 
@@ -258,6 +286,28 @@ class Router:
         async with ctx.db.transaction() as tx:
             left = await flow_positions.leave_flow(tx, user.id)
         return [ctx.reply(Msg.CANCEL_DONE if left else Msg.CANCEL_NOTHING)]
+
+
+def deep_linked(event: Event) -> Event:
+    """A Telegram link `t.me/<bot>?start=<payload>` arrives as "/start <payload>". Every
+    payload Steady puts in a link is a command's name (a group pointing to the private
+    chat), so the link runs that command: "/start sos" is /sos, at once."""
+    if (
+        isinstance(event, CommandIssued)
+        and event.name == Command.START.value
+        and event.args in _COMMAND_NAMES
+    ):
+        return replace(event, name=event.args, args="")
+    return event
+
+
+async def _within(lookup: asyncio.Future[User | None], seconds: float) -> tuple[User | None, bool]:
+    """The lookup's user if it finishes within `seconds`, and whether it was late
+    (the lookup goes on: the caller may still wait for it, or cancel it)."""
+    try:
+        return await asyncio.wait_for(asyncio.shield(lookup), seconds), False
+    except TimeoutError:
+        return None, True
 
 
 def _sync(handler: Callable[[FlowContext], list[Reply]]) -> CommandHandler:

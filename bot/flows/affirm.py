@@ -5,8 +5,9 @@ from a theme they choose.
                   └──[Choose a theme]──▶ group ──[a group]──▶ theme ──[a theme]──▶ shown
                                            └──[Any theme]──▶ shown      └──[Back]──▶ group
 
-The very first affirmation a user sees comes from themes that make sense without any
-context (a first card about the bond's mechanics, say, could read as a diagnosis).
+The very first affirmation a user sees is one the pack marks `first`: it makes sense to
+someone who has told us nothing yet (a first card about the bond's mechanics, say, could
+read as a diagnosis). A pack with none marked falls back to a few gentle themes.
 """
 
 from __future__ import annotations
@@ -78,7 +79,11 @@ class Affirm(Flow):
             chosen = _pick_in_theme([a for a in items if a.theme == theme], seen, self._rng)
             new_round = False
         else:
-            first = [a for a in items if a.theme in FIRST_THEMES] if not seen else []
+            first = (
+                ([a for a in items if a.first] or [a for a in items if a.theme in FIRST_THEMES])
+                if not seen
+                else []
+            )
             pick = pick_unseen(first or items, seen, self._rng)
             chosen, new_round = pick.item, pick.starts_new_round
         async with ctx.db.transaction() as tx:

@@ -85,8 +85,8 @@ def pick_opening(
     registers = ("neutral",) if discreet else ("neutral", "warm")
     period = opening_period(local)
     times = ("any",) if period is None else (period, "any")
-    fitting = [o for o in openings if o.tone in registers and o.time_of_day in times]
-    timeless = [o for o in openings if o.tone == "neutral" and o.time_of_day == "any"]
+    fitting = [o for o in openings if o.register in registers and o.time_of_day in times]
+    timeless = [o for o in openings if o.register == "neutral" and o.time_of_day == "any"]
     return pick_fresh(fitting or timeless or list(openings), seen_at, rng)
 
 

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -16,8 +16,7 @@ from bot.delivery.outbox import Outbox
 from bot.flows.context import Services
 from bot.scheduling.dispatcher import Dispatcher
 from tests.fakes.telegram_api import FakeTelegram, StoredMessage
-
-QUIET_SECONDS = 0.15  # no new call for this long: the bot has finished reacting
+from tests.waiting import until
 
 
 async def no_wait(_: float) -> None:
@@ -41,21 +40,13 @@ class TelegramWorld:
         return self.bot_messages(chat_id)[-1].text or ""
 
     async def says(self, chat_id: int, text: str, expect_reply: bool = True, **user: Any) -> None:
-        """The user writes; wait until the bot has answered everything it will."""
+        """The user writes; wait until the bot has handled it (and said all it will)."""
         before = len(self.tg.calls)
-        update = self.tg.user_sends_text(chat_id, user.pop("user_id", chat_id), text, **user)
+        self.tg.user_sends_text(chat_id, user.pop("user_id", chat_id), text, **user)
+        await self.settled()
+        replied = [c for c in self.tg.calls[before:] if c.method != "getUpdates"]
         if expect_reply:
-            await self.settled(before)
-            return
-        # Nothing should come back: wait until the bot has fetched the update, then a moment.
-        await self.tg.wait_for(
-            lambda call: (
-                call.method == "getUpdates"
-                and int(call.params.get("offset") or 0) > update["update_id"]
-            ),
-            since=before,
-        )
-        await asyncio.sleep(QUIET_SECONDS * 2)
+            assert replied, f"no reply to {text!r}"
 
     async def taps(self, chat_id: int, label: str, user_id: int | None = None) -> str:
         """Tap the newest button with this label; returns the callback query id."""
@@ -63,30 +54,33 @@ class TelegramWorld:
             for row in (message.reply_markup or {}).get("inline_keyboard", []):
                 for button in row:
                     if button["text"] == label and "callback_data" in button:
-                        before = len(self.tg.calls)
                         query = self.tg.user_presses(
                             chat_id, user_id or chat_id, message.message_id, button["callback_data"]
                         )
-                        await self.settled(before)
+                        await self.settled()
                         return query
         raise AssertionError(f"no button {label!r} in chat {chat_id}")
 
-    async def settled(self, since: int) -> None:
-        """Wait for the bot's reaction: calls start, then none for a short while."""
-        await self.tg.wait_for(lambda call: call.method != "getUpdates", since=since)
-        quiet_since = len(self.tg.calls)
-        for _ in range(40):
-            await asyncio.sleep(QUIET_SECONDS)
-            active = [c for c in self.tg.calls[quiet_since:] if c.method != "getUpdates"]
-            if not active:
-                return
-            quiet_since = len(self.tg.calls)
+    async def settled(self) -> None:
+        """Wait for the bot's reaction: every update given to it, and each one handled
+        to the end (its replies sent). A condition, so a slow machine only waits longer.
+        An update privacy mode keeps from the bot is never queued, so it is not waited on."""
+        await until(
+            lambda: (
+                self.tg.all_handed_over()
+                and self.adapter.updates_handled >= len(self.tg.handed_over)
+            ),
+            what="the bot to handle every update",
+        )
 
 
-@pytest.fixture
-async def telegram(services: Services, clock: ManualClock) -> AsyncIterator[TelegramWorld]:
+@asynccontextmanager
+async def running_telegram(
+    services: Services, clock: ManualClock, **fake: Any
+) -> AsyncIterator[TelegramWorld]:
+    """Steady on the fake Bot API; `fake` sets FakeTelegram's options (privacy_mode...)."""
     # One clock for the bot and Telegram's message dates (and its 48-hour delete window).
-    async with FakeTelegram(clock=lambda: clock.now().timestamp()) as tg:
+    async with FakeTelegram(clock=lambda: clock.now().timestamp(), **fake) as tg:
         router = Router(services, rng=random.Random(5))
         config = TelegramConfig(token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1)
         adapter = TelegramAdapter(config, router, services.db, services.content, sleep=no_wait)
@@ -101,3 +95,9 @@ async def telegram(services: Services, clock: ManualClock) -> AsyncIterator[Tele
         finally:
             await outbox.stop()
             await adapter.stop()
+
+
+@pytest.fixture
+async def telegram(services: Services, clock: ManualClock) -> AsyncIterator[TelegramWorld]:
+    async with running_telegram(services, clock) as world:
+        yield world

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -32,8 +32,7 @@ from tests.fakes.discord_api import (
     InteractionState,
     StoredMessage,
 )
-
-QUIET_SECONDS = 0.15  # no new call for this long: the bot has finished reacting
+from tests.waiting import until
 
 ANA = 310_000_000_000_000_001  # Discord user ids are snowflakes
 BEN = 310_000_000_000_000_002
@@ -45,15 +44,35 @@ async def no_wait(_: float) -> None:
 
 
 class RecordingRouter(Router):
-    """The real router, noting every event it is given (to check what the adapter built)."""
+    """The real router, noting every event it is given (to check what the adapter built)
+    and what it answered, so a test can wait for "answered with nothing"."""
 
     def __init__(self, services: Services, rng: random.Random) -> None:
         super().__init__(services, rng=rng)
         self.events: list[Event] = []
+        self.answered: list[tuple[Event, list[Reply]]] = []
+        self._changed = asyncio.Event()
 
     async def handle(self, event: Event) -> list[Reply]:
         self.events.append(event)
-        return await super().handle(event)
+        replies = await super().handle(event)
+        self.answered.append((event, replies))
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+        return replies
+
+    async def answer_to(
+        self,
+        wanted: Callable[[Event], bool],
+        timeout: float = 5.0,  # noqa: ASYNC109
+    ) -> list[Reply]:
+        """What the router answered the first event that matches, once it has."""
+        async with asyncio.timeout(timeout):
+            while True:
+                for event, replies in self.answered:
+                    if wanted(event):
+                        return replies
+                await self._changed.wait()
 
 
 def discord_config(dc: FakeDiscord, **overrides: Any) -> DiscordConfig:
@@ -80,6 +99,7 @@ class DiscordWorld:
     guild: FakeGuild
     room: FakeChannel
     restarts: list[DiscordAdapter] = field(default_factory=list)
+    handled_before_start: int = 0  # what earlier adapters (before a restart) handled
 
     def dm_texts(self, user_id: int) -> list[str]:
         return self.dc.dm_texts(user_id)
@@ -92,9 +112,8 @@ class DiscordWorld:
 
     async def says(self, user_id: int, text: str) -> None:
         """The user writes in their DM; wait until the bot has answered everything."""
-        before = len(self.dc.calls)
         self.dc.user_sends_dm(user_id, text)
-        await self.settled(before)
+        await self.settled()
 
     async def runs(
         self,
@@ -105,9 +124,8 @@ class DiscordWorld:
         **how: Any,
     ) -> InteractionState:
         """A slash command (in the user's DM unless `channel_id`), then its answers."""
-        before = len(self.dc.calls)
         state = self.dc.user_runs_command(user_id, name, options, channel_id, **how)
-        await self.settled(before)
+        await self.settled()
         return state
 
     async def taps(self, user_id: int, label: str) -> InteractionState:
@@ -128,26 +146,26 @@ class DiscordWorld:
     async def presses(
         self, user_id: int, message: StoredMessage, custom_id: str, forged: bool = False
     ) -> InteractionState:
-        before = len(self.dc.calls)
         state = self.dc.user_presses(user_id, message, custom_id, forged=forged)
-        await self.settled(before)
+        await self.settled()
         return state
 
-    async def settled(self, since: int) -> None:
-        """Wait for the bot's reaction: calls start, then none for a short while."""
-        await self.dc.wait_for(lambda call: True, since=since)
-        quiet_since = len(self.dc.calls)
-        for _ in range(60):
-            await asyncio.sleep(QUIET_SECONDS)
-            # Quiet, and no interaction still "thinking": a slow machine pauses mid-answer.
-            if len(self.dc.calls) == quiet_since and not self.dc.unanswered_interactions():
-                return
-            quiet_since = len(self.dc.calls)
+    async def settled(self) -> None:
+        """Wait for the bot's reaction: everything people did handled to the end (replies
+        sent), and no interaction still "thinking". A condition, not a quiet time."""
+        await until(
+            lambda: (
+                self.handled_before_start + self.adapter.events_handled >= self.dc.peoples_events
+                and not self.dc.unanswered_interactions()
+            ),
+            what="the bot to handle every event",
+        )
 
     async def restart(self) -> None:
         """Stop the adapter and start a new one on the same database (a new process)."""
         await self.outbox.stop()
         await self.adapter.stop()
+        self.handled_before_start += self.adapter.events_handled
         router = RecordingRouter(self.services, random.Random(6))
         self.adapter = DiscordAdapter(
             discord_config(self.dc), router, self.services.db, self.services.content, no_wait

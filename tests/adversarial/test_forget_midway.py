@@ -11,6 +11,7 @@ from bot.core.clock import ManualClock
 from bot.storage.users import find_user
 from tests.conversation import Conversation
 from tests.scheduling.conftest import World
+from tests.waiting import until
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -73,7 +74,10 @@ async def test_forget_while_the_follow_up_waits_in_the_queue_sends_nothing(
     gate = asyncio.Event()
     send = world.adapter.send
 
+    waiting: list[object] = []
+
     async def slow_send(*args: object, **kwargs: object) -> object:
+        waiting.append(args)
         await gate.wait()
         return await send(*args, **kwargs)  # type: ignore[arg-type]
 
@@ -86,7 +90,8 @@ async def test_forget_while_the_follow_up_waits_in_the_queue_sends_nothing(
     clock.set(START + timedelta(minutes=10))
     report = await world.dispatcher.tick()
     assert (report.started, report.followups) == (workers, 1)
-    await asyncio.sleep(0.05)  # the workers take the check-ins and wait on the platform
+    # The workers take the check-ins and wait on the platform.
+    await until(lambda: len(waiting) == workers, what="every worker to be sending")
     await forget(chat, text_of)
     gate.set()
     await world.outbox.drain()
@@ -101,7 +106,10 @@ async def test_forget_while_a_check_in_waits_in_the_queue_sends_nothing(
     gate = asyncio.Event()
     send = world.adapter.send
 
+    waiting: list[object] = []
+
     async def slow_send(*args: object, **kwargs: object) -> object:
+        waiting.append(args)
         await gate.wait()
         return await send(*args, **kwargs)  # type: ignore[arg-type]
 
@@ -115,7 +123,7 @@ async def test_forget_while_a_check_in_waits_in_the_queue_sends_nothing(
     world.adapter.send = slow_send  # type: ignore[method-assign]
     clock.set(START + timedelta(minutes=10))
     assert (await world.dispatcher.tick()).started == workers + 1
-    await asyncio.sleep(0.05)
+    await until(lambda: len(waiting) == workers, what="every worker to be sending")
     await forget(chat, text_of)
     gate.set()
     await world.outbox.drain()

@@ -77,6 +77,8 @@ INTENT_GUILD_MEMBERS: Final = 1 << 1
 INTENT_GUILD_PRESENCES: Final = 1 << 8
 INTENT_GUILD_MESSAGES: Final = 1 << 9
 INTENT_DIRECT_MESSAGES: Final = 1 << 12
+# Gateway events that carry something a person did, each answered by one handler call.
+PEOPLES_EVENTS: Final = frozenset({"MESSAGE_CREATE", "MESSAGE_UPDATE", "INTERACTION_CREATE"})
 INTENT_MESSAGE_CONTENT: Final = 1 << 15
 PRIVILEGED_INTENTS: Final = INTENT_GUILD_MEMBERS | INTENT_GUILD_PRESENCES | INTENT_MESSAGE_CONTENT
 
@@ -334,6 +336,7 @@ class StoredMessage:
     visible_to: int | None = None
     previous_contents: list[str] = field(default_factory=list)
     deleted: bool = False
+    edited_at: float | None = None  # unix seconds of the author's last edit
 
     @property
     def ephemeral(self) -> bool:
@@ -482,8 +485,9 @@ class FakeDiscord:
     * World: ``guild(name)``, ``channel(guild_id, name)``, ``member(guild_id, user_id,
       permissions=...)``, ``user(user_id)``, ``close_dms(user)`` / ``open_dms(user)``,
       ``remove_permission(channel_id, permission)``.
-    * Users act: ``user_sends_dm``, ``user_sends_in_channel``, ``user_runs_command``,
-      ``user_presses`` (each pushes a gateway event and returns what it made).
+    * Users act: ``user_sends_dm``, ``user_edits_dm``, ``user_sends_in_channel``,
+      ``user_runs_command``, ``user_presses`` (each pushes a gateway event and returns what
+      it made); ``link_preview_added`` (a MESSAGE_UPDATE that edits nothing).
     * Inspect: ``calls``, ``calls_to(route)``, ``await wait_for(route_or_predicate)``,
       ``messages_in(channel)``, ``dm_of(user)``, ``ephemeral_responses_to(user)``,
       ``interactions``, ``commands``, ``unanswered_interactions()``, ``identifies``.
@@ -511,6 +515,9 @@ class FakeDiscord:
         self.bot = FakeUser(application_id, "steady", bot=True)
 
         self.calls: list[RecordedCall] = []
+        # Dispatches of what people did (not the bot's own messages), for tests to wait
+        # until the bot has handled as many.
+        self.peoples_events = 0
         self.users: dict[int, FakeUser] = {self.bot.id: self.bot}
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
@@ -687,7 +694,7 @@ class FakeDiscord:
     async def wait_for(
         self,
         predicate: Callable[[RecordedCall], bool] | str,
-        timeout: float = 5.0,  # noqa: ASYNC109 - the test-facing API
+        timeout: float = 30.0,  # noqa: ASYNC109 - the test-facing API
         *,
         since: int = 0,
     ) -> RecordedCall:
@@ -709,7 +716,7 @@ class FakeDiscord:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._call_event.wait(), remaining)
 
-    async def wait_until_connected(self, timeout: float = 5.0) -> GatewaySession:  # noqa: ASYNC109
+    async def wait_until_connected(self, timeout: float = 30.0) -> GatewaySession:  # noqa: ASYNC109
         async with asyncio.timeout(timeout):
             while self.connected_session is None:  # noqa: ASYNC110 - set from several places
                 await asyncio.sleep(0.01)
@@ -800,6 +807,28 @@ class FakeDiscord:
         if session.intents & INTENT_DIRECT_MESSAGES:
             self._dispatch("MESSAGE_CREATE", self._message_json(message))
         return message
+
+    def user_edits_dm(self, user_id: int, message: StoredMessage, text: str) -> StoredMessage:
+        """The user changes a DM they sent. Discord sends MESSAGE_UPDATE with the whole
+        message as it now is, `edited_timestamp` set (DMs need no privileged intent)."""
+        if message.author_id != user_id or message.deleted:
+            raise LookupError(f"user {user_id} has no live message {message.id} to edit")
+        message.previous_contents.append(message.content)
+        message.content = text
+        message.edited_at = self.clock()
+        self._dispatch_dm_update(message)
+        return message
+
+    def link_preview_added(self, message: StoredMessage) -> StoredMessage:
+        """Discord resolved a link in the message: MESSAGE_UPDATE again, nothing edited
+        (no new `edited_timestamp`), the content as it was."""
+        self._dispatch_dm_update(message)
+        return message
+
+    def _dispatch_dm_update(self, message: StoredMessage) -> None:
+        session = self._require_session()
+        if session.intents & INTENT_DIRECT_MESSAGES:
+            self._dispatch("MESSAGE_UPDATE", self._message_json(message))
 
     def user_sends_in_channel(self, user_id: int, channel_id: int, text: str) -> StoredMessage:
         """A message in a guild channel: sent to the bot only with GUILD_MESSAGES, and with
@@ -960,6 +989,8 @@ class FakeDiscord:
         waits in its backlog, as Discord keeps it for a resuming client."""
         session = self._require_session()
         session.seq += 1
+        if event in PEOPLES_EVENTS and data.get("author", {}).get("id") != str(self.bot.id):
+            self.peoples_events += 1
         frame = {"op": 0, "t": event, "s": session.seq, "d": data}
         session.sent.append(frame)
         if session.connection is not None:
@@ -1176,7 +1207,7 @@ class FakeDiscord:
             "author": self.users[message.author_id].to_json(),
             "content": message.content,
             "timestamp": now_iso(message.timestamp),
-            "edited_timestamp": None,
+            "edited_timestamp": None if message.edited_at is None else now_iso(message.edited_at),
             "tts": False,
             "mention_everyone": message.mention_everyone,
             "mentions": [self.users[u].to_json() for u in message.mentions if u in self.users],

@@ -177,6 +177,8 @@ _LANGUAGE_CODE: Final = re.compile(r"[a-z]{2}")
 _BOT_COMMAND: Final = re.compile(
     r"(?<![\w/<>])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{3,32})?(?![\w/<>@])"
 )
+# What a user may send with a caption, and the fields Telegram describes each file with.
+USER_MEDIA: Final = frozenset({"photo", "video", "document"})
 _PNG_MAGIC: Final = b"\x89PNG\r\n\x1a\n"
 _IMAGE_MAGICS: Final = (_PNG_MAGIC, b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"RIFF")
 
@@ -580,6 +582,8 @@ class StoredMessage:
     previous_texts: list[str] = field(default_factory=list)  # oldest first; grows on each edit
     new_chat_member_ids: list[int] = field(default_factory=list)
     sender_chat_id: int | None = None  # posted on behalf of a chat (an anonymous admin)
+    media_kind: str | None = None  # a user's "photo", "video" or "document" (see USER_MEDIA)
+    reply_to_message_id: int | None = None  # the message this one answers, in the same chat
 
     @property
     def original_text(self) -> str | None:
@@ -886,9 +890,12 @@ class FakeTelegram:
       ``await wait_for(predicate_or_method, timeout=5, since=0)``, ``messages[chat][id]``
       (StoredMessage), ``sent_messages(chat)``, ``sent_texts(chat)``, ``callback_queries``,
       ``commands_for(language, scope)``, ``updates`` (unconfirmed), ``webhook``.
-    * Act as users: ``user_sends_text``, ``user_presses`` (returns the query id),
-      ``user_joins_group``, ``user_blocks_bot`` / ``user_unblocks_bot``,
-      ``await post_update_to_webhook(url, update)``.
+    * Act as users: ``user_sends_text`` (``reply_to=`` a message id), ``user_sends_media``
+      (a photo, video or document, with a caption), ``user_edits`` (an ``edited_message``),
+      ``user_presses`` (returns the query id), ``user_joins_group``, ``user_blocks_bot`` /
+      ``user_unblocks_bot``, ``await post_update_to_webhook(url, update)``.
+    * Privacy mode: ``FakeTelegram(privacy_mode=True)`` keeps ordinary group talk from the
+      bot as Telegram does; what it kept is in ``withheld`` (its update id is None).
     * State: ``block(chat)`` / ``unblock(chat)``, ``set_member_status(chat, user, status)``.
     * Faults (one-shot by default, ``times=N`` or ``None`` for until ``clear_faults()``):
       ``inject_retry_after``, ``inject_blocked``, ``inject_migrate``, ``inject_server_error``,
@@ -909,8 +916,13 @@ class FakeTelegram:
         strict_html: bool = True,
         known_chats_only: bool = False,
         group_window_seconds: float = 60.0,
+        privacy_mode: bool = False,
     ) -> None:
         self.token = token
+        # BotFather's /setprivacy. On (Telegram's own default for a new bot), a group
+        # sends the bot only what is meant for it; see ``_delivered_to_bot``. Off here by
+        # default so group tests see every message unless they ask for privacy.
+        self.privacy_mode = privacy_mode
         # Telegram's group flood limit is 20 messages a minute; tests shorten the minute.
         self.group_window_seconds = group_window_seconds
         self.bot_id = int(token.split(":", 1)[0])
@@ -938,8 +950,11 @@ class FakeTelegram:
         self.faults: list[Fault] = []
         self.webhook: WebhookState | None = None
         self.updates: list[dict[str, Any]] = []  # not yet confirmed by a getUpdates offset
+        self.handed_over: set[int] = set()  # ids of updates a getUpdates has returned
         self.allowed_updates: list[str] = []
         self.internal_errors: list[Exception] = []
+        # User messages privacy mode kept from the bot: stored in the chat, never sent.
+        self.withheld: list[dict[str, Any]] = []
 
         self._next_update_id = itertools.count(10_001)
         self._next_query_id = itertools.count(4_000_000_000_000_000_001)
@@ -1040,7 +1055,7 @@ class FakeTelegram:
     async def wait_for(
         self,
         predicate: Callable[[RecordedCall], bool] | str,
-        timeout: float = 5.0,  # noqa: ASYNC109 - the test-facing API the brief asks for
+        timeout: float = 30.0,  # noqa: ASYNC109 - the test-facing API the brief asks for
         *,
         since: int = 0,
     ) -> RecordedCall:
@@ -1217,11 +1232,15 @@ class FakeTelegram:
         first_name: str | None = None,
         chat_title: str | None = None,
         anonymous_admin: bool = False,
+        reply_to: int | None = None,
     ) -> dict[str, Any]:
-        """Queue a user's text message update; returns the update as sent to the bot.
+        """Queue a user's text message update; returns the update as sent to the bot
+        (or, when privacy mode keeps it from the bot, as it would have been: see
+        ``withheld``).
 
         `anonymous_admin`: an admin posting as the group itself; Telegram then names the
         stand-in GroupAnonymousBot as the sender and the group as `sender_chat`.
+        `reply_to`: the id of the message in this chat that the user answers.
         """
         user = self._remember_user(user_id, username, first_name, language_code)
         self._remember_chat(chat_id, chat_type, chat_title, user)
@@ -1239,9 +1258,89 @@ class FakeTelegram:
             text=text,
             entities=bot_command_entities(text),
             sender_chat_id=chat_id if anonymous_admin else None,
+            reply_to_message_id=self._existing(chat_id, reply_to),
         )
         self.messages.setdefault(chat_id, {})[message.message_id] = message
-        return self._push({"message": self._message_json(message)})
+        return self._push_user_message("message", message)
+
+    def user_sends_media(
+        self,
+        chat_id: int,
+        user_id: int,
+        kind: str = "photo",
+        caption: str | None = None,
+        *,
+        chat_type: str = "private",
+        language_code: str | None = "en",
+        reply_to: int | None = None,
+    ) -> dict[str, Any]:
+        """A photo, video or document from a user, with an optional caption. Telegram
+        sends the caption in `caption` (never `text`), its commands in `caption_entities`."""
+        if kind not in USER_MEDIA:
+            raise ValueError(f"kind must be one of {sorted(USER_MEDIA)}")
+        user = self._remember_user(user_id, None, None, language_code)
+        self._remember_chat(chat_id, chat_type, None, user)
+        message = StoredMessage(
+            chat_id=chat_id,
+            message_id=self._new_message_id(chat_id),
+            date=self._now(),
+            sender_id=user_id,
+            from_bot=False,
+            caption=caption,
+            caption_entities=bot_command_entities(caption or ""),
+            media_kind=kind,
+            reply_to_message_id=self._existing(chat_id, reply_to),
+        )
+        self.messages.setdefault(chat_id, {})[message.message_id] = message
+        return self._push_user_message("message", message)
+
+    def user_edits(self, chat_id: int, message_id: int, new_text: str) -> dict[str, Any]:
+        """The user changes a message they sent: its text, or its caption if it has media.
+        Telegram then sends `edited_message` with the whole message as it is now."""
+        message = self.messages.get(chat_id, {}).get(message_id)
+        if message is None or message.deleted or message.from_bot:
+            raise LookupError(f"no live user message {message_id} in chat {chat_id}")
+        if message.media_kind is not None:
+            message.caption = new_text
+            message.caption_entities = bot_command_entities(new_text)
+        else:
+            if message.text is not None:
+                message.previous_texts.append(message.text)
+            message.text = new_text
+            message.entities = bot_command_entities(new_text)
+        message.edit_date = self._now()
+        return self._push_user_message("edited_message", message)
+
+    def _existing(self, chat_id: int, message_id: int | None) -> int | None:
+        if message_id is not None and message_id not in self.messages.get(chat_id, {}):
+            raise LookupError(f"no message {message_id} in chat {chat_id} to reply to")
+        return message_id
+
+    def _push_user_message(self, kind: str, message: StoredMessage) -> dict[str, Any]:
+        payload = {kind: self._message_json(message)}
+        if self._delivered_to_bot(message):
+            return self._push(payload)
+        self.withheld.append(payload)
+        return {"update_id": None, **payload}
+
+    def _delivered_to_bot(self, message: StoredMessage) -> bool:
+        """Telegram's privacy mode. With it on, a bot in a group gets only commands (a
+        message starting with "/"), replies to its own messages, and messages that mention
+        it by @username; service messages it always gets. A bot that is an administrator
+        of the group, or has privacy mode off, gets every message. Private chats: all."""
+        if self._chat_json(message.chat_id)["type"] not in {"group", "supergroup"}:
+            return True
+        if not self.privacy_mode:
+            return True
+        if self._member_status_of(message.chat_id, self.bot_id) in {"administrator", "creator"}:
+            return True
+        words = message.text if message.text is not None else message.caption or ""
+        if words.startswith("/"):
+            return True
+        if f"@{self.bot_username}".casefold() in words.casefold():
+            return True
+        answered = self.messages.get(message.chat_id, {}).get(message.reply_to_message_id or 0)
+        return answered is not None and answered.from_bot
 
     def user_presses(
         self,
@@ -1573,10 +1672,38 @@ class FakeTelegram:
                 data["caption"] = message.caption
                 if message.caption_entities:
                     data["caption_entities"] = message.caption_entities
+        if message.media_kind is not None:
+            data.update(self._user_media_json(message))
+        if message.reply_to_message_id is not None:
+            answered = self.messages[message.chat_id][message.reply_to_message_id]
+            # Telegram nests the answered message one level deep only.
+            data["reply_to_message"] = {
+                key: value
+                for key, value in self._message_json(answered).items()
+                if key != "reply_to_message"
+            }
         if message.new_chat_member_ids:
             data["new_chat_members"] = [self._user_json(u) for u in message.new_chat_member_ids]
         if message.reply_markup is not None:
             data["reply_markup"] = message.reply_markup
+        return data
+
+    def _user_media_json(self, message: StoredMessage) -> dict[str, Any]:
+        file_id = f"user-{message.media_kind}-{message.chat_id}-{message.message_id}"
+        unique = f"u{abs(message.chat_id)}m{message.message_id}"
+        data: dict[str, Any]
+        if message.media_kind == "photo":
+            size = {"file_id": file_id, "file_unique_id": unique, "width": 640, "height": 480}
+            data = {"photo": [size]}
+        elif message.media_kind == "video":
+            video = {"file_id": file_id, "file_unique_id": unique, "width": 640, "height": 480}
+            data = {"video": {**video, "duration": 3}}
+        else:
+            data = {"document": {"file_id": file_id, "file_unique_id": unique}}
+        if message.caption:
+            data["caption"] = message.caption
+            if message.caption_entities:
+                data["caption_entities"] = message.caption_entities
         return data
 
     def _push(self, payload: dict[str, Any]) -> dict[str, Any]:
@@ -1712,7 +1839,7 @@ class FakeTelegram:
         return {
             **self._bot_json(),
             "can_join_groups": True,
-            "can_read_all_group_messages": False,
+            "can_read_all_group_messages": not self.privacy_mode,
             "supports_inline_queries": False,
             "can_connect_to_business": False,
             "has_main_web_app": False,
@@ -1744,10 +1871,15 @@ class FakeTelegram:
             batch = [u for u in self.updates if self._wanted(u)][:limit]
             remaining = deadline - loop.time()
             if batch or remaining <= 0 or self._closing.is_set():
+                self.handed_over.update(update["update_id"] for update in batch)
                 return batch
             event = self._update_event
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), remaining)
+
+    def all_handed_over(self) -> bool:
+        """Every queued update the bot asked for has been given to it."""
+        return all(u["update_id"] in self.handed_over for u in self.updates if self._wanted(u))
 
     def _wanted(self, update: dict[str, Any]) -> bool:
         kind = next(key for key in update if key != "update_id")
@@ -1818,8 +1950,21 @@ class FakeTelegram:
             raw_text=params["text"],
             parse_mode=params.get("parse_mode"),
             reply_markup=markup,
+            reply_to_message_id=self._answered(params, chat_id),
         )
         return self._message_json(message)
+
+    def _answered(self, params: dict[str, Any], chat_id: int) -> int | None:
+        """The message a send replies to (reply_parameters, or the older
+        reply_to_message_id), refused as Telegram does when it is not in the chat."""
+        reply = params.get("reply_parameters")
+        wanted = reply.get("message_id") if isinstance(reply, dict) else None
+        wanted = wanted if wanted is not None else params.get("reply_to_message_id")
+        if wanted is None:
+            return None
+        if int(wanted) not in self.messages.get(chat_id, {}):
+            raise _bad("message to be replied not found")
+        return int(wanted)
 
     async def _edit_message_text(self, params: dict[str, Any]) -> Any:
         chat_id = self._target_chat(params, "editMessageText")

@@ -454,3 +454,56 @@ async def test_an_upgraded_group_names_its_new_id_from_then_on(tg: FakeTelegram,
             await bot.send_message(-778, "hello")
         assert raised.value.new_chat_id == -1_000_778
     assert (await bot.send_message(-1_000_778, "hello")).chat.type == "supergroup"
+
+
+async def test_edits_and_captions_arrive_as_telegram_sends_them(tg: FakeTelegram, bot: Bot) -> None:
+    sent = tg.user_sends_text(CHAT, CHAT, "first words")
+    tg.user_edits(CHAT, sent["message"]["message_id"], "second words")
+    photo = tg.user_sends_media(CHAT, CHAT, "photo", caption="/not a command here")
+    tg.user_sends_media(CHAT, CHAT, "video", caption="a video")
+    tg.user_sends_media(CHAT, CHAT, "document")
+    tg.user_edits(CHAT, photo["message"]["message_id"], "a new caption")
+
+    first, edited, with_photo, with_video, with_file, recaptioned = await bot.get_updates()
+
+    assert first.message.text == "first words"
+    assert edited.message is None and edited.edited_message is not None
+    assert edited.edited_message.text == "second words"
+    assert edited.edited_message.edit_date is not None
+    assert edited.edited_message.message_id == first.message.message_id
+    assert with_photo.message.text is None and with_photo.message.photo
+    assert with_photo.message.caption == "/not a command here"
+    assert [e.type for e in with_photo.message.caption_entities] == [MessageEntity.BOT_COMMAND]
+    assert with_video.message.video is not None and with_video.message.caption == "a video"
+    assert with_file.message.document is not None and with_file.message.caption is None
+    assert recaptioned.edited_message.caption == "a new caption"
+    with pytest.raises(LookupError):
+        tg.user_edits(CHAT, 999, "no such message")
+
+
+async def test_privacy_mode_keeps_ordinary_group_talk_from_the_bot() -> None:
+    group = -4321
+    async with FakeTelegram(privacy_mode=True) as tg, make_bot(tg) as bot:
+        assert (await bot.get_me()).can_read_all_group_messages is False
+        own = await bot.send_message(group, "Hello, group")
+        talk = tg.user_sends_text(group, 7, "just chatting", chat_type="group")
+        delivered = [
+            tg.user_sends_text(group, 7, "/help", chat_type="group"),
+            tg.user_sends_text(group, 7, f"hi @{tg.bot_username}", chat_type="group"),
+            tg.user_sends_text(group, 7, "thanks", chat_type="group", reply_to=own.message_id),
+            tg.user_sends_text(7, 7, "a private chat gets everything"),
+        ]
+        tg.user_sends_media(group, 7, "photo", "a holiday", chat_type="group")
+        edit = tg.user_edits(group, talk["message"]["message_id"], "still chatting")
+        assert talk["update_id"] is None and edit["update_id"] is None
+        assert len(tg.withheld) == 3
+
+        updates = await bot.get_updates()
+        assert [u.update_id for u in updates] == [u["update_id"] for u in delivered]
+        assert updates[2].message.reply_to_message.message_id == own.message_id
+
+        tg.set_member_status(group, tg.bot_id, "administrator")  # admins see everything
+        assert tg.user_sends_text(group, 7, "now seen", chat_type="group")["update_id"]
+    async with FakeTelegram() as tg, make_bot(tg) as bot:
+        assert (await bot.get_me()).can_read_all_group_messages is True
+        assert tg.user_sends_text(group, 7, "seen", chat_type="group")["update_id"]

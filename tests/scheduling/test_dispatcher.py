@@ -37,7 +37,7 @@ async def test_checkin_arrives_daily_at_local_time_with_neutral_opening(
     neutral = {
         o.text
         for o in content.openings("en")
-        if o.time_of_day in ("morning", "any") and o.tone == "neutral"
+        if o.time_of_day in ("morning", "any") and o.register == "neutral"
     }
     assert first_line in neutral
     labels = [button.label for button in reply.flat_buttons]

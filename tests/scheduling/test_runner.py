@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -17,6 +16,7 @@ from bot.storage import checkin_slots
 from bot.storage.queries import to_epoch
 from bot.storage.users import ensure_user
 from tests.recording_adapter import RecordingAdapter
+from tests.waiting import until
 
 
 async def test_runner_ticks_and_wakes_up_for_the_next_due_checkin(services: Services) -> None:
@@ -37,10 +37,9 @@ async def test_runner_ticks_and_wakes_up_for_the_next_due_checkin(services: Serv
     runner = TickRunner(Dispatcher(live, router.checkin, router.pause, outbox), tick_seconds=15)
     runner.start()
     try:
-        for _ in range(60):  # at most 6 s; the wake-up job fires ~2 s from now, not in 15 s
-            await asyncio.sleep(0.1)
-            if adapter.sent:
-                break
+        # The wake-up job fires about 2 s from now; the 15 s interval job would be too late
+        # for the 10 s allowed here.
+        await until(lambda: bool(adapter.sent), timeout=10, what="the wake-up tick's check-in")
     finally:
         await runner.stop()
         await outbox.stop()

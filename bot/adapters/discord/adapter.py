@@ -28,7 +28,7 @@ from bot.adapters.base import (
 )
 from bot.adapters.discord import errors
 from bot.adapters.discord.commands import command_payloads
-from bot.adapters.discord.inbound import PLATFORM, dm_event, private_address
+from bot.adapters.discord.inbound import PLATFORM, dm_edit_event, dm_event, private_address
 from bot.adapters.discord.interactions import Interactions
 from bot.adapters.discord.render import MAX_CONTENT, NO_MENTIONS, text_pieces, view_for
 from bot.adapters.retry import patiently
@@ -79,10 +79,26 @@ class _Client(discord.Client):
         self._adapter = adapter
 
     async def on_message(self, message: discord.Message) -> None:
-        await self._adapter.on_message(message)
+        try:
+            await self._adapter.on_message(message)
+        finally:
+            if not message.author.bot:
+                self._adapter.events_handled += 1
+
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        # The raw event, since no message is kept in memory (max_messages=None) for the
+        # plain one to compare with.
+        try:
+            await self._adapter.on_message_edit(payload.message)
+        finally:
+            if not payload.message.author.bot:
+                self._adapter.events_handled += 1
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await self._adapter.interactions.on_interaction(interaction)
+        try:
+            await self._adapter.interactions.on_interaction(interaction)
+        finally:
+            self._adapter.events_handled += 1
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         # discord.py would print the traceback with the event's arguments: ids and kinds only.
@@ -124,6 +140,9 @@ class DiscordAdapter:
         self._background: set[asyncio.Task[None]] = set()
         self._saved_endpoints: tuple[str, yarl.URL] | None = None
         self.interactions = Interactions(self)
+        # People's messages and interactions whose handling is over (replies sent): a
+        # count that lets a caller wait for the bot to finish instead of guessing a time.
+        self.events_handled = 0
 
     @property
     def client(self) -> discord.Client:
@@ -223,6 +242,18 @@ class DiscordAdapter:
             return
         self.remember_dm(message.author.id, message.channel.id)
         replies = await self.router.handle(dm_event(message.author.id, message.content))
+        await self.reply_all(private_address(message.author.id), replies)
+
+    async def on_message_edit(self, message: discord.Message) -> None:
+        """A DM the user changed: screened like a new one, but never answered otherwise.
+        Discord also sends an update when it adds a link preview; nothing was edited then
+        (no edit time), and the words were screened when they arrived."""
+        if message.author.bot or message.guild is not None or not message.content:
+            return
+        if message.edited_at is None:
+            return
+        self.remember_dm(message.author.id, message.channel.id)
+        replies = await self.router.handle(dm_edit_event(message.author.id, message.content))
         await self.reply_all(private_address(message.author.id), replies)
 
     def remember_dm(self, user_id: int, channel_id: int | None) -> None:

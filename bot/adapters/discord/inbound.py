@@ -34,6 +34,11 @@ def dm_event(user_id: int | str, text: str) -> Event:
     return TextMessage(address, text)
 
 
+def dm_edit_event(user_id: int | str, text: str) -> Event:
+    """A DM the user changed: its new words, screened, never read as a command or answer."""
+    return TextMessage(private_address(user_id), text, edited=True)
+
+
 def options_of(data: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
     options = (data or {}).get("options") or []
     return [option for option in options if isinstance(option, Mapping)]

@@ -25,8 +25,9 @@ from bot.adapters.discord.render import NO_MENTIONS, opened_command, text_pieces
 from bot.content_pack.ids import Command, Msg
 from bot.core.events import Address, ButtonPressed, CommandIssued
 from bot.core.replies import Reply
+from bot.core.router import USER_LOOKUP_SECONDS
 from bot.logs import get_logger, log_event
-from bot.storage.users import find_user, mark_unreachable
+from bot.storage.users import User, find_user, mark_unreachable
 
 if TYPE_CHECKING:
     from bot.adapters.discord.adapter import DiscordAdapter, Editable
@@ -89,8 +90,20 @@ class Interactions:
         )
 
     async def _unreachable(self, user_id: int) -> bool:
-        user = await find_user(self._adapter.db, PLATFORM, str(user_id))
+        user = await self._user(user_id)
         return user is not None and user.unreachable_since is not None
+
+    async def _user(self, user_id: int) -> User | None:
+        """The user's row for a note about their DMs. Bounded like the router's own lookup:
+        a stalled read must not hold back the replies (a crisis reply among them) it
+        stands in front of. Unknown, the notes fall back to the default language."""
+        try:
+            return await asyncio.wait_for(
+                find_user(self._adapter.db, PLATFORM, str(user_id)), USER_LOOKUP_SECONDS
+            )
+        except Exception as error:  # a time-out included
+            log_event(log, "discord.user_lookup_failed", logging.WARNING, exc_info=error)
+            return None
 
     async def _answer_in_guild(
         self,
@@ -120,8 +133,6 @@ class Interactions:
             except DeliveryError as error:
                 log_event(log, "discord.private_failed", logging.WARNING, exc_info=error)
             shown.append(replace(plain, ephemeral=True))
-        if closed:
-            await self._mark_unreachable(private)
         notice = None
         if closed or (was_unreachable and not sent_privately):
             notice = Msg.DISCORD_DMS_CLOSED
@@ -131,16 +142,22 @@ class Interactions:
             # After the replies themselves: nothing urgent waits behind a how-to.
             shown.append(Reply(await self._text(user_id, notice)))
         await self._followups(interaction, shown, ephemeral=True)
+        if closed:  # after the replies: a busy database must not keep them back
+            await self._mark_unreachable(private)
 
     async def _mark_unreachable(self, address: Address) -> None:
         services = self._adapter.router.services
-        async with services.db.transaction() as tx:
-            await mark_unreachable(tx, address, services.clock.now())
+        try:
+            async with services.db.transaction() as tx:
+                await mark_unreachable(tx, address, services.clock.now())
+        except Exception as error:  # noted next time their DMs fail instead
+            log_event(log, "discord.unreachable_not_saved", logging.WARNING, exc_info=error)
+            return
         log_event(log, "discord.dms_closed")
 
     async def _text(self, user_id: int, message: Msg) -> str:
         content = self._adapter.content
-        user = await find_user(self._adapter.db, PLATFORM, str(user_id))
+        user = await self._user(user_id)
         return content.text(user.locale if user else content.default_locale, message)
 
     async def _followups(

@@ -9,6 +9,7 @@ import functools
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -54,7 +55,7 @@ from bot.content_pack.ids import Command, Msg
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address, ButtonPressed, CommandIssued
 from bot.core.replies import Reply
-from bot.core.router import Router
+from bot.core.router import Router, deep_linked
 from bot.logs import get_logger, log_event
 from bot.reminders.posting import chat_lost
 from bot.storage import group_reminders, sent_messages
@@ -127,6 +128,9 @@ class TelegramAdapter:
         self._group_pacer = ChatPacer(config.group_limit, config.group_window_seconds, sleep)
         # Ids of messages sent in private chats, written in batches (for /wipe).
         self._unrecorded: list[SentRecord] = []
+        # Updates whose handling is over, replies sent (or their failure handled): a
+        # count that lets a caller wait for the bot to finish instead of guessing a time.
+        self.updates_handled = 0
 
     @property
     def bot(self) -> Bot:
@@ -156,7 +160,7 @@ class TelegramAdapter:
             .concurrent_updates(True)
             .build()
         )
-        application.add_handler(TypeHandler(Update, self._on_update))
+        application.add_handler(TypeHandler(Update, self._handle))
         application.add_error_handler(self._on_error)
         self._application = application
         try:
@@ -231,6 +235,10 @@ class TelegramAdapter:
 
     # Inbound ----------------------------------------------------------------------------
 
+    async def _handle(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._on_update(update, context)
+        self.updates_handled += 1  # a failure is counted once _on_error has dealt with it
+
     async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.message
         if message is not None and message.migrate_to_chat_id is not None:
@@ -240,6 +248,8 @@ class TelegramAdapter:
             await self._on_group_lost(str(update.effective_chat.id))  # type: ignore[union-attr]
             return
         event = to_event(update, self._username)
+        if event is not None:
+            event = deep_linked(event)  # a link's "/start wipe" is /wipe, answered here
         if event is None:
             if update.callback_query is not None:
                 with contextlib.suppress(TelegramError):
@@ -353,9 +363,13 @@ class TelegramAdapter:
             exc_info=error,
             update_id=update.update_id if isinstance(update, Update) else None,
         )
-        if isinstance(update, Update) and update.callback_query is not None:
-            with contextlib.suppress(TelegramError):
-                await update.callback_query.answer()
+        try:
+            if isinstance(update, Update) and update.callback_query is not None:
+                with contextlib.suppress(TelegramError):
+                    await update.callback_query.answer()
+        finally:
+            if isinstance(update, Update):
+                self.updates_handled += 1
 
     # Outbound ---------------------------------------------------------------------------
 
@@ -405,31 +419,35 @@ class TelegramAdapter:
     async def _send_text(
         self, address: Address, reply: Reply, piece: str, with_buttons: bool, plain: bool
     ) -> Message:
-        if address.is_group:
-            await self._group_pacer.wait_turn(address.chat_id)
-        return await self.bot.send_message(
-            int(address.chat_id),
-            _text(piece, plain),
-            parse_mode=None if plain else ParseMode.HTML,
-            reply_markup=keyboard(reply, self.deep_link) if with_buttons else None,
-            disable_notification=reply.silent,
-            protect_content=reply.protect,
-        )
+        async with self._paced(address):
+            return await self.bot.send_message(
+                int(address.chat_id),
+                _text(piece, plain),
+                parse_mode=None if plain else ParseMode.HTML,
+                reply_markup=keyboard(reply, self.deep_link) if with_buttons else None,
+                disable_notification=reply.silent,
+                protect_content=reply.protect,
+            )
 
     async def _send_photo(self, address: Address, reply: Reply, plain: bool) -> Message:
         assert reply.image is not None
+        async with self._paced(address):
+            return await self.bot.send_photo(
+                int(address.chat_id),
+                photo=reply.image.png,
+                filename=reply.image.filename,
+                caption=_text(text_pieces(reply.text, MAX_CAPTION)[0], plain),
+                parse_mode=None if plain else ParseMode.HTML,
+                reply_markup=keyboard(reply, self.deep_link),
+                disable_notification=reply.silent,
+                protect_content=reply.protect,
+            )
+
+    def _paced(self, address: Address) -> AbstractAsyncContextManager[None]:
+        """Group messages take their turn under Telegram's per-group limit; others go."""
         if address.is_group:
-            await self._group_pacer.wait_turn(address.chat_id)
-        return await self.bot.send_photo(
-            int(address.chat_id),
-            photo=reply.image.png,
-            filename=reply.image.filename,
-            caption=_text(text_pieces(reply.text, MAX_CAPTION)[0], plain),
-            parse_mode=None if plain else ParseMode.HTML,
-            reply_markup=keyboard(reply, self.deep_link),
-            disable_notification=reply.silent,
-            protect_content=reply.protect,
-        )
+            return self._group_pacer.turn(address.chat_id)
+        return nullcontext()
 
     async def _edit(self, address: Address, message_id: str, reply: Reply) -> None:
         try:

@@ -24,10 +24,18 @@ def to_event(update: Update, bot_username: str) -> Event | None:
         return None
     if update.callback_query is not None:
         return ButtonPressed(address, update.callback_query.data or "")
-    message = update.message
-    if message is None or message.text is None:
-        return None
     language = update.effective_user.language_code if update.effective_user else None
+    if update.edited_message is not None:
+        # A changed message, or a changed caption: screened, never an answer or a command.
+        words = _words(update.edited_message)
+        return None if words is None else TextMessage(address, words, language, edited=True)
+    message = update.message
+    if message is None:
+        return None
+    if message.text is None:
+        # A photo, video or file: what the user wrote under it is theirs like any text.
+        caption = message.caption
+        return None if not caption else TextMessage(address, caption, language_code=language)
     command = _command(message, bot_username)
     if command is not None:
         name, args = command
@@ -35,6 +43,11 @@ def to_event(update: Update, bot_username: str) -> Event | None:
     if message.text.startswith("/") and _addressed_elsewhere(message, bot_username):
         return None  # "/start@other_bot" in a group is for someone else
     return TextMessage(address, message.text, language_code=language)
+
+
+def _words(message: Message) -> str | None:
+    """What the user wrote: the text, or the caption under their media."""
+    return message.text or message.caption or None
 
 
 def _command(message: Message, bot_username: str) -> tuple[str, str] | None:

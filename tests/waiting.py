@@ -1,0 +1,19 @@
+"""Waiting for a condition, never for a length of time."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+POLL_SECONDS = 0.005  # how often the condition is looked at; it bounds nothing
+
+
+async def until(condition: Callable[[], bool], timeout: float = 30.0, what: str = "") -> None:  # noqa: ASYNC109
+    """Return as soon as `condition()` holds; fail after `timeout` seconds (a hang, not a
+    slow machine: the timeout is generous so that it never decides a passing test)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"still waiting after {timeout}s: {what or condition}")
+        await asyncio.sleep(POLL_SECONDS)
