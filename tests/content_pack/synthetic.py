@@ -54,17 +54,22 @@ def write_pack(target: Path, size: Size = Size()) -> Path:
     )
     openings = [
         {"id": f"syn-o-{register}-{period}-{n}", "time_of_day": period,
-         "register": register, "text": f"Opening {period} {n}."}
+         "register": register, "text": f"Opening {register} {period} {n}."}
         for register in ("neutral", "warm")
         for period in ("morning", "afternoon", "evening")
         for n in range(size.openings_per_period)
     ] + [
         {"id": f"syn-o-{register}-any-{n}", "time_of_day": "any", "register": register,
-         "text": f"Opening any {n}."}
+         "text": f"Opening {register} any {n}."}
         for register in ("neutral", "warm")
         for n in range(size.any_openings)
     ]  # fmt: skip
     _dump(en / "openings.yaml", "openings", openings)
+    _dump(
+        en / "reflections.yaml",
+        "reflections",
+        [{"id": f"syn-q-{n}", "theme": "body", "text": f"Question {n}?"} for n in range(12)],
+    )
     return content
 
 

@@ -1,7 +1,8 @@
 """A month of check-ins, three a day, with no repeated reply or opening.
 
-Built over a synthetic pack of the brief's minimum size (20 replies per category,
-30 neutral openings per part of the day), so it holds whatever the shipped items are.
+Run over a synthetic pack of the brief's minimum size (20 replies per category, 30 neutral
+openings per part of the day), so the rotation is proven whatever the shipped items are,
+and over the shipped pack itself.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from bot.core.router import Router
 from bot.flows.checkin import opening_period, pick_opening, pick_reply
 from bot.flows.context import Services
 from bot.storage.users import find_user
-from tests.content_pack.synthetic import write_pack
+from tests.content_pack.synthetic import REPO_CONTENT, write_pack
 from tests.conversation import Conversation
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -34,14 +35,18 @@ DAYS = (("1", "none", False), ("3", "none", False), ("5", "none", False),
         ("3", "strong", False), ("3", "none", True))  # fmt: skip
 
 
-@pytest.fixture
+@pytest.fixture(params=["synthetic", "shipped"])
 async def synthetic(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clock: ManualClock
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    clock: ManualClock,
 ) -> AsyncIterator[Services]:
     for name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN", "STEADY_ENCRYPTION_KEY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("STEADY_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("STEADY_CONTENT_DIR", str(write_pack(tmp_path / "pack")))
+    pack = write_pack(tmp_path / "pack") if request.param == "synthetic" else REPO_CONTENT
+    monkeypatch.setenv("STEADY_CONTENT_DIR", str(pack))
     async with open_services(Settings(_env_file=None), clock) as opened:
         yield opened
 
@@ -77,8 +82,10 @@ async def test_a_month_of_three_checkins_a_day_repeats_nothing(
     assert len(openings) == len(replies) == 90
     assert len(set(openings)) == 90, "an opening came back within the month"
     assert len(set(replies)) == 90, "a reply came back within the month"
-    assert all(text.startswith("Opening morning") for text in openings[0::3])
-    assert all(text.startswith("Opening evening") for text in openings[2::3])
+    by_text = {o.text: o for o in synthetic.content.openings("en")}
+    assert all(by_text[text].register == "neutral" for text in openings)  # discreet default
+    assert all(by_text[text].time_of_day in ("morning", "any") for text in openings[0::3])
+    assert all(by_text[text].time_of_day in ("evening", "any") for text in openings[2::3])
 
 
 def test_openings_follow_local_time_and_discreet_mode() -> None:
