@@ -2,8 +2,8 @@
 
     begin / due ──▶ mood ──[1..5]──▶ urge ──[none|some|strong]──▶ note ──(text)──▶ saved
                      │                                              └──[Skip]──▶ saved
-                     ├──[In 1 hour | In 3 hours]──▶ snoozed   [Tomorrow]──▶ none today
-                     └──[I live with them, or went back]──▶ mood (the reply is for them)
+                     └──[In 1 hour | In 3 hours]──▶ snoozed   [Tomorrow]──▶ none today
+    urge ──[I live with them, or went back]──▶ urge again, and the reply is one for them
 
 A scheduled check-in opens with a neutral line: it may show on a lock screen.
 """
@@ -46,7 +46,10 @@ NOTE_LIMIT = 1000
 
 _MOODS = ((Choice("1", Msg.MOOD_1), Choice("2", Msg.MOOD_2), Choice("3", Msg.MOOD_3)),
           (Choice("4", Msg.MOOD_4), Choice("5", Msg.MOOD_5)))  # fmt: skip
-_URGE_NOW = ((Choice("urge", Msg.CHECKIN_URGE_NOW),), (Choice("with", Msg.CHECKIN_STILL_THERE),))
+_URGE_NOW = ((Choice("urge", Msg.CHECKIN_URGE_NOW),),)
+# Asked on the second screen, not the first: a scheduled check-in shows its first screen
+# to anyone who glances at the phone, and this label says more than an app would.
+_STILL_THERE = ((Choice("with", Msg.CHECKIN_STILL_THERE),),)
 _SNOOZES = ((Choice("later-1h", Msg.SNOOZE_1H), Choice("later-3h", Msg.SNOOZE_3H),
              Choice("later-tomorrow", Msg.SNOOZE_TOMORROW)),)  # fmt: skip
 _URGES = ((Choice("none", Msg.URGE_NONE), Choice("some", Msg.URGE_SOME),
@@ -191,11 +194,6 @@ class CheckIn(Flow):
     async def _mood(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         if value == "urge":
             return await self._pause.begin(ctx)
-        if value == "with":  # lives with them, or went back: the same check-in, no forecast
-            moved = await self.move(ctx, "mood", {"with": True})
-            rows = (*_MOODS, (Choice("urge", Msg.CHECKIN_URGE_NOW),))
-            text = f"{ctx.text(Msg.STILL_THERE_INTRO)}\n\n{ctx.text(Msg.ASK_MOOD)}"
-            return [Reply(text, buttons=choices_markup(ctx, moved, rows))]
         if value in SNOOZE_DELAYS or value == "later-tomorrow":
             return await self._snooze(ctx, value)
         if value not in MOOD_VALUES:
@@ -205,7 +203,8 @@ class CheckIn(Flow):
             moved = await flow_positions.move_to(
                 tx, user.id, self.name, "urge", ctx.now(), {**position.data, "mood": int(value)}
             )
-        return [Reply(ctx.text(Msg.ASK_URGE), buttons=choices_markup(ctx, moved, _URGES))]
+        rows = _URGES if position.data.get("with") else (*_URGES, *_STILL_THERE)
+        return [Reply(ctx.text(Msg.ASK_URGE), buttons=choices_markup(ctx, moved, rows))]
 
     async def _snooze(self, ctx: FlowContext, value: str) -> list[Reply]:
         user = await ctx.ensure_user()
@@ -226,6 +225,10 @@ class CheckIn(Flow):
         return [ctx.reply(Msg.SNOOZED, time=f"{local:%H:%M}")]
 
     async def _urge(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value == "with":  # lives with them, or went back: the same check-in, no forecast
+            moved = await self.move(ctx, "urge", {**position.data, "with": True})
+            text = f"{ctx.text(Msg.STILL_THERE_INTRO)}\n\n{ctx.text(Msg.ASK_URGE)}"
+            return [Reply(text, buttons=choices_markup(ctx, moved, _URGES))]
         if value not in URGE_VALUES:
             return [ctx.reply(Msg.USE_BUTTONS)]
         user = await ctx.ensure_user()

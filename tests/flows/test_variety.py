@@ -73,9 +73,9 @@ async def test_a_month_of_three_checkins_a_day_repeats_nothing(
             chat.history.append(asked)
             openings.append(asked.text.split("\n\n", 1)[0])
             mood, urge, still_there = DAYS[(day * 3 + hour) % len(DAYS)]
+            await chat.press(f"{mood} ·")
             if still_there:
                 await chat.press(text_of(Msg.CHECKIN_STILL_THERE))
-            await chat.press(f"{mood} ·")
             await chat.press({"none": "None", "strong": "Strong"}[urge])
             await chat.press(text_of(Msg.SKIP_NOTE))
             replies.append(chat.last[0].text.split("\n\n", 1)[1])

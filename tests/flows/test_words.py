@@ -123,17 +123,22 @@ async def test_a_handover_never_resets_the_count(
 
 
 async def test_someone_who_went_back_gets_a_check_in_with_no_forecast(
-    chat: Conversation, text_of: Callable[..., str]
+    chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/checkin")
-    await chat.press(text_of(Msg.CHECKIN_STILL_THERE))
-    assert chat.text.startswith(text_of(Msg.STILL_THERE_INTRO))
+    # Not on the first screen, which anyone glancing at the phone may see.
     assert text_of(Msg.CHECKIN_STILL_THERE) not in [b.label for b in chat.last[0].flat_buttons]
     await chat.press(text_of(Msg.MOOD_3))
+    await chat.press(text_of(Msg.CHECKIN_STILL_THERE))
+    assert chat.text == f"{text_of(Msg.STILL_THERE_INTRO)}\n\n{text_of(Msg.ASK_URGE)}"
+    assert text_of(Msg.CHECKIN_STILL_THERE) not in [b.label for b in chat.last[0].flat_buttons]
     await chat.press(text_of(Msg.URGE_NONE))
     await chat.press(text_of(Msg.SKIP_NOTE))
     assert chat.text.startswith(text_of(Msg.CHECKIN_SAVED))
-    for words in (chat.history[-4].text, chat.text):
+    saved = chat.text.split("\n\n", 1)[1]
+    replies = services.content.checkin_replies("en")
+    assert saved in {r.text for r in replies if r.category == "still_there"}
+    for words in (chat.history[-3].text, chat.text):
         assert not any(forecast in words.lower() for forecast in FORECASTS)
 
 

@@ -43,7 +43,7 @@ async def test_checkin_arrives_daily_at_local_time_with_neutral_opening(
     labels = [button.label for button in reply.flat_buttons]
     assert labels[:5] == ["1 · very low", "2 · low", "3 · so-so", "4 · okay", "5 · good"]
     assert labels[5:] == [
-        "I'm having an urge right now", "I live with them, or went back",
+        "I'm having an urge right now",
         "Ask me again in 1 hour", "Ask me again in 3 hours", "No more today, see you tomorrow",
     ]  # fmt: skip
 
