@@ -201,6 +201,7 @@ class Msg(StrEnum):
     WAIT_30 = "pause.wait_30"
     WAIT_STARTED = "pause.wait_started"
     FOLLOWUP = "pause.followup"
+    FOLLOWUP_WARM = "pause.followup_warm"  # discreet mode off: it may sound like a person
     FOLLOWUP_PASSED = "pause.followup_passed"
     FOLLOWUP_STRONG = "pause.followup_strong"
     FOLLOWUP_REACHED = "pause.followup_reached"

@@ -160,7 +160,8 @@ class Pause(Flow):
             position = FlowPosition(self.name, "followup", new_token())
             placements.append(Placement(user.id, position))
             reply = Reply(
-                ctx.text(Msg.FOLLOWUP),
+                # It arrives unasked-for in the moment, so it may show on a lock screen.
+                ctx.text(Msg.FOLLOWUP if user.discreet else Msg.FOLLOWUP_WARM),
                 buttons=choices_markup(ctx, position, _FOLLOWUP),
                 silent=in_quiet_hours(user, now),  # asked for, so sent, but without a sound
             )

@@ -282,3 +282,20 @@ async def test_a_breath_written_out_reads_as_one_sentence(
         "One breath: breathe in for 4 seconds, breathe out for 6 seconds. "
         "Repeat it 6 times, at your own pace."
     ) in chat.text
+
+
+async def test_the_followup_reads_like_an_app_unless_discreet_mode_is_off(
+    services: Services, router: Router, text_of: Callable[..., str]
+) -> None:
+    for who, discreet in (("d1", True), ("d2", False)):
+        chat = Conversation(router, Address("console", who, who))
+        await chat.send("/pause")
+        found = await users.find_user(services.db, "console", who)
+        assert found is not None
+        async with services.db.transaction() as tx:
+            await users.set_discreet(tx, found.id, discreet)
+            found = await users.get_user(tx, found.id)
+            assert found is not None
+            [sent] = await router.pause.followups_due(tx, services, [(1, found)])
+        assert sent.reply.text == text_of(Msg.FOLLOWUP if discreet else Msg.FOLLOWUP_WARM)
+    assert text_of(Msg.FOLLOWUP) == "Your timer has ended. Tap below whenever you're ready."
