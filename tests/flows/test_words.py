@@ -299,3 +299,20 @@ async def test_the_followup_reads_like_an_app_unless_discreet_mode_is_off(
             [sent] = await router.pause.followups_due(tx, services, [(1, found)])
         assert sent.reply.text == text_of(Msg.FOLLOWUP if discreet else Msg.FOLLOWUP_WARM)
     assert text_of(Msg.FOLLOWUP) == "Your timer has ended. Tap below whenever you're ready."
+
+
+async def test_reflections_do_not_repeat_until_all_were_asked(
+    chat: Conversation, content: ContentPack, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/reasons")
+    await chat.press(text_of(Msg.REASONS_ADD))
+    await chat.send("the way I felt on Sundays")
+    await chat.send("/pause")
+    await chat.press(text_of(Msg.PAUSE_MORE))
+    await chat.press(text_of(Msg.PAUSE_REMEMBER))
+    questions = {q.text for q in content.reflections("en")}
+    asked = [chat.last[-1].text.split("\n\n", 1)[1]]
+    for _ in range(len(questions) - 1):
+        await chat.press(text_of(Msg.PAUSE_ANOTHER))
+        asked.append(chat.text.split("\n\n", 1)[1])
+    assert sorted(asked) == sorted(questions)
