@@ -117,7 +117,7 @@ async def test_a_handover_never_resets_the_count(
     clock.advance(timedelta(days=1))
     await chat.send("/nocontact")
     assert chat.text.startswith("6 days without contact.")
-    assert chat.text.endswith("Practical contacts noted: 1. They don't touch your count.")
+    assert chat.text.endswith("1 practical contact noted, apart from your count.")
     counter = await get_no_contact(services.db, await user_id(services))
     assert counter is not None and (counter.restarts, counter.practical_contacts) == (0, 1)
 
