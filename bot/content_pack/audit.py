@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import get_args
 
-from pydantic import Field, ValidationError
+from pydantic import ValidationError
 
 from bot.content_pack.pack import ContentPack, LocaleContent
-from bot.content_pack.schema import ReplyCategory, _Strict
+from bot.content_pack.schema import AvoidPhrasesFile, ReplyCategory
 from bot.content_pack.yaml_lines import YamlSyntaxError, load_located
 
 AVOID_FILE = "avoid_phrases.yaml"
@@ -32,11 +32,6 @@ ROTATION_DAYS = 30
 CHECKINS_PER_DAY = 3
 PERIODS = ("morning", "afternoon", "evening")
 REGISTERS = ("neutral", "warm")
-
-
-class AvoidFile(_Strict):
-    locale: str
-    phrases: list[str] = Field(min_length=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +68,7 @@ def _avoid_phrases(path: Path, report: AuditReport) -> list[str]:
         return []
     try:
         data = load_located(path.read_text("utf-8")).data
-        return AvoidFile.model_validate(data).phrases
+        return AvoidPhrasesFile.model_validate(data).phrases
     except (YamlSyntaxError, ValidationError, UnicodeDecodeError) as error:
         report.failures.append(Finding(str(path), f"cannot read the list: {error}"))
         return []
@@ -256,12 +251,6 @@ def check_rotation(content: LocaleContent) -> list[Finding]:
 
 _NOT_SENTENCE = re.compile(r"^[^.!?]*\b(?:is|are|was|were)(?: not|n't)\b[^.!?]*[.!?]", re.I)
 _READER = re.compile(r"\b(?:you|your|you're|yours|yourself)\b", re.I)
-
-
-@dataclass(frozen=True, slots=True)
-class Shape:
-    name: str
-    test: re.Pattern[str]
 
 
 def first_sentence(text: str) -> str:

@@ -338,3 +338,12 @@ class Reflection(_Strict):
 class ReflectionsFile(_Strict):
     locale: LocaleCode
     reflections: list[Reflection] = Field(min_length=2)
+
+
+class AvoidPhrasesFile(_Strict):
+    """Idioms that echo self-harm or suicide, which no sentence of the pack may use."""
+
+    locale: LocaleCode
+    phrases: list[Annotated[str, StringConstraints(min_length=3, max_length=80)]] = Field(
+        min_length=1
+    )
