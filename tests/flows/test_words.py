@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import Command, Msg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import Theme
 from bot.core.clock import ManualClock
@@ -316,3 +316,15 @@ async def test_reflections_do_not_repeat_until_all_were_asked(
         await chat.press(text_of(Msg.PAUSE_ANOTHER))
         asked.append(chat.text.split("\n\n", 1)[1])
     assert sorted(asked) == sorted(questions)
+
+
+async def test_help_in_a_group_uses_the_neutral_descriptions(
+    router: Router, content: ContentPack
+) -> None:
+    group = Conversation(router, Address("console", "g1", "u7", is_group=True))
+    await group.send("/help")
+    assert "/nocontact - A day counter" in group.text
+    assert "last contact" not in group.text
+    private = Conversation(router, Address("console", "u7", "u7"))
+    await private.send("/help")
+    assert f"/nocontact - {content.command_descriptions('en')[Command.NOCONTACT]}" in private.text
