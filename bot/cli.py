@@ -11,6 +11,7 @@ from typing import Any
 from bot.adapters.base import LoginRefused
 from bot.app import run_console, run_platforms
 from bot.config import Settings, SettingsError, load_settings
+from bot.content_pack.audit import audit_pack
 from bot.content_pack.loader import ContentError, check_pack, load_pack
 from bot.logs import configure_logging
 from bot.storage.crypto import WrongKeyError
@@ -201,6 +202,16 @@ def _content_check(settings: Settings) -> int:
         print(problem)
     if problems:
         print(f"{len(problems)} problem(s) found.", file=sys.stderr)
+        return 1
+    report = audit_pack(
+        load_pack(settings.content_dir, settings.default_locale), settings.content_dir
+    )
+    for note in report.notes:
+        print(note)
+    for finding in report.failures:
+        print(finding)
+    if report.failures:
+        print(f"{len(report.failures)} problem(s) found.", file=sys.stderr)
         return 1
     print("content pack is valid.")
     return 0

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.content_pack.synthetic import write_pack
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
 from tests.processes import start_steady_run, steady_environment
@@ -90,12 +91,7 @@ def test_wrong_key_is_a_clear_error_not_garbage(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("broken", [True, False])
 def test_content_check_command(tmp_path: Path, broken: bool) -> None:
-    content = tmp_path / "content"
-    (content / "en").mkdir(parents=True)
-    for file in (REPO / "content" / "en").iterdir():
-        (content / "en" / file.name).write_text(file.read_text("utf-8"), "utf-8")
-    numbers = REPO / "content" / "emergency_numbers.yaml"  # shared by every locale
-    (content / numbers.name).write_text(numbers.read_text("utf-8"), "utf-8")
+    content = write_pack(tmp_path)  # full size: the item counts are checked too
     if broken:
         messages = content / "en" / "messages.yaml"
         messages.write_text(messages.read_text().replace("general.use_buttons", "general.nope"))

@@ -121,6 +121,47 @@ class Msg(StrEnum):
     HELP_FOOTER = "help.footer"
     ABOUT = "about.text"
 
+    # /affirm by theme: theme groups, then themes, with plain labels.
+    AFFIRM_PICK_GROUP = "affirm.pick_group"
+    AFFIRM_PICK_THEME = "affirm.pick_theme"
+    AFFIRM_ANY = "affirm.any"
+    AFFIRM_ANOTHER = "affirm.another"
+    AFFIRM_BY_THEME = "affirm.by_theme"
+    AFFIRM_GROUP_FEELINGS = "affirm.group_feelings"
+    AFFIRM_GROUP_BOND = "affirm.group_bond"
+    AFFIRM_GROUP_DAYS = "affirm.group_days"
+    AFFIRM_GROUP_STEPS = "affirm.group_steps"
+    # A plain label for every affirmation theme (buttons in /affirm).
+    THEME_CLOSURE = "theme.closure"
+    THEME_GUILT = "theme.guilt"
+    THEME_DISCOMFORT = "theme.discomfort"
+    THEME_BOND_FORMING = "theme.bond_forming"
+    THEME_TWO_TRUTHS = "theme.two_truths"
+    THEME_GRIEF = "theme.grief"
+    THEME_WHOLE_PICTURE = "theme.whole_picture"
+    THEME_PAUSE = "theme.pause"
+    THEME_COST = "theme.cost"
+    THEME_PATTERNS = "theme.patterns"
+    THEME_BODY = "theme.body"
+    THEME_BOUNDARIES = "theme.boundaries"
+    THEME_REBUILD = "theme.rebuild"
+    THEME_SUPPORT = "theme.support"
+    THEME_LAYERS = "theme.layers"
+    THEME_STILL_THERE = "theme.still_there"
+    THEME_HARD_DATES = "theme.hard_dates"
+    THEME_ANGER = "theme.anger"
+    THEME_NUMBNESS = "theme.numbness"
+    THEME_LONELINESS = "theme.loneliness"
+    THEME_SELF_DOUBT = "theme.self_doubt"
+    THEME_SHARED_CONTACT = "theme.shared_contact"
+    THEME_PROMISES = "theme.promises"
+    THEME_CHECKING = "theme.checking"
+    THEME_FLASHBACKS = "theme.flashbacks"
+    THEME_SLEEP = "theme.sleep"
+    THEME_DISBELIEVED = "theme.disbelieved"
+    THEME_DATING = "theme.dating"
+    THEME_PRACTICAL = "theme.practical"
+
     CANCEL_DONE = "cancel.done"
     CANCEL_NOTHING = "cancel.nothing"
 
@@ -172,7 +213,10 @@ class Msg(StrEnum):
     BREATH_HOLD = "pause.breath_hold"
     BREATH_OUT = "pause.breath_out"
     BREATH_FRAME = "pause.breath_frame"
-    BREATH_STEP = "pause.breath_step"
+    # The static breathing text: each phase in its own words, agreeing with its seconds.
+    BREATH_STEP_IN = "pause.breath_step_in"
+    BREATH_STEP_HOLD = "pause.breath_step_hold"
+    BREATH_STEP_OUT = "pause.breath_step_out"
     BREATH_SEQUENCE = "pause.breath_sequence"
     EXERCISE_STEP = "pause.exercise_step"
     REMEMBER_INTRO = "pause.remember_intro"
@@ -192,6 +236,7 @@ class Msg(StrEnum):
     WAIT_30 = "pause.wait_30"
     WAIT_STARTED = "pause.wait_started"
     FOLLOWUP = "pause.followup"
+    FOLLOWUP_WARM = "pause.followup_warm"  # discreet mode off: it may sound like a person
     FOLLOWUP_PASSED = "pause.followup_passed"
     FOLLOWUP_STRONG = "pause.followup_strong"
     FOLLOWUP_REACHED = "pause.followup_reached"
@@ -202,6 +247,18 @@ class Msg(StrEnum):
     PAUSE_NEED_REST = "pause.need_rest"
     PAUSE_REST_REPLY = "pause.rest_reply"
     CHECKIN_URGE_NOW = "checkin.urge_now"
+    # Still there, or went back: a check-in answer and a pause path, with no forecast.
+    CHECKIN_STILL_THERE = "checkin.still_there"
+    STILL_THERE_INTRO = "checkin.still_there_intro"
+    PAUSE_STILL_THERE = "pause.still_there"
+    PAUSE_STILL_THERE_REPLY = "pause.still_there_reply"
+    # The urge to check on them (a profile, a story, unblocking), not to write.
+    PAUSE_CHECKING = "pause.checking"
+    PAUSE_CHECKING_REPLY = "pause.checking_reply"
+    CHECKING_PASSED = "pause.checking_passed"
+    # The pause menu shows a few choices first and the rest behind one button.
+    PAUSE_MORE = "pause.more"
+    PAUSE_MORE_MENU = "pause.more_menu"
     REASONS_LIST = "reasons.list"
     REASONS_EMPTY = "reasons.empty"
     REASONS_ADD = "reasons.add"
@@ -213,11 +270,24 @@ class Msg(StrEnum):
     REASONS_PICK_REMOVE = "reasons.pick_remove"
     REASONS_CLOSED = "reasons.closed"
     REASONS_FULL = "reasons.full"
+    # Kept drafts, readable: shown from /reasons.
+    REASONS_DRAFTS = "reasons.drafts"
+    DRAFTS_LIST = "reasons.drafts_list"
+    DRAFTS_EMPTY = "reasons.drafts_empty"
+    DRAFTS_REMOVE = "reasons.drafts_remove"
+    DRAFTS_PICK_REMOVE = "reasons.drafts_pick_remove"
+    DRAFTS_REMOVED = "reasons.drafts_removed"
+    DRAFTS_BACK = "reasons.drafts_back"
     NC_OFF = "nocontact.off"
     NC_START = "nocontact.start"
     NC_RESET = "nocontact.reset"
     NC_STOP = "nocontact.stop"
     NC_STATUS = "nocontact.status"
+    # Practical contact (a handover, a bill) is counted apart and never resets the count.
+    NC_LONGEST = "nocontact.longest"
+    NC_PRACTICAL = "nocontact.practical"
+    NC_PRACTICAL_NOTED = "nocontact.practical_noted"
+    NC_PRACTICAL_COUNT = "nocontact.practical_count"
     NC_STARTED = "nocontact.started"
     NC_RESTARTED = "nocontact.restarted"
     NC_STOPPED = "nocontact.stopped"
@@ -235,6 +305,11 @@ class Msg(StrEnum):
     CT_BOUNDARIES = "contacted.boundaries"
     CT_TIME = "contacted.time"
     CT_SAFETY = "contacted.safety"
+    # They say they changed, apologise, send gifts, or threaten to hurt themselves.
+    CT_PRESSURE = "contacted.pressure"
+    CT_PRESSURE_REPLY = "contacted.pressure_reply"
+    CT_EMERGENCY_NUMBER = "contacted.emergency_number"
+    CT_EMERGENCY_GENERIC = "contacted.emergency_generic"
     CT_SUMMARY = "contacted.summary"
     CT_ADVICE_PRACTICAL = "contacted.advice_practical"
     CT_ADVICE_EMOTIONAL = "contacted.advice_emotional"
@@ -253,7 +328,9 @@ class Msg(StrEnum):
     COUNTRY_OTHER = "onboarding.country_other"
     COUNTRY_SKIP = "onboarding.country_skip"
     SETTINGS_CHANGE_COUNTRY = "settings.change_country"
+    SETTINGS_ASK_TIMEZONE = "settings.ask_timezone"
     HISTORY_PAUSES = "history.pauses"
+    HISTORY_PASSED = "history.passed"
 
     UNKNOWN_COMMAND = "general.unknown_command"
     UNEXPECTED_TEXT = "general.unexpected_text"
@@ -368,21 +445,56 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.SAFETY_MORE_INTRO: frozenset({"country"}),
     Msg.SAFETY_COUNTRY_SAVED: frozenset({"country"}),
     Msg.BREATH_FRAME: frozenset({"phase", "seconds", "round", "rounds"}),
-    Msg.BREATH_STEP: frozenset({"phase", "seconds"}),
+    Msg.BREATH_STEP_IN: frozenset({"seconds"}),
+    Msg.BREATH_STEP_HOLD: frozenset({"seconds"}),
+    Msg.BREATH_STEP_OUT: frozenset({"seconds"}),
     Msg.BREATH_SEQUENCE: frozenset({"breath", "rounds"}),
     Msg.EXERCISE_STEP: frozenset({"number", "total", "text"}),
     Msg.REASON_TOO_LONG: frozenset({"limit"}),
     Msg.DRAFT_TOO_LONG: frozenset({"limit"}),
     Msg.WAIT_STARTED: frozenset({"time"}),
     Msg.REASONS_FULL: frozenset({"limit"}),
-    Msg.NC_STATUS: frozenset({"days", "longest"}),
+    Msg.NC_STATUS: frozenset({"days"}),
+    Msg.NC_LONGEST: frozenset({"longest"}),
+    Msg.NC_PRACTICAL_COUNT: frozenset({"practical"}),
     Msg.NC_RESTARTED: frozenset({"longest"}),
     Msg.ASK_COUNTRY_SUGGESTED: frozenset({"country"}),
     Msg.COUNTRY_SAVED: frozenset({"country"}),
-    Msg.HISTORY_PAUSES: frozenset({"paused", "passed"}),
+    Msg.HISTORY_PAUSES: frozenset({"paused"}),
+    Msg.HISTORY_PASSED: frozenset({"passed"}),
     Msg.WIPE_DONE: frozenset({"deleted"}),
-    Msg.WIPE_PARTLY: frozenset({"deleted", "kept"}),
+    Msg.WIPE_PARTLY: frozenset({"kept"}),
+    Msg.CT_PRESSURE_REPLY: frozenset({"emergency"}),
+    Msg.CT_EMERGENCY_NUMBER: frozenset({"number", "country"}),
 }
+
+
+# Messages that hold a count, and the placeholder whose number picks the plural form.
+# Each needs its plural forms in the pack (by the locale's CLDR rules, "=0" optional).
+COUNTS: dict[Msg, str] = {
+    Msg.NC_STATUS: "days",
+    Msg.NC_LONGEST: "longest",
+    Msg.NC_RESTARTED: "longest",
+    Msg.NC_PRACTICAL_COUNT: "practical",
+    Msg.KEEP_DAYS: "days",
+    Msg.WIPE_DONE: "deleted",
+    Msg.WIPE_PARTLY: "kept",
+    Msg.HISTORY_PAUSES: "paused",
+    Msg.HISTORY_PASSED: "passed",
+    Msg.BREATH_STEP_IN: "seconds",
+    Msg.BREATH_STEP_HOLD: "seconds",
+    Msg.BREATH_STEP_OUT: "seconds",
+    Msg.BREATH_SEQUENCE: "rounds",
+}
+# A placeholder of one of these names is a count wherever it appears: the check makes
+# sure every message using one is listed in COUNTS (one count per message). Limits
+# (a fixed number of characters) and "Round 1 of 4" are numbers, not counts of a noun.
+COUNT_NAMES = frozenset({"days", "longest", "practical", "deleted", "kept", "paused", "passed"})
+# Where one of those names is not a count: "{days}" as in "mon-fri".
+NOT_COUNTS = frozenset({(Msg.SETTINGS_MENU, "days"), (Msg.REMINDER_WHEN, "days")})
+
+# Platforms a message may have its own wording for (`message.id@platform`).
+PLATFORMS = frozenset({"telegram", "discord", "console"})
 
 
 def placeholders_for(message: Msg) -> frozenset[str]:

@@ -10,7 +10,17 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from bot.content_pack.ids import REQUIRED_EXERCISES, Command, Msg, placeholders_for
+from bot.content_pack import plurals
+from bot.content_pack.ids import (
+    COUNT_NAMES,
+    COUNTS,
+    NOT_COUNTS,
+    PLATFORMS,
+    REQUIRED_EXERCISES,
+    Command,
+    Msg,
+    placeholders_for,
+)
 from bot.content_pack.pack import ContentPack, LocaleContent, compile_detector
 from bot.content_pack.schema import (
     MAX_BUTTON_LABEL_CHARS,
@@ -58,6 +68,12 @@ BUTTON_LABELS = frozenset(
         Msg.CT_PRACTICAL, Msg.CT_EMOTIONAL, Msg.CT_UNSURE, Msg.CT_CAN_WAIT,
         Msg.CT_SOON, Msg.CT_PEACE, Msg.CT_BOUNDARIES, Msg.CT_TIME,
         Msg.CT_SAFETY, Msg.COUNTRY_OTHER, Msg.COUNTRY_SKIP, Msg.SETTINGS_CHANGE_COUNTRY,
+        Msg.CHECKIN_STILL_THERE, Msg.PAUSE_STILL_THERE, Msg.PAUSE_CHECKING, Msg.CHECKING_PASSED,
+        Msg.PAUSE_MORE, Msg.REASONS_DRAFTS, Msg.DRAFTS_REMOVE, Msg.DRAFTS_BACK, Msg.NC_PRACTICAL,
+        Msg.CT_PRESSURE, Msg.AFFIRM_ANY, Msg.AFFIRM_ANOTHER, Msg.AFFIRM_BY_THEME,
+        Msg.AFFIRM_GROUP_FEELINGS, Msg.AFFIRM_GROUP_BOND, Msg.AFFIRM_GROUP_DAYS,
+        Msg.AFFIRM_GROUP_STEPS,
+        *(message for message in Msg if message.value.startswith("theme.")),
     }
 )  # fmt: skip
 
@@ -226,7 +242,10 @@ def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> Loc
     detection = _typed(items, "detection.yaml", DetectionFile)
     return LocaleContent(
         locale=folder.name,
-        messages=messages.model.messages,
+        messages={
+            key: value if isinstance(value, str) else {str(k): v for k, v in value.items()}
+            for key, value in messages.model.messages.items()
+        },
         commands=tuple(commands.model.commands),
         affirmations=_typed(items, "affirmations.yaml", AffirmationsFile).affirmations,
         openings=_typed(items, "openings.yaml", OpeningsFile).openings,
@@ -289,32 +308,89 @@ def _check_exercises(reader: _LocaleReader, parsed: ExercisesFile) -> None:
 
 def _check_messages(reader: _LocaleReader, parsed: Parsed[MessagesFile], complete: bool) -> None:
     known = {message.value: message for message in Msg}
-    for message_id, text in parsed.model.messages.items():
-        line = parsed.line(("messages", message_id))
+    try:
+        plural_categories: frozenset[str] | None = plurals.categories(reader.locale)
+    except plurals.UnknownPluralRules as error:
+        reader.add("messages.yaml", 1, str(error))
+        plural_categories = None
+    for key, value in parsed.model.messages.items():
+        line = parsed.line(("messages", key))
+        message_id, _, platform = key.partition("@")
         message = known.get(message_id)
         if message is None:
             reader.add("messages.yaml", line, f"unknown message id {message_id!r}")
             continue
-        try:
-            used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
-        except ValueError as error:
-            reader.add("messages.yaml", line, f"{message_id}: bad placeholder: {error}")
+        if platform and platform not in PLATFORMS:
+            wanted = ", ".join(sorted(PLATFORMS))
+            reader.add("messages.yaml", line, f"{key}: the platform must be one of {wanted}")
             continue
-        expected = placeholders_for(message)
-        if used != expected:
-            wanted = ", ".join(sorted(expected)) or "none"
-            reader.add("messages.yaml", line, f"{message_id}: placeholders must be {wanted}")
-        if message in BUTTON_LABELS and len(text) > MAX_BUTTON_LABEL_CHARS:
-            reader.add(
-                "messages.yaml",
-                line,
-                f"{message_id}: button label over {MAX_BUTTON_LABEL_CHARS} chars",
-            )
+        forms: dict[str, str] = (
+            {"": value} if isinstance(value, str) else {str(k): v for k, v in value.items()}
+        )
+        _check_plural_forms(reader, key, message, forms, line, plural_categories)
+        for form, text in forms.items():
+            where = f"{key} ({form})" if form else key
+            _check_text(reader, where, message, text, line)
     if complete:
         for missing in sorted(set(known) - set(parsed.model.messages)):
             reader.add(
                 "messages.yaml", parsed.line(("messages",)), f"message {missing!r} is missing"
             )
+
+
+def _check_plural_forms(
+    reader: _LocaleReader,
+    key: str,
+    message: Msg,
+    forms: dict[str, str],
+    line: int,
+    categories: frozenset[str] | None,
+) -> None:
+    """A message with a count has a form for every plural category of its locale."""
+    has_forms = "" not in forms
+    if message not in COUNTS:
+        if has_forms:
+            reader.add("messages.yaml", line, f"{key}: has plural forms but holds no count")
+        return
+    if not has_forms:
+        reader.add(
+            "messages.yaml",
+            line,
+            f"{key}: holds a count ({{{COUNTS[message]}}}), so it needs plural forms",
+        )
+        return
+    if categories is None:
+        return
+    missing = categories - set(forms)
+    extra = set(forms) - categories - {plurals.EXACT_ZERO}
+    if missing:
+        wanted = ", ".join(sorted(missing))
+        reader.add("messages.yaml", line, f"{key}: plural forms missing: {wanted}")
+    if extra:
+        unused = ", ".join(sorted(extra))
+        reader.add("messages.yaml", line, f"{key}: this locale has no plural form {unused}")
+
+
+def _check_text(reader: _LocaleReader, where: str, message: Msg, text: str, line: int) -> None:
+    try:
+        used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    except ValueError as error:
+        reader.add("messages.yaml", line, f"{where}: bad placeholder: {error}")
+        return
+    expected = placeholders_for(message)
+    # The explicit "=0" form may leave its count unsaid ("no days yet").
+    if used != expected and not (where.endswith(f"({plurals.EXACT_ZERO})") and used < expected):
+        wanted = ", ".join(sorted(expected)) or "none"
+        reader.add("messages.yaml", line, f"{where}: placeholders must be {wanted}")
+    counts = sorted(name for name in used & COUNT_NAMES if (message, name) not in NOT_COUNTS)
+    if counts and COUNTS.get(message) not in counts:
+        reader.add("messages.yaml", line, f"{where}: the count {counts[0]} needs plural forms")
+    if message in BUTTON_LABELS and len(text) > MAX_BUTTON_LABEL_CHARS:
+        reader.add(
+            "messages.yaml",
+            line,
+            f"{where}: button label over {MAX_BUTTON_LABEL_CHARS} chars",
+        )
 
 
 def _check_commands(reader: _LocaleReader, parsed: Parsed[CommandsFile], complete: bool) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.ids import COUNTS, Command, Msg
+from bot.content_pack.plurals import form_for
 from bot.content_pack.schema import (
     Affirmation,
     CheckInReply,
@@ -25,7 +26,8 @@ from bot.safety.rules import CompiledRule, Detector, Intent
 @dataclass(frozen=True)
 class LocaleContent:
     locale: str
-    messages: dict[str, str]
+    # A text, or plural forms by category; keys may carry a platform (`id@telegram`).
+    messages: dict[str, str | dict[str, str]]
     commands: tuple[CommandInfo, ...]
     affirmations: list[Affirmation]
     openings: list[Opening]
@@ -68,12 +70,37 @@ class ContentPack:
     def content(self, locale: str) -> LocaleContent:
         return self.locales.get(locale) or self.locales[self.default_locale]
 
-    def text(self, locale: str, message: Msg, **values: str | int) -> str:
-        template = self.content(locale).messages.get(message.value)
+    def text(self, locale: str, message: Msg, /, **values: str | int) -> str:
+        """The message in this locale, in the plural form its count asks for."""
+        return self.text_on(locale, message, None, **values)
+
+    def text_on(
+        self, locale: str, message: Msg, platform: str | None, /, **values: str | int
+    ) -> str:
+        """As `text`, in this platform's wording where the pack has one."""
+        chosen = self.content(locale)
+        template = self._template(chosen, message, platform)
         if template is None:  # a partial translation falls back to the default locale
-            template = self.locales[self.default_locale].messages[message.value]
+            chosen = self.locales[self.default_locale]
+            template = self._template(chosen, message, platform)
+        if template is None:  # pragma: no cover - the loader requires every message
+            raise KeyError(message.value)
+        if isinstance(template, dict):
+            count = values.get(COUNTS.get(message, ""), 0)
+            number = count if isinstance(count, int) else int(count) if count.isdigit() else -1
+            template = form_for(chosen.locale, template, number)
         # Placeholders were checked against ids.PLACEHOLDERS when the pack loaded.
         return template.format(**values) if values else template
+
+    @staticmethod
+    def _template(
+        content: LocaleContent, message: Msg, platform: str | None
+    ) -> str | dict[str, str] | None:
+        if platform is not None:
+            own = content.messages.get(f"{message.value}@{platform}")
+            if own is not None:
+                return own
+        return content.messages.get(message.value)
 
     def affirmations(self, locale: str) -> list[Affirmation]:
         return self.content(locale).affirmations
@@ -128,9 +155,16 @@ class ContentPack:
             or self.content(self.default_locale).likely_countries
         )
 
-    def command_descriptions(self, locale: str) -> dict[Command, str]:
-        by_name = {info.name: info.description for info in self.content(locale).commands}
-        fallback = {
-            info.name: info.description for info in self.content(self.default_locale).commands
-        }
+    def command_descriptions(self, locale: str, discreet: bool = False) -> dict[Command, str]:
+        """What each command does, for menus. Discreet: neutral words that say nothing
+        about relationships, fit for a menu someone else may see."""
+
+        def described(content: LocaleContent) -> dict[str, str]:
+            return {
+                info.name: info.discreet_description if discreet else info.description
+                for info in content.commands
+            }
+
+        by_name = described(self.content(locale))
+        fallback = described(self.content(self.default_locale))
         return {command: by_name.get(command.value, fallback[command.value]) for command in Command}

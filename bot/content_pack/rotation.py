@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Generic, Protocol, TypeVar
 
 
@@ -20,6 +21,16 @@ Item = TypeVar("Item", bound=HasId)
 class Pick(Generic[Item]):
     item: Item
     starts_new_round: bool
+
+
+def pick_fresh(items: Sequence[Item], seen_at: Mapping[str, datetime], rng: random.Random) -> Item:
+    """A random item not shown lately; when all were, the one shown longest ago."""
+    if not items:
+        raise ValueError("nothing to pick from")
+    unseen = [item for item in items if item.id not in seen_at]
+    if unseen:
+        return rng.choice(unseen)
+    return min(items, key=lambda item: seen_at[item.id])
 
 
 def pick_unseen(

@@ -112,6 +112,9 @@ class CheckInReply(_Strict):
 
     id: ItemId
     category: ReplyCategory
+    # A reply that speaks of a part of the day ("before bed") is only given then, by the
+    # user's own clock; most fit any hour.
+    time_of_day: Literal["morning", "afternoon", "evening", "any"] = "any"
     text: Annotated[str, StringConstraints(max_length=400)]
 
     _strip = field_validator("text")(_clean)
@@ -120,6 +123,10 @@ class CheckInReply(_Strict):
 class CommandInfo(_Strict):
     name: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
     description: Annotated[
+        str, StringConstraints(min_length=3, max_length=MAX_COMMAND_DESCRIPTION_CHARS)
+    ]
+    # What a menu shows in discreet mode: neutral, nothing about exes or relationships.
+    discreet_description: Annotated[
         str, StringConstraints(min_length=3, max_length=MAX_COMMAND_DESCRIPTION_CHARS)
     ]
 
@@ -153,17 +160,39 @@ class CommandsFile(_Strict):
     commands: list[CommandInfo] = Field(min_length=1)
 
 
+# CLDR plural categories, plus "=0": an optional form for exactly nothing ("no days yet"),
+# written as ICU MessageFormat writes an explicit value.
+PluralKey = Literal["=0", "zero", "one", "two", "few", "many", "other"]
+MessageText = Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
+PluralForms = dict[PluralKey, MessageText]
+
+
 class MessagesFile(_Strict):
+    """Each message is one text, or, when it holds a count, one text per plural form.
+
+    A key may carry a platform (`pause.write_let_gone@telegram`): that platform's wording
+    of the message, where what is true differs between platforms.
+    """
+
     locale: LocaleCode
-    messages: dict[str, Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]]
+    messages: dict[str, MessageText | PluralForms]
 
     @field_validator("messages")
     @classmethod
-    def _no_empty(cls, messages: dict[str, str]) -> dict[str, str]:
-        for message_id, text in messages.items():
-            if not text.strip():
-                raise ValueError(f"message {message_id} is empty")
-        return {message_id: text.strip() for message_id, text in messages.items()}
+    def _no_empty(cls, messages: dict[str, str | PluralForms]) -> dict[str, str | dict[str, str]]:
+        cleaned: dict[str, str | dict[str, str]] = {}
+        for message_id, value in messages.items():
+            forms = {"": value} if isinstance(value, str) else dict(value)
+            for form, text in forms.items():
+                if not text.strip():
+                    raise ValueError(f"message {message_id} {form} is empty".replace("  ", " "))
+            if isinstance(value, str):
+                cleaned[message_id] = value.strip()
+            else:
+                if "other" not in value:
+                    raise ValueError(f"message {message_id} needs an 'other' plural form")
+                cleaned[message_id] = {form: text.strip() for form, text in value.items()}
+        return cleaned
 
 
 def _compiles(pattern: str) -> str:
@@ -401,3 +430,12 @@ class Reflection(_Strict):
 class ReflectionsFile(_Strict):
     locale: LocaleCode
     reflections: list[Reflection] = Field(min_length=2)
+
+
+class AvoidPhrasesFile(_Strict):
+    """Idioms that echo self-harm or suicide, which no sentence of the pack may use."""
+
+    locale: LocaleCode
+    phrases: list[Annotated[str, StringConstraints(min_length=3, max_length=80)]] = Field(
+        min_length=1
+    )

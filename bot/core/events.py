@@ -70,6 +70,7 @@ class CheckInDue:
     locale: str
     local_time: datetime  # the due instant on the user's own clock: picks a fitting opening
     last_opening_id: str | None = None
+    discreet: bool = True  # the user's discreet mode: openings then read like an app
 
 
 Event = TextMessage | CommandIssued | ButtonPressed | CheckInDue

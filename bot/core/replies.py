@@ -47,6 +47,8 @@ class Reply:
     group_notice:   with `private`, what to say in the group once the private message is sent.
     group_fallback: with `private`, what to say in the group if it cannot be sent (the user
                never opened a private chat with the bot): typically a link to open one.
+    command_menu: "full" or "discreet": this user's own command menu should now describe
+               commands in full, or neutrally again (where a platform has per-chat menus).
     """
 
     text: str
@@ -60,6 +62,7 @@ class Reply:
     private: bool = False
     group_notice: Reply | None = None
     group_fallback: Reply | None = None
+    command_menu: str | None = None
 
     @property
     def flat_buttons(self) -> tuple[Button, ...]:

@@ -17,7 +17,7 @@ from bot.content_pack.ids import Command, Msg
 from bot.core.events import ButtonPressed, CheckInDue, CommandIssued, Event, TextMessage
 from bot.core.keyed_lock import KeyedLock
 from bot.core.replies import Button, Reply
-from bot.flows.affirm import affirm
+from bot.flows.affirm import Affirm
 from bot.flows.base import Flow
 from bot.flows.checkin import CheckIn
 from bot.flows.contacted import Contacted
@@ -74,7 +74,7 @@ class Router:
         self.checkin = CheckIn(self._rng, self.pause)
         self.contacted = Contacted()
         onboarding, settings, forget = Onboarding(), Settings(), Forget()
-        reasons, no_contact = Reasons(), NoContactCounter()
+        reasons, no_contact, affirm = Reasons(), NoContactCounter(), Affirm(self._rng)
         self._flows: dict[str, Flow] = {
             flow.name: flow
             for flow in (
@@ -86,6 +86,7 @@ class Router:
                 self.contacted,
                 reasons,
                 no_contact,
+                affirm,
             )
         }
         self._commands: dict[Command, CommandHandler] = {
@@ -100,7 +101,7 @@ class Router:
             Command.CONTACTED: self.contacted.begin,
             Command.HISTORY: history,
             Command.PROGRESS: progress,
-            Command.AFFIRM: lambda ctx: affirm(ctx, self._rng),
+            Command.AFFIRM: affirm.begin,
             Command.MYDATA: mydata,
             Command.CANCEL: self._cancel,
             # Adapters that can delete messages answer /wipe themselves.
@@ -304,6 +305,10 @@ class Router:
             return await self._outside_flow(ctx, event)
         if step.on_choice is not None and (pressed := typed_choice(position, event.text)):
             return await step.on_choice(ctx, position, pressed)  # a button's label, typed
+        if step.passes_text and user is not None:
+            async with ctx.db.transaction() as tx:
+                await flow_positions.leave_flow(tx, user.id)
+            return await self._outside_flow(ctx, event)
         if step.text_as_choice and step.on_choice is not None:
             return await step.on_choice(ctx, position, event.text.strip().casefold())
         if step.on_text is None:

@@ -23,12 +23,16 @@ class Step:
     Typed text that names one of the buttons the step shows ("skip", "Yes") is
     that button's press, for every step (`bot.flows.typed_labels`). With
     `text_as_choice`, other typed text is tried as a button value too, so a user
-    who types "3" for "3 days", or a country's name, is understood.
+    who types "3" for "3 days", or a country's name, is understood. With
+    `passes_text`, typed text leaves the flow and is answered as if none were open.
     """
 
     on_choice: StepHandler | None = None
     on_text: StepHandler | None = None
     text_as_choice: bool = False
+    # Buttons on offer, but nothing asked: typed text leaves the flow and is read as if
+    # no flow were open (an affirmation's "Another thought" must not swallow a message).
+    passes_text: bool = False
 
 
 class Flow:

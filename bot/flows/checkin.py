@@ -3,6 +3,7 @@
     begin / due ──▶ mood ──[1..5]──▶ urge ──[none|some|strong]──▶ note ──(text)──▶ saved
                      │                                              └──[Skip]──▶ saved
                      └──[In 1 hour | In 3 hours]──▶ snoozed   [Tomorrow]──▶ none today
+    urge ──[I live with them, or went back]──▶ urge again, and the reply is one for them
 
 A scheduled check-in opens with a neutral line: it may show on a lock screen.
 """
@@ -10,11 +11,12 @@ A scheduled check-in opens with a neutral line: it may show on a lock screen.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
 from bot.content_pack.ids import Msg
-from bot.content_pack.schema import CheckInReply, Opening
+from bot.content_pack.rotation import pick_fresh
+from bot.content_pack.schema import CheckInReply, Opening, ReplyCategory
 from bot.core.events import CheckInDue
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
@@ -31,15 +33,19 @@ from bot.scheduling.planner import (
     start_of_next_local_day,
     user_zone,
 )
-from bot.storage import checkin_slots, checkins, flow_positions, users
+from bot.storage import checkin_slots, checkins, content_seen, flow_positions, users
+from bot.storage.content_seen import NO_REPEAT_WINDOW, SeenKind
 from bot.storage.db import Transaction
-from bot.storage.flow_positions import FlowPosition, Placement, new_token
+from bot.storage.flow_positions import FlowData, FlowPosition, Placement, new_token
 
 NOTE_LIMIT = TextLimit.NOTE.characters
 
 _MOODS = ((Choice("1", Msg.MOOD_1), Choice("2", Msg.MOOD_2), Choice("3", Msg.MOOD_3)),
           (Choice("4", Msg.MOOD_4), Choice("5", Msg.MOOD_5)))  # fmt: skip
 _URGE_NOW = ((Choice("urge", Msg.CHECKIN_URGE_NOW),),)
+# Asked on the second screen, not the first: a scheduled check-in shows its first screen
+# to anyone who glances at the phone, and this label says more than an app would.
+_STILL_THERE = ((Choice("with", Msg.CHECKIN_STILL_THERE),),)
 _SNOOZES = ((Choice("later-1h", Msg.SNOOZE_1H), Choice("later-3h", Msg.SNOOZE_3H),
              Choice("later-tomorrow", Msg.SNOOZE_TOMORROW)),)  # fmt: skip
 _URGES = ((Choice("none", Msg.URGE_NONE), Choice("some", Msg.URGE_SOME),
@@ -51,24 +57,41 @@ URGE_VALUES = frozenset(choice.value for row in _URGES for choice in row)
 SNOOZE_DELAYS = {"later-1h": timedelta(hours=1), "later-3h": timedelta(hours=3)}
 
 
-def opening_period(local: datetime) -> str:
+def opening_period(local: datetime) -> str | None:
+    """The part of the user's own day; None at night (midnight to five), when only an
+    opening that fits any hour is used: nothing says "tonight" or "good morning" at 04:00."""
     if 5 <= local.hour < 12:
         return "morning"
     if 12 <= local.hour < 17:
         return "afternoon"
-    return "evening"
+    if local.hour >= 17:
+        return "evening"
+    return None
 
 
 def pick_opening(
-    openings: Sequence[Opening], local: datetime, last_id: str | None, rng: random.Random
+    openings: Sequence[Opening],
+    local: datetime,
+    discreet: bool,
+    seen_at: Mapping[str, datetime],
+    rng: random.Random,
 ) -> Opening:
-    """A fitting neutral first line for this time of day, never the one used last time."""
+    """A first line for the user's local time of day, not one shown lately.
+
+    Discreet mode (the default) takes neutral openings only: they read like an app on
+    a lock screen. With it off, warm ones may be chosen too.
+    """
+    registers = ("neutral",) if discreet else ("neutral", "warm")
     period = opening_period(local)
-    fitting = [o for o in openings if o.time_of_day in (period, "any") and o.id != last_id]
-    return rng.choice(fitting or [o for o in openings if o.id != last_id] or list(openings))
+    times = ("any",) if period is None else (period, "any")
+    fitting = [o for o in openings if o.register in registers and o.time_of_day in times]
+    timeless = [o for o in openings if o.register == "neutral" and o.time_of_day == "any"]
+    return pick_fresh(fitting or timeless or list(openings), seen_at, rng)
 
 
-def reply_category(mood: int, urge: str) -> str:
+def reply_category(mood: int, urge: str, still_there: bool = False) -> ReplyCategory:
+    if still_there:
+        return "still_there"
     if urge == "strong":
         return "strong_urge"
     if mood <= 2:
@@ -77,11 +100,20 @@ def reply_category(mood: int, urge: str) -> str:
 
 
 def pick_reply(
-    replies: Sequence[CheckInReply], mood: int, urge: str, last_id: str | None, rng: random.Random
+    replies: Sequence[CheckInReply],
+    category: ReplyCategory,
+    local: datetime,
+    seen_at: Mapping[str, datetime],
+    rng: random.Random,
 ) -> CheckInReply:
-    category = reply_category(mood, urge)
-    fitting = [r for r in replies if r.category == category and r.id != last_id]
-    return rng.choice(fitting)  # the pack guarantees two per category
+    """A reply for how the day went, fitting the user's local time, not one shown lately.
+    A category the pack does not fill yet borrows from a middle day, which fits any day."""
+    period = opening_period(local)
+    times = ("any",) if period is None else (period, "any")
+    timely = [r for r in replies if r.time_of_day in times]
+    fitting = [r for r in timely if r.category == category]
+    fitting = fitting or [r for r in timely if r.category == "middle_day"] or timely
+    return pick_fresh(fitting or list(replies), seen_at, rng)
 
 
 class CheckIn(Flow):
@@ -117,6 +149,11 @@ class CheckIn(Flow):
         openings: list[tuple[str, int]] = []
         by_locale: dict[str, tuple[str, Shown]] = {}
         rows = (*_MOODS, *_URGE_NOW, *_SNOOZES)
+        now = services.clock.now()
+        seen = await content_seen.seen_by_users(
+            tx, [event.user_row_id for event in due], SeenKind.OPENING, now - NO_REPEAT_WINDOW
+        )
+        opened: list[tuple[int, SeenKind, str]] = []
         for event in due:
             if event.locale not in by_locale:
                 ctx = FlowContext(services, event.address, event.locale)
@@ -125,9 +162,11 @@ class CheckIn(Flow):
             opening = pick_opening(
                 services.content.openings(event.locale),
                 event.local_time,
-                event.last_opening_id,
+                event.discreet,
+                seen[event.user_row_id],
                 self._rng,
             )
+            opened.append((event.user_row_id, SeenKind.OPENING, opening.id))
             position = FlowPosition(self.name, "mood", new_token(), shown.data())
             placements.append(Placement(event.user_row_id, position))
             openings.append((opening.id, event.user_row_id))
@@ -135,6 +174,7 @@ class CheckIn(Flow):
             outgoing.append(Outgoing(event.address, reply, user_row_id=event.user_row_id))
         await flow_positions.move_many(tx, placements, services.clock.now())
         await tx.executemany("UPDATE users SET last_opening_id = ? WHERE id = ?", openings)
+        await content_seen.mark_seen(tx, opened, now)
         return outgoing
 
     async def _mood(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
@@ -144,7 +184,9 @@ class CheckIn(Flow):
             return await self._snooze(ctx, value)
         if value not in MOOD_VALUES:
             return [ctx.reply(Msg.USE_BUTTONS)]
-        return [await self.ask(ctx, "urge", Msg.ASK_URGE, _URGES, {"mood": int(value)})]
+        rows = _URGES if position.data.get("with") else (*_URGES, *_STILL_THERE)
+        data: FlowData = {"mood": int(value), **_still_there(position)}
+        return [await self.ask(ctx, "urge", Msg.ASK_URGE, rows, data)]
 
     async def _snooze(self, ctx: FlowContext, value: str) -> list[Reply]:
         user = await ctx.ensure_user()
@@ -165,9 +207,13 @@ class CheckIn(Flow):
         return [ctx.reply(Msg.SNOOZED, time=f"{local:%H:%M}")]
 
     async def _urge(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value == "with":  # lives with them, or went back: the same check-in, no forecast
+            data = {"mood": position.data.get("mood"), "with": True}
+            text = f"{ctx.text(Msg.STILL_THERE_INTRO)}\n\n{ctx.text(Msg.ASK_URGE)}"
+            return [Reply(text, buttons=await self.show(ctx, "urge", _URGES, data))]
         if value not in URGE_VALUES:
             return [ctx.reply(Msg.USE_BUTTONS)]
-        data = {"mood": position.data.get("mood"), "urge": value}
+        data = {"mood": position.data.get("mood"), "urge": value, **_still_there(position)}
         return [await self.ask(ctx, "note", Msg.ASK_NOTE, _SKIP, data)]
 
     async def _skip_note(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
@@ -197,20 +243,27 @@ class CheckIn(Flow):
         if not isinstance(mood, int) or not isinstance(urge, str):
             raise ValueError("check-in position lost its answers")
         sealed = None if note is None else ctx.cipher.encrypt(note, user.id)
+        seen = await content_seen.seen_since(
+            ctx.db, user.id, SeenKind.REPLY, ctx.now() - NO_REPEAT_WINDOW
+        )
+        category = reply_category(mood, urge, still_there=position.data.get("with") is True)
+        local = ctx.now().astimezone(user_zone(user))
         reply = pick_reply(
-            ctx.services.content.checkin_replies(ctx.locale),
-            mood,
-            urge,
-            user.last_reply_id,
-            self._rng,
+            ctx.services.content.checkin_replies(ctx.locale), category, local, seen, self._rng
         )
         async with ctx.db.transaction() as tx:
             await checkins.add_checkin(tx, user.id, ctx.now(), mood, urge, sealed)
             await flow_positions.leave_flow(tx, user.id)
             await checkin_slots.cancel_snooze(tx, user.id)  # answered: no need to ask again
             await users.set_last_reply(tx, user.id, reply.id)
+            await content_seen.mark_seen(tx, [(user.id, SeenKind.REPLY, reply.id)], ctx.now())
         saved = ctx.text(Msg.CHECKIN_SAVED if note is None else Msg.CHECKIN_SAVED_WITH_NOTE)
         replies = [Reply(f"{saved}\n\n{reply.text}")]
         if urge == "strong":  # a strong pull: offer a pause, start nothing without a yes
             replies += await self._pause.offer(ctx)
         return replies
+
+
+def _still_there(position: FlowPosition) -> dict[str, bool]:
+    """Carried from step to step: they live with the person, or went back."""
+    return {"with": True} if position.data.get("with") else {}

@@ -46,7 +46,8 @@ class FlowContext:
         return self.services.clock.now()
 
     def text(self, message: Msg, **values: str | int) -> str:
-        return self.services.content.text(self.locale, message, **values)
+        """In this platform's wording where the pack has one (what is true differs)."""
+        return self.services.content.text_on(self.locale, message, self.address.platform, **values)
 
     def reply(self, message: Msg, **values: str | int) -> Reply:
         return Reply(text=self.text(message, **values))

@@ -6,6 +6,8 @@ begin ──▶ confirm ──[yes]──▶ every row deleted
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
@@ -44,7 +46,8 @@ class Forget(Flow):
             async with ctx.db.transaction() as tx:
                 await forget_user(tx, user.id)
             await ctx.db.checkpoint()  # no old copy of the rows left in the write-ahead log
-            return [ctx.reply(Msg.FORGET_DONE)]
+            # Forgotten means discreet again, menu included.
+            return [replace(ctx.reply(Msg.FORGET_DONE), command_menu="discreet")]
         if value == "no":
             async with ctx.db.transaction() as tx:
                 await flow_positions.leave_flow(tx, user.id)

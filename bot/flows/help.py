@@ -8,7 +8,10 @@ from bot.flows.context import FlowContext
 
 
 def help_text(ctx: FlowContext) -> list[Reply]:
-    descriptions = ctx.services.content.command_descriptions(ctx.locale)
+    # In a group, everyone reads the list: the neutral descriptions, as in the menu.
+    descriptions = ctx.services.content.command_descriptions(
+        ctx.locale, discreet=ctx.address.is_group
+    )
     lines = [f"/{command.value} - {description}" for command, description in descriptions.items()]
     body = "\n".join([ctx.text(Msg.HELP_INTRO), "", *lines, "", ctx.text(Msg.HELP_FOOTER)])
     return [Reply(body)]

@@ -42,7 +42,11 @@ async def history(ctx: FlowContext) -> list[Reply]:
     month_ago = now - timedelta(days=30)
     answers = await list_checkins_since(ctx.db, user.id, month_ago)
     pauses = await urges.pause_counts(ctx.db, user.id, month_ago)
-    pause_line = ctx.text(Msg.HISTORY_PAUSES, paused=pauses.paused, passed=pauses.passed)
+    # Each count in its own sentence, so each agrees with its number; none passed is
+    # only said when there were pauses at all.
+    pause_line = ctx.text(Msg.HISTORY_PAUSES, paused=pauses.paused)
+    if pauses.paused:
+        pause_line += " " + ctx.text(Msg.HISTORY_PASSED, passed=pauses.passed)
     if not answers:
         nothing = ctx.text(Msg.HISTORY_NOTHING)
         return [Reply(f"{nothing}\n\n{pause_line}" if pauses.paused else nothing)]

@@ -15,6 +15,7 @@ from bot.storage import (
     affirmations_seen,
     checkin_slots,
     checkins,
+    content_seen,
     flow_positions,
     group_reminders,
     sent_messages,
@@ -63,6 +64,7 @@ class NoContactExport:
     since: str
     longest_days: int
     restarts: int
+    practical_contacts: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +89,8 @@ class UserExport:
     pending_snooze_at: str | None
     sent_message_ids_kept: int  # only ids and times, so /wipe can delete them
     affirmations_seen: list[str]
+    # Replies, openings and reflections shown lately (ids only), so none repeats for a month.
+    content_seen: dict[str, list[str]]
     current_flow: FlowExport | None
     # Reminders this user set up as a group admin: they belong to the group, and only
     # the admin's id is stored with them (removed by /forget).
@@ -143,11 +147,17 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
         pauses=asdict(pauses),
         no_contact=None
         if counter is None
-        else NoContactExport(counter.since.isoformat(), counter.longest_days, counter.restarts),
+        else NoContactExport(
+            counter.since.isoformat(),
+            counter.longest_days,
+            counter.restarts,
+            counter.practical_contacts,
+        ),
         pending_followup_at=_iso(followup),
         pending_snooze_at=_iso(await checkin_slots.pending_snooze(ctx.db, user.id)),
         sent_message_ids_kept=await sent_messages.count_for(ctx.db, user.id),
         affirmations_seen=await affirmations_seen.seen_affirmations(ctx.db, user.id),
+        content_seen=await content_seen.seen_for_export(ctx.db, user.id),
         current_flow=None
         if position is None
         else FlowExport(

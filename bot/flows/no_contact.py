@@ -1,7 +1,8 @@
 """/nocontact: days since the last contact, and the longest stretch, which a restart never wipes.
 
 status ──[Start counting]──▶ counting
-   ├──[I had contact]──▶ restarted (longest kept)
+   ├──[Only practical contact]──▶ noted apart; the count goes on (a handover is no reset)
+   ├──[I had other contact]──▶ restarted (longest kept)
    └──[Stop counting]──▶ counter deleted
 """
 
@@ -29,9 +30,14 @@ class NoContactCounter(Flow):
             return [await self.ask(ctx, "status", Msg.NC_OFF, start)]
         days = counter.current_days(ctx.now())
         longest = max(counter.longest_days, days)
-        rows = ((Choice("reset", Msg.NC_RESET), Choice("stop", Msg.NC_STOP)),)
-        text = ctx.text(Msg.NC_STATUS, days=days, longest=longest)
-        return [Reply(text, buttons=await self.show(ctx, "status", rows))]
+        rows = (
+            (Choice("practical", Msg.NC_PRACTICAL),),
+            (Choice("reset", Msg.NC_RESET), Choice("stop", Msg.NC_STOP)),
+        )
+        lines = [ctx.text(Msg.NC_STATUS, days=days), ctx.text(Msg.NC_LONGEST, longest=longest)]
+        if counter.practical_contacts:
+            lines.append(ctx.text(Msg.NC_PRACTICAL_COUNT, practical=counter.practical_contacts))
+        return [Reply(" ".join(lines), buttons=await self.show(ctx, "status", rows))]
 
     async def _choice(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
         user = await ctx.ensure_user()
@@ -41,6 +47,9 @@ class NoContactCounter(Flow):
                 case "start":
                     await urges.start_no_contact(tx, user.id, now)
                     message = ctx.text(Msg.NC_STARTED)
+                case "practical":
+                    await urges.note_practical_contact(tx, user.id)
+                    message = ctx.text(Msg.NC_PRACTICAL_NOTED)
                 case "reset":
                     counter = await urges.restart_no_contact(tx, user.id, now)
                     message = ctx.text(Msg.NC_RESTARTED, longest=counter.longest_days)

@@ -2,6 +2,9 @@
 
     offer ──[yes]──▶ menu ◀─────────────────────────────────────────────┐
       └──[not now]──▶ (left)                                            │
+    menu shows Breathe, Wait, Write and More; More shows the rest:      │
+      ├──[The urge is to look them up]──▶ checking ──[wait|breathe|didn't look|back]
+      ├──[I live with them, or went back]──▶ need (kind words, no forecast)
     menu ──[Breathe]──▶ bpick ──[rhythm]──▶ after ──[again|back]─────────┤
       ├──[Ground]─────▶ gpick ──[exercise]──▶ gstep ──[next]…──▶ after ──┤
       ├──[My reasons]─▶ remember (list + a question) ──[another|back]────┤
@@ -24,6 +27,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.content_pack.ids import Msg
+from bot.content_pack.rotation import pick_fresh
 from bot.content_pack.schema import Exercise
 from bot.core.replies import Frame, Reply
 from bot.delivery.outbox import Outgoing
@@ -35,7 +39,8 @@ from bot.flows.reasons import save_reason
 from bot.flows.typed_labels import showing
 from bot.flows.validation import too_long
 from bot.scheduling.planner import in_quiet_hours, user_zone
-from bot.storage import flow_positions, urges
+from bot.storage import content_seen, flow_positions, urges
+from bot.storage.content_seen import NO_REPEAT_WINDOW, SeenKind
 from bot.storage.db import Transaction
 from bot.storage.flow_positions import FlowPosition, Placement, new_token
 from bot.storage.user_texts import TextKind, add_text, list_texts
@@ -43,13 +48,30 @@ from bot.storage.users import User
 
 WAIT_MINUTES = ("10", "20", "30")
 BREATH_WORDS = {"in": Msg.BREATH_IN, "hold": Msg.BREATH_HOLD, "out": Msg.BREATH_OUT}
+# In running text each phase has its own words ("breathe in for 4 seconds"), so a
+# capitalised frame label never lands mid-sentence.
+BREATH_STEPS = {"in": Msg.BREATH_STEP_IN, "hold": Msg.BREATH_STEP_HOLD, "out": Msg.BREATH_STEP_OUT}
 
 _OFFER = ((Choice("yes", Msg.PAUSE_OFFER_YES), Choice("no", Msg.PAUSE_OFFER_NO)),)
+# Under stress, fewer choices: the three that help most first, the rest behind "More".
 _MENU = (
-    (Choice("breathe", Msg.PAUSE_BREATHE), Choice("ground", Msg.PAUSE_GROUND)),
-    (Choice("remember", Msg.PAUSE_REMEMBER), Choice("write", Msg.PAUSE_WRITE)),
+    (Choice("breathe", Msg.PAUSE_BREATHE),),
     (Choice("wait", Msg.PAUSE_WAIT),),
+    (Choice("write", Msg.PAUSE_WRITE),),
+    (Choice("more", Msg.PAUSE_MORE),),
+)
+_MORE = (
+    (Choice("ground", Msg.PAUSE_GROUND), Choice("remember", Msg.PAUSE_REMEMBER)),
+    (Choice("checking", Msg.PAUSE_CHECKING),),
+    (Choice("still", Msg.PAUSE_STILL_THERE),),
     (Choice("reached", Msg.PAUSE_REACHED_OUT), Choice("done", Msg.PAUSE_DONE)),
+    (Choice("back", Msg.PAUSE_BACK),),
+)
+# The urge to look them up (a profile, a story, unblocking), not to write to them.
+_CHECKING = (
+    (Choice("wait", Msg.PAUSE_WAIT),),
+    (Choice("breathe", Msg.PAUSE_BREATHE),),
+    (Choice("done", Msg.CHECKING_PASSED), Choice("back", Msg.PAUSE_BACK)),
 )
 _AFTER = ((Choice("again", Msg.PAUSE_ANOTHER), Choice("back", Msg.PAUSE_BACK)),)
 _NEXT = ((Choice("next", Msg.PAUSE_NEXT), Choice("back", Msg.PAUSE_BACK)),)
@@ -85,8 +107,7 @@ def breathing_frames(ctx: FlowContext, exercise: Exercise) -> tuple[Frame, ...]:
 def breathing_text(ctx: FlowContext, exercise: Exercise) -> str:
     """The same exercise as one message, for platforms that cannot edit a message live."""
     one_breath = ", ".join(
-        ctx.text(Msg.BREATH_STEP, phase=ctx.text(BREATH_WORDS[p.phase]), seconds=p.seconds)
-        for p in exercise.pace
+        ctx.text(BREATH_STEPS[phase.phase], seconds=phase.seconds) for phase in exercise.pace
     )
     sequence = ctx.text(Msg.BREATH_SEQUENCE, breath=one_breath, rounds=exercise.rounds)
     return f"{exercise.intro}\n\n{sequence}\n\n{exercise.closing}"
@@ -111,6 +132,7 @@ class Pause(Flow):
             "wait": Step(on_choice=self._wait, text_as_choice=True),
             "followup": Step(on_choice=self._followup),
             "need": Step(on_choice=self._need),
+            "checking": Step(on_choice=self._checking),
         }
 
     # Entry points -----------------------------------------------------------------------
@@ -142,7 +164,8 @@ class Pause(Flow):
             position = FlowPosition(self.name, "followup", new_token(), shown.data())
             placements.append(Placement(user.id, position))
             reply = Reply(
-                ctx.text(Msg.FOLLOWUP),
+                # It arrives unasked-for in the moment, so it may show on a lock screen.
+                ctx.text(Msg.FOLLOWUP if user.discreet else Msg.FOLLOWUP_WARM),
                 buttons=shown.markup(position),
                 silent=in_quiet_hours(user, now),  # asked for, so sent, but without a sound
             )
@@ -169,7 +192,38 @@ class Pause(Flow):
                 return await self._reached_out(ctx)
             case "done":
                 return await self._passed(ctx, Msg.PAUSE_DONE_REPLY)
+            case "more":
+                return [await self.ask(ctx, "menu", Msg.PAUSE_MORE_MENU, _MORE)]
+            case "back":
+                return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
+            case "checking":
+                return [await self.ask(ctx, "checking", Msg.PAUSE_CHECKING_REPLY, _CHECKING)]
+            case "still":
+                return await self._still_there(ctx)
         return [ctx.reply(Msg.USE_BUTTONS)]
+
+    async def _checking(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+        if value in {"wait", "breathe", "done", "back"}:
+            return await self._menu(ctx, position, value)
+        return [ctx.reply(Msg.USE_BUTTONS)]
+
+    async def _still_there(self, ctx: FlowContext) -> list[Reply]:
+        """Lives with them, or went back: kindness and a next step, never a forecast."""
+        user = await ctx.ensure_user()
+        replies = [
+            r for r in ctx.services.content.checkin_replies(ctx.locale)
+            if r.category == "still_there" and r.time_of_day == "any"  # a pause has no hour
+        ]  # fmt: skip
+        text = ctx.text(Msg.PAUSE_STILL_THERE_REPLY)
+        if replies:
+            seen = await content_seen.seen_since(
+                ctx.db, user.id, SeenKind.REPLY, ctx.now() - NO_REPEAT_WINDOW
+            )
+            chosen = pick_fresh(replies, seen, self._rng)
+            async with ctx.db.transaction() as tx:
+                await content_seen.mark_seen(tx, [(user.id, SeenKind.REPLY, chosen.id)], ctx.now())
+            text = f"{chosen.text}\n\n{text}"
+        return [Reply(text, buttons=await self.show(ctx, "need", _NEED))]
 
     async def _pick(self, ctx: FlowContext, step: str, kind: str) -> Reply:
         choices = [
@@ -259,7 +313,15 @@ class Pause(Flow):
         return [mine, await self._reflection(ctx)]
 
     async def _reflection(self, ctx: FlowContext) -> Reply:
-        question = self._rng.choice(ctx.services.content.reflections(ctx.locale))
+        user = await ctx.ensure_user()
+        seen = await content_seen.seen_since(
+            ctx.db, user.id, SeenKind.REFLECTION, ctx.now() - NO_REPEAT_WINDOW
+        )
+        question = pick_fresh(ctx.services.content.reflections(ctx.locale), seen, self._rng)
+        async with ctx.db.transaction() as tx:
+            await content_seen.mark_seen(
+                tx, [(user.id, SeenKind.REFLECTION, question.id)], ctx.now()
+            )
         buttons = await self.show(ctx, "remember", _AFTER)
         text = f"{ctx.text(Msg.REFLECT_INTRO)}\n\n{question.text}"
         return Reply(text, buttons=buttons)
@@ -322,7 +384,7 @@ class Pause(Flow):
         return [Reply(text, buttons=menu.markup(moved))]
 
     async def _wait(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        minutes = value.removesuffix(" minutes").removesuffix(" min").strip()
+        minutes = value.removeprefix("wait ").removesuffix(" minutes").removesuffix(" min").strip()
         if minutes not in WAIT_MINUTES:
             return [ctx.reply(Msg.USE_BUTTONS)]
         user = await ctx.ensure_user()

@@ -1,8 +1,12 @@
-"""/reasons: the user's own list of why they left, written any time, encrypted at rest.
+"""/reasons: what the user wrote down for themselves, and the drafts they kept, encrypted.
 
 list ──[Add]──▶ add (text) ──▶ list
   ├──[Remove]──▶ remove ──[number]──▶ list
+  ├──[Read my kept drafts]──▶ drafts ──[Delete a draft]──▶ dremove ──[number]──▶ drafts
+  │                             └──[Back to my list]──▶ list
   └──[Done]──▶ (left)
+
+A kept draft is only worth keeping if it can be read again: here, not as JSON in /mydata.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ class Reasons(Flow):
             "list": Step(on_choice=self._list_choice),
             "add": Step(on_text=self._add, on_choice=self._add_choice),
             "remove": Step(on_choice=self._remove),
+            "drafts": Step(on_choice=self._drafts_choice),
+            "dremove": Step(on_choice=self._remove_draft),
         }
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
@@ -41,6 +47,7 @@ class Reasons(Flow):
         rows: list[list[Choice]] = [[Choice("add", Msg.REASONS_ADD)]]
         if reasons:
             rows[0].append(Choice("remove", Msg.REASONS_REMOVE))
+        rows.append([Choice("drafts", Msg.REASONS_DRAFTS)])
         rows.append([Choice("done", Msg.REASONS_DONE)])
         if reasons:
             listed = "\n".join(f"{number}. {r.text}" for number, r in enumerate(reasons, start=1))
@@ -59,6 +66,8 @@ class Reasons(Flow):
             async with ctx.db.transaction() as tx:
                 await flow_positions.leave_flow(tx, user.id)
             return [ctx.reply(Msg.REASONS_CLOSED)]
+        if value == "drafts":
+            return [await self._show_drafts(ctx)]
         if value == "add":
             count = len(await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user.id))
             if count >= MAX_REASONS:
@@ -101,6 +110,48 @@ class Reasons(Flow):
         if not removed:
             return [ctx.reply(Msg.USE_BUTTONS)]
         return [await self._show_list(ctx, before=ctx.text(Msg.REASONS_REMOVED))]
+
+    async def _show_drafts(self, ctx: FlowContext, before: str | None = None) -> Reply:
+        user = await ctx.ensure_user()
+        drafts = await list_texts(ctx.db, ctx.cipher, TextKind.DRAFT, user.id)
+        rows: list[list[Choice]] = []
+        if drafts:
+            rows.append([Choice("remove", Msg.DRAFTS_REMOVE)])
+        rows.append([Choice("back", Msg.DRAFTS_BACK)])
+        if drafts:
+            listed = "\n\n".join(f"{n}. {d.text}" for n, d in enumerate(drafts, start=1))
+            body = f"{ctx.text(Msg.DRAFTS_LIST)}\n\n{listed}"
+        else:
+            body = ctx.text(Msg.DRAFTS_EMPTY)
+        text = body if before is None else f"{before}\n\n{body}"
+        # protect: the drafts are the user's own words.
+        buttons = await self.show(ctx, "drafts", rows)
+        return Reply(text, buttons=buttons, protect=bool(drafts))
+
+    async def _drafts_choice(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> list[Reply]:
+        if value == "back":
+            return [await self._show_list(ctx)]
+        if value == "remove":
+            user = await ctx.ensure_user()
+            drafts = await list_texts(ctx.db, ctx.cipher, TextKind.DRAFT, user.id)
+            numbers = [Choice(str(d.id), str(n)) for n, d in enumerate(drafts, start=1)]
+            rows = [numbers[i : i + 5] for i in range(0, len(numbers), 5)]
+            return [await self.ask(ctx, "dremove", Msg.DRAFTS_PICK_REMOVE, rows)]
+        return [ctx.reply(Msg.USE_BUTTONS)]
+
+    async def _remove_draft(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> list[Reply]:
+        user = await ctx.ensure_user()
+        if not (value.isascii() and value.isdigit()):
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        async with ctx.db.transaction() as tx:
+            removed = await remove_text(tx, TextKind.DRAFT, user.id, int(value))
+        if not removed:
+            return [ctx.reply(Msg.USE_BUTTONS)]
+        return [await self._show_drafts(ctx, before=ctx.text(Msg.DRAFTS_REMOVED))]
 
 
 async def save_reason(ctx: FlowContext, text: str) -> Reply | None:

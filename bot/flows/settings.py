@@ -16,6 +16,7 @@ Every change reschedules the user's check-ins in the same transaction.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime, time, timedelta
 
 from bot.content_pack.ids import Msg
@@ -45,7 +46,7 @@ MAX_PAUSE_DAYS = 60
 _ZONE_STEPS = ZoneSteps(ask="timezone", pick="tzpick", confirm="tzconfirm")
 
 _QUESTIONS = {
-    "tz": ("timezone", Msg.TIMEZONE_ASK_AGAIN),  # no "First," as in onboarding
+    "tz": ("timezone", Msg.SETTINGS_ASK_TIMEZONE),  # no "First," as in onboarding
     "times": ("times", Msg.ASK_TIMES),
     "days": ("days", Msg.ASK_DAYS),
     "quiet": ("quiet", Msg.ASK_QUIET),
@@ -162,7 +163,10 @@ class Settings(Flow):
             async def toggle(tx: Transaction, user: User) -> None:
                 await users.set_discreet(tx, user.id, not user.discreet)
 
-            return await self._apply(ctx, toggle)
+            saved, *rest = await self._apply(ctx, toggle)
+            # Discreet mode changes the words of the command menu too, where it can.
+            menu = "full" if user.discreet else "discreet"
+            return [replace(saved, command_menu=menu), *rest]
         if value == "keep":
             return [await self.ask(ctx, "keep", Msg.ASK_KEEP, _keep_choices(ctx))]
         if value == "pause":

@@ -262,6 +262,7 @@ class Dispatcher:
                         locale=user.locale,
                         local_time=now.astimezone(user_zone(user)),
                         last_opening_id=user.last_opening_id,
+                        discreet=user.discreet,
                     )
                 )
         if later:

@@ -69,6 +69,7 @@ class NoContact:
     since: datetime
     longest_days: int
     restarts: int
+    practical_contacts: int = 0  # handovers and shared matters: counted apart, never a reset
 
     def current_days(self, now: datetime) -> int:
         return max(0, (now - self.since) // timedelta(days=1))
@@ -76,11 +77,25 @@ class NoContact:
 
 async def get_no_contact(db: Queryable, user_id: int) -> NoContact | None:
     row = await db.fetch_one(
-        "SELECT since, longest_days, restarts FROM no_contact WHERE user_id = ?", (user_id,)
+        "SELECT since, longest_days, restarts, practical_contacts FROM no_contact"
+        " WHERE user_id = ?",
+        (user_id,),
     )
     if row is None:
         return None
-    return NoContact(from_epoch(row["since"]), row["longest_days"], row["restarts"])
+    return NoContact(
+        from_epoch(row["since"]), row["longest_days"], row["restarts"], row["practical_contacts"]
+    )
+
+
+async def note_practical_contact(tx: Transaction, user_id: int) -> int:
+    """A handover or a shared matter: noted, and the count of days goes on untouched."""
+    await tx.execute(
+        "UPDATE no_contact SET practical_contacts = practical_contacts + 1 WHERE user_id = ?",
+        (user_id,),
+    )
+    counter = await get_no_contact(tx, user_id)
+    return 0 if counter is None else counter.practical_contacts
 
 
 async def start_no_contact(tx: Transaction, user_id: int, now: datetime) -> None:
@@ -102,7 +117,7 @@ async def restart_no_contact(tx: Transaction, user_id: int, now: datetime) -> No
         " WHERE user_id = ?",
         (to_epoch(now), longest, user_id),
     )
-    return NoContact(now, longest, current.restarts + 1)
+    return NoContact(now, longest, current.restarts + 1, current.practical_contacts)
 
 
 async def stop_no_contact(tx: Transaction, user_id: int) -> None:

@@ -48,9 +48,11 @@ async def test_hostile_markup_is_echoed_exactly_everywhere(
     await telegram.taps(ANA, text_of(Msg.PAUSE_WRITE))
     await telegram.says(ANA, text)
     await telegram.taps(ANA, text_of(Msg.WRITE_KEEP))
+    await telegram.taps(ANA, text_of(Msg.PAUSE_MORE))
     await telegram.taps(ANA, text_of(Msg.PAUSE_DONE))
 
     await telegram.says(ANA, "/pause")
+    await telegram.taps(ANA, text_of(Msg.PAUSE_MORE))
     await telegram.taps(ANA, text_of(Msg.PAUSE_REMEMBER))
     assert f"• {text}" in telegram.tg.sent_texts(ANA)[-2].splitlines()  # the reasons, quoted
 

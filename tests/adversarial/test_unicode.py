@@ -68,8 +68,8 @@ async def test_a_10000_character_message_is_answered(
     ("start", "refusal", "limit"),
     [
         (["/checkin", "3", "none"], Msg.NOTE_TOO_LONG, NOTE_LIMIT),
-        (["/pause", "Write it, don't send it"], Msg.DRAFT_TOO_LONG, 4000),
-        (["/reasons", "Add a reason"], Msg.REASON_TOO_LONG, 500),
+        (["/pause", "Write it here, not to them"], Msg.DRAFT_TOO_LONG, 4000),
+        (["/reasons", "Write one down"], Msg.REASON_TOO_LONG, 500),
     ],
 )
 async def test_a_10000_character_text_is_refused_kindly_and_nothing_is_kept(

@@ -78,7 +78,13 @@ async def test_mydata_shows_everything_decrypted(chat: Conversation) -> None:
         (1, "some", "rough morning <b>really</b>")
     ]
     assert len(data["affirmations_seen"]) == 1
-    assert data["current_flow"] is None
+    # /affirm left its "Another thought" button on offer; nothing else is open.
+    assert data["current_flow"] == {
+        "flow": "af",
+        "step": "shown",
+        "draft_waiting": None,
+        "text_waiting": None,
+    }
 
 
 async def test_mydata_shows_a_draft_still_waiting_for_keep_or_let_go(

@@ -30,7 +30,7 @@ async def test_history_counts_the_last_7_and_30_days(
     clock.advance(timedelta(days=3))
     await chat.send("/history")
     summary, pauses = chat.text.rsplit("\n\n", 1)
-    assert pauses == text_of(Msg.HISTORY_PAUSES, paused=0, passed=0)
+    assert pauses == text_of(Msg.HISTORY_PAUSES, paused=0) == "No pauses taken in the last 30 days."
     assert summary == text_of(
         Msg.HISTORY_SUMMARY,
         answered_7=2,

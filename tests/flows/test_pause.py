@@ -69,6 +69,7 @@ async def test_five_senses_step_by_step(
     senses = content.exercise("en", "ground-five-senses")
     assert senses is not None and len(senses.steps) == 5
     await chat.send("/urge")
+    await chat.press(text_of(Msg.PAUSE_MORE))
     await chat.press(text_of(Msg.PAUSE_GROUND))
     titles = [b.label for b in chat.last[0].flat_buttons]
     assert len([e for e in content.exercises("en") if e.kind == "grounding"]) >= 8
@@ -89,6 +90,7 @@ async def test_remember_without_reasons_then_with_one(
     chat: Conversation, services: Services, content: ContentPack, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/pause")
+    await chat.press(text_of(Msg.PAUSE_MORE))
     await chat.press(text_of(Msg.PAUSE_REMEMBER))
     assert chat.text == text_of(Msg.REMEMBER_EMPTY)
     await chat.send("I was always walking on eggshells")
@@ -135,6 +137,7 @@ async def test_reached_out_gets_a_kind_answer_and_a_question(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/pause")
+    await chat.press(text_of(Msg.PAUSE_MORE))
     await chat.press(text_of(Msg.PAUSE_REACHED_OUT))
     assert chat.text == text_of(Msg.REACHED_OUT_REPLY)
     assert "?" in chat.text
@@ -150,6 +153,7 @@ async def test_im_okay_counts_as_passed(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/pause")
+    await chat.press(text_of(Msg.PAUSE_MORE))
     await chat.press(text_of(Msg.PAUSE_DONE))
     assert chat.text == text_of(Msg.PAUSE_DONE_REPLY)
     counts = await pause_counts(services.db, await user_id(services), since=LONG_AGO)
@@ -175,13 +179,13 @@ async def test_wait_schedules_a_followup(
     [
         ["/pause"],
         ["/pause", Msg.PAUSE_BREATHE],
-        ["/pause", Msg.PAUSE_GROUND],
-        ["/pause", Msg.PAUSE_GROUND, "Five senses"],
-        ["/pause", Msg.PAUSE_REMEMBER],
+        ["/pause", Msg.PAUSE_MORE, Msg.PAUSE_GROUND],
+        ["/pause", Msg.PAUSE_MORE, Msg.PAUSE_GROUND, "Five senses"],
+        ["/pause", Msg.PAUSE_MORE, Msg.PAUSE_REMEMBER],
         ["/pause", Msg.PAUSE_WRITE],
         ["/pause", Msg.PAUSE_WRITE, "text: call me"],
         ["/pause", Msg.PAUSE_WAIT],
-        ["/pause", Msg.PAUSE_REACHED_OUT],
+        ["/pause", Msg.PAUSE_MORE, Msg.PAUSE_REACHED_OUT],
         ["i want to call her so bad"],
     ],
 )

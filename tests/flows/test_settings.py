@@ -41,7 +41,7 @@ async def test_menu_shows_every_setting(chat: Conversation, text_of: Callable[..
     labels = [b.label for b in chat.last[0].flat_buttons]
     assert labels == [
         "Country", "Time zone", "Check-in times", "Days", "Quiet hours", "Pause check-ins",
-        "Stop check-ins", "History kept", "Turn discreet mode off", "Done",
+        "Stop check-ins", "History kept", "Turn discreet mode off (warmer wording)", "Done",
     ]  # fmt: skip
 
 
@@ -182,11 +182,11 @@ async def test_discreet_mode_protects_echoed_words_until_turned_off(
     chat: Conversation, services: Services
 ) -> None:
     await chat.send("/reasons")
-    await chat.press("Add a reason")
+    await chat.press("Write one down")
     await chat.send("I could breathe again")
     assert chat.last[0].protect
     await chat.send("/settings")
-    await chat.press("Turn discreet mode off")
+    await chat.press("Turn discreet mode off (warmer wording)")
     assert "Discreet mode: off" in chat.text
     await chat.send("/reasons")
     assert not chat.last[0].protect

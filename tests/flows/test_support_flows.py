@@ -50,16 +50,16 @@ async def test_no_contact_counts_and_a_restart_keeps_the_longest(
     assert chat.text == text_of(Msg.NC_STARTED)
     clock.advance(timedelta(days=12, hours=3))
     await chat.send("/nocontact")
-    assert chat.text == text_of(Msg.NC_STATUS, days=12, longest=12)
+    assert chat.text == "12 days without contact. Your longest stretch so far: 12 days."
     await chat.press(text_of(Msg.NC_RESET))
     assert chat.text == text_of(Msg.NC_RESTARTED, longest=12)
-    assert "still progress" in chat.text
+    assert "your longest stretch, 12 days, stays yours" in chat.text
     clock.advance(timedelta(days=5))
     await chat.send("/nocontact")
-    assert chat.text == text_of(Msg.NC_STATUS, days=5, longest=12)
+    assert chat.text == "5 days without contact. Your longest stretch so far: 12 days."
     clock.advance(timedelta(days=10))
     await chat.send("/nocontact")
-    assert chat.text == text_of(Msg.NC_STATUS, days=15, longest=15)
+    assert chat.text == "15 days without contact. Your longest stretch so far: 15 days."
     await chat.press(text_of(Msg.NC_STOP))
     assert chat.text == text_of(Msg.NC_STOPPED)
     await chat.send("/nocontact")
@@ -135,8 +135,12 @@ async def test_checkin_urge_button_and_strong_answer_lead_to_a_pause(
 
 async def test_history_shows_pauses(chat: Conversation, text_of: Callable[..., str]) -> None:
     await chat.send("/pause")
+    await chat.press(text_of(Msg.PAUSE_MORE))
     await chat.press(text_of(Msg.PAUSE_DONE))
     await chat.send("/pause")
+    await chat.press(text_of(Msg.PAUSE_MORE))
     await chat.press(text_of(Msg.PAUSE_REACHED_OUT))
     await chat.send("/history")
-    assert chat.text.endswith(text_of(Msg.HISTORY_PAUSES, paused=2, passed=1))
+    pauses = f"{text_of(Msg.HISTORY_PAUSES, paused=2)} {text_of(Msg.HISTORY_PASSED, passed=1)}"
+    assert pauses == "2 pauses taken in the last 30 days. 1 urge passed."
+    assert chat.text.endswith(pauses)

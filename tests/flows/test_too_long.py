@@ -25,10 +25,10 @@ async def held_in_position(services: Services) -> str | None:
     return held if isinstance(held, str) else None
 
 
-START = {
+START: dict[TextLimit, list[str | Msg]] = {
     TextLimit.NOTE: ["/checkin", "3", "none"],
-    TextLimit.DRAFT: ["/pause", "Write it, don't send it"],
-    TextLimit.REASON: ["/reasons", "Add a reason"],
+    TextLimit.DRAFT: ["/pause", Msg.PAUSE_WRITE],
+    TextLimit.REASON: ["/reasons", Msg.REASONS_ADD],
 }
 REFUSAL = {
     TextLimit.NOTE: Msg.NOTE_TOO_LONG,
@@ -37,9 +37,10 @@ REFUSAL = {
 }
 
 
-async def begin(chat: Conversation, limit: TextLimit) -> None:
+async def begin(chat: Conversation, limit: TextLimit, text_of: Callable[..., str]) -> None:
+    """Typed words are sent; a message id is its button, pressed."""
     for step in START[limit]:
-        await (chat.send(step) if step.startswith("/") or step.isalnum() else chat.press(step))
+        await (chat.press(text_of(step)) if isinstance(step, Msg) else chat.send(step))
 
 
 async def kept_texts(chat: Conversation) -> list[str]:
@@ -54,7 +55,7 @@ async def kept_texts(chat: Conversation) -> list[str]:
 async def test_keeping_the_first_part(
     chat: Conversation, services: Services, text_of: Callable[..., str], limit: TextLimit
 ) -> None:
-    await begin(chat, limit)
+    await begin(chat, limit, text_of)
     [offer] = await chat.send(LONG)
     assert offer.text == text_of(REFUSAL[limit], limit=limit.characters)
     assert str(limit.characters) in offer.text
@@ -80,7 +81,7 @@ async def test_keeping_the_first_part(
 async def test_writing_it_shorter(
     chat: Conversation, services: Services, text_of: Callable[..., str], limit: TextLimit
 ) -> None:
-    await begin(chat, limit)
+    await begin(chat, limit, text_of)
     await chat.send(LONG)
     await chat.press(text_of(Msg.LONG_WRITE_SHORTER))
     assert chat.text == text_of(Msg.LONG_REWRITE, limit=limit.characters)
@@ -92,9 +93,9 @@ async def test_writing_it_shorter(
 
 
 async def test_a_shorter_text_typed_instead_of_choosing_replaces_the_long_one(
-    chat: Conversation, services: Services
+    chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
-    await begin(chat, TextLimit.NOTE)
+    await begin(chat, TextLimit.NOTE, text_of)
     await chat.send(LONG)
     await chat.send("just this")
     assert await held_in_position(services) is None

@@ -138,7 +138,7 @@ async def test_settings_use_the_same_places(
     await onboarded(chat)
     await chat.send("/settings")
     await chat.press(text_of(Msg.SETTINGS_CHANGE_TIMEZONE))
-    assert chat.text == text_of(Msg.TIMEZONE_ASK_AGAIN)
+    assert chat.text == text_of(Msg.SETTINGS_ASK_TIMEZONE)
     await chat.send("UTC-5")
     await chat.press("New York")
     assert chat.text == text_of(
@@ -290,7 +290,7 @@ async def test_a_typed_label_from_an_older_step_presses_nothing(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/reasons")
-    await chat.send("add a reason")  # "Add a reason", typed
+    await chat.send(text_of(Msg.REASONS_ADD).lower())  # its button's label, typed
     assert chat.text == text_of(Msg.REASONS_ASK)
     await chat.send("Done")  # a label of the list, which is no longer shown: a reason
     assert chat.text.startswith(text_of(Msg.REASONS_ADDED))

@@ -34,11 +34,18 @@ async def test_checkin_arrives_daily_at_local_time_with_neutral_opening(
     [(address, reply)] = world.checkins_sent()
     assert address.user_id == "ana"
     first_line = reply.text.splitlines()[0]
-    neutral = {o.text for o in content.openings("en") if o.time_of_day in ("morning", "any")}
+    neutral = {
+        o.text
+        for o in content.openings("en")
+        if o.time_of_day in ("morning", "any") and o.register == "neutral"
+    }
     assert first_line in neutral
     labels = [button.label for button in reply.flat_buttons]
     assert labels[:5] == ["1 · very low", "2 · low", "3 · so-so", "4 · okay", "5 · good"]
-    assert labels[5:] == ["I'm having an urge right now", "In 1 hour", "In 3 hours", "Tomorrow"]
+    assert labels[5:] == [
+        "I'm having an urge right now",
+        "Ask me again in 1 hour", "Ask me again in 3 hours", "No more today, see you tomorrow",
+    ]  # fmt: skip
 
 
 async def test_openings_rotate_without_repeating_back_to_back(world: World) -> None:
@@ -141,7 +148,7 @@ async def test_snooze_asks_again_an_hour_later(world: World) -> None:
     await world.tick()
     chat = world.chat("ana")
     chat.history = [reply for _, reply in world.checkins_sent()]
-    await chat.press("In 1 hour")
+    await chat.press("Ask me again in 1 hour")
     assert chat.text == "All right. I'll ask again at 09:30."
     assert await world.run_until(utc(2026, 3, 3, 10, 0), step=timedelta(minutes=1)) == [
         utc(2026, 3, 3, 8, 30)
@@ -157,7 +164,7 @@ async def test_snooze_into_quiet_hours_waits_for_their_end(world: World) -> None
     world.clock.set(utc(2026, 3, 2, 21, 0))
     await world.tick()
     chat.history = [reply for _, reply in world.checkins_sent()]
-    await chat.press("In 3 hours")
+    await chat.press("Ask me again in 3 hours")
     assert chat.text == "All right. I'll ask again at 07:00."
     delivered = await world.run_until(utc(2026, 3, 3, 8), step=timedelta(minutes=10))
     assert delivered == [utc(2026, 3, 3, 7, 0)]
@@ -172,7 +179,7 @@ async def test_snooze_until_tomorrow_skips_the_rest_of_today(world: World) -> No
     world.clock.set(utc(2026, 3, 3, 8, 0))
     await world.tick()
     chat.history = [reply for _, reply in world.checkins_sent()]
-    await chat.press("Tomorrow")
+    await chat.press("No more today")
     delivered = await world.run_until(utc(2026, 3, 4, 9), step=timedelta(minutes=10))
     assert delivered == [utc(2026, 3, 4, 8, 0)]
 

@@ -47,18 +47,18 @@ async def write_everything(settings: Settings, clock: ManualClock) -> None:
         router = Router(services, rng=random.Random(2))
         chat = Conversation(router, Address("console", "c1", "u1"))
         await chat.send("/reasons")
-        await chat.press("Add a reason")
+        await chat.press("Write one down")
         await chat.send(WORDS["reason"])
         await chat.send("/checkin")
         for answer in ("3", "none", WORDS["note"]):
             await chat.send(answer)
         await chat.send("/pause")
-        await chat.press("Write it, don't send it")
+        await chat.press("Write it here, not to them")
         await chat.send(WORDS["kept"])
-        await chat.press("Keep it")
+        await chat.press("Keep it for me")
         other = Conversation(router, Address("console", "c2", "u2"))
         await other.send("/pause")
-        await other.press("Write it, don't send it")
+        await other.press("Write it here, not to them")
         await other.send(WORDS["pending"])  # left waiting for "keep or let go"
         third = Conversation(router, Address("console", "c3", "u3"))
         for answer in ("/checkin", "3", "none", WORDS["long"]):

@@ -22,7 +22,7 @@ async def test_history_older_than_the_retention_is_deleted_reasons_stay(
     await chat.send("none")
     await chat.send("an old note")
     await chat.send("/reasons")
-    await chat.press("Add a reason")
+    await chat.press("Write one down")
     await chat.send("my own reason")
     clock.advance(timedelta(days=100))
     await chat.send("/checkin")

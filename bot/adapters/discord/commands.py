@@ -167,7 +167,9 @@ class _Describer:
 
     def command(self, command: Command) -> Described:
         def text(locale: str) -> str:
-            return self._content.command_descriptions(locale)[command]
+            # Slash commands are one list for everyone, and discreet mode is the default:
+            # neutral words, fit for a screen someone else may see.
+            return self._content.command_descriptions(locale, discreet=True)[command]
 
         return self._described(text)
 

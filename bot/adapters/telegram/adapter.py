@@ -19,6 +19,7 @@ from telegram import (
     Bot,
     BotCommand,
     BotCommandScopeAllChatAdministrators,
+    BotCommandScopeChat,
     CallbackQuery,
     Message,
     Update,
@@ -206,7 +207,8 @@ class TelegramAdapter:
         """The command menu, in every language the pack has. Group admins also see the
         commands that change a group's settings; everyone else is not shown them."""
         for locale in self._content.locales:
-            described = self._content.command_descriptions(locale).items()
+            # One menu per bot, and discreet mode is every user's default: neutral words.
+            described = self._content.command_descriptions(locale, discreet=True).items()
             everyone = [BotCommand(c.value, d) for c, d in described if c not in ADMIN_COMMANDS]
             admins = [BotCommand(c.value, d) for c, d in described]
             language = None if locale == self._content.default_locale else locale
@@ -214,6 +216,22 @@ class TelegramAdapter:
             await self.bot.set_my_commands(
                 admins, scope=BotCommandScopeAllChatAdministrators(), language_code=language
             )
+
+    async def _set_chat_menu(self, address: Address, full: bool) -> None:
+        """The menu is one per bot and neutral; discreet mode is per user. Someone who
+        turned it off gets the full descriptions in their own chat; turning it back on
+        (or /forget) removes that chat's menu, so the neutral one shows again."""
+        scope = BotCommandScopeChat(int(address.chat_id))
+        try:
+            if not full:
+                await self.bot.delete_my_commands(scope=scope)
+                return
+            locale = await self._locale_of(address)
+            described = self._content.command_descriptions(locale).items()
+            commands = [BotCommand(c.value, d) for c, d in described if c not in ADMIN_COMMANDS]
+            await self.bot.set_my_commands(commands, scope=scope)
+        except TelegramError as error:  # the reply matters more than the menu's words
+            log_event(log, "telegram.chat_menu_failed", logging.WARNING, exc_info=error)
 
     # Inbound ----------------------------------------------------------------------------
 
@@ -281,6 +299,8 @@ class TelegramAdapter:
     async def _reply_all(self, address: Address, replies: list[Reply]) -> None:
         """Each reply on its own: one that cannot be delivered does not stop the next."""
         for reply in replies:
+            if reply.command_menu is not None and not address.is_group:
+                await self._set_chat_menu(address, full=reply.command_menu == "full")
             try:
                 await self._deliver(address, reply)
             except DeliveryError as error:
@@ -511,10 +531,9 @@ class TelegramAdapter:
         async with self._db.transaction() as tx:
             await sent_messages.forget_tracked(tx, [message.id for message in mine])
         locale = await self._locale_of(address)
-        if kept:
-            said = self._content.text(locale, Msg.WIPE_PARTLY, deleted=deleted, kept=kept)
-        else:
-            said = self._content.text(locale, Msg.WIPE_DONE, deleted=deleted)
+        said = self._content.text(locale, Msg.WIPE_DONE, deleted=deleted)
+        if kept:  # each count in its own sentence, so each agrees with its own number
+            said = f"{said} {self._content.text(locale, Msg.WIPE_PARTLY, kept=kept)}"
         await self._send(address, Reply(said))
 
     async def _locale_of(self, address: Address) -> str:

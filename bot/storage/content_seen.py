@@ -1,0 +1,74 @@
+"""Which replies, openings and reflections a user saw lately: ids and times only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from bot.storage.db import Transaction
+from bot.storage.queries import Queryable, from_epoch, to_epoch
+
+# Nothing is shown again within this window while anything unseen is left.
+NO_REPEAT_WINDOW = timedelta(days=30)
+
+
+class SeenKind(StrEnum):
+    REPLY = "reply"
+    OPENING = "opening"
+    REFLECTION = "reflection"
+
+
+async def seen_since(
+    db: Queryable, user_id: int, kind: SeenKind, since: datetime
+) -> dict[str, datetime]:
+    """Item id to when it was last shown, for what was shown since `since`."""
+    rows = await db.fetch_all(
+        "SELECT item_id, seen_at FROM content_seen WHERE user_id = ? AND kind = ? AND seen_at >= ?",
+        (user_id, kind.value, to_epoch(since)),
+    )
+    return {row["item_id"]: from_epoch(row["seen_at"]) for row in rows}
+
+
+async def seen_by_users(
+    db: Queryable, user_ids: Sequence[int], kind: SeenKind, since: datetime
+) -> dict[int, dict[str, datetime]]:
+    """The same for many users at once (a tick's worth of due check-ins)."""
+    found: dict[int, dict[str, datetime]] = {user_id: {} for user_id in user_ids}
+    for start in range(0, len(user_ids), 500):  # under SQLite's bound-parameter limit
+        chunk = list(user_ids[start : start + 500])
+        marks = ", ".join("?" for _ in chunk)
+        rows = await db.fetch_all(
+            "SELECT user_id, item_id, seen_at FROM content_seen"
+            f" WHERE kind = ? AND seen_at >= ? AND user_id IN ({marks})",
+            (kind.value, to_epoch(since), *chunk),
+        )
+        for row in rows:
+            found[row["user_id"]][row["item_id"]] = from_epoch(row["seen_at"])
+    return found
+
+
+async def mark_seen(
+    tx: Transaction, seen: Sequence[tuple[int, SeenKind, str]], now: datetime
+) -> None:
+    """Note what was shown; rows older than the window are dropped as they are passed."""
+    await tx.executemany(
+        "INSERT INTO content_seen (user_id, kind, item_id, seen_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (user_id, kind, item_id) DO UPDATE SET seen_at = excluded.seen_at",
+        [(user_id, kind.value, item_id, to_epoch(now)) for user_id, kind, item_id in seen],
+    )
+    await tx.executemany(
+        "DELETE FROM content_seen WHERE user_id = ? AND kind = ? AND seen_at < ?",
+        [(user_id, kind.value, to_epoch(now - NO_REPEAT_WINDOW)) for user_id, kind, _ in set(seen)],
+    )
+
+
+async def seen_for_export(db: Queryable, user_id: int) -> dict[str, list[str]]:
+    rows = await db.fetch_all(
+        "SELECT kind, item_id FROM content_seen WHERE user_id = ? ORDER BY kind, seen_at, item_id",
+        (user_id,),
+    )
+    export: dict[str, list[str]] = {}
+    for row in rows:
+        export.setdefault(row["kind"], []).append(row["item_id"])
+    return export
