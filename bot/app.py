@@ -59,6 +59,7 @@ async def open_services(settings: Settings, clock: Clock | None = None) -> Async
                 content=content,
                 clock=clock or SystemClock(),
                 retention_days=settings.retention_days,
+                step_expiry=settings.step_expiry,
             )
         finally:
             await db.close()

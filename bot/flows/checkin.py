@@ -106,6 +106,12 @@ class CheckIn(Flow):
             position = await flow_positions.move_to(tx, user.id, self.name, "mood", ctx.now())
         return [self._mood_question(ctx, position, ctx.text(Msg.CHECKIN_OPENING), snooze=False)]
 
+    async def reprompt(self, ctx: FlowContext, position: FlowPosition) -> Reply | None:
+        """A scheduled check-in's question is not kept when it is sent: built again here."""
+        if position.step != "mood":
+            return None
+        return self._mood_question(ctx, position, ctx.text(Msg.CHECKIN_OPENING), snooze=False)
+
     def _mood_question(
         self, ctx: FlowContext, position: FlowPosition, opening: str, snooze: bool
     ) -> Reply:

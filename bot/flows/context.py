@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
@@ -26,6 +26,9 @@ class Services:
     content: ContentPack
     clock: Clock
     retention_days: int = 180  # the operator's STEADY_RETENTION_DAYS: nobody's history outlives it
+    step_expiry: timedelta = timedelta(
+        minutes=30
+    )  # STEADY_STEP_EXPIRY: an unanswered question closes
 
 
 @dataclass(frozen=True, slots=True)

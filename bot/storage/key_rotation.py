@@ -65,6 +65,7 @@ SEALED_COLUMNS = (
     SealedColumn("drafts", "body", "user_id", Binding.USER),
     SealedColumn("checkins", "note", "user_id", Binding.USER),
     SealedColumn("group_reminders", "own_text", "id", Binding.REMINDER),
+    SealedColumn("flow_positions", "prompt", "user_id", Binding.USER),
 )
 # A draft waiting for "keep or let go" is sealed inside the flow position's JSON data,
 # base64-encoded (bot/flows/pause.py).

@@ -130,17 +130,18 @@ async def test_rotation_reseals_everything_and_the_old_key_opens_nothing(
 ) -> None:
     await write_everything(settings, clock)
     old_key, before = key_text(settings), await sealed_values(settings.database_file)
-    assert len(before) == 6  # the five texts and the key check
+    # The five texts, the two open questions kept to be shown again, and the key check.
+    assert len(before) == 8
 
     rotation = await rotate(settings)
 
-    assert rotation.values == 5
+    assert rotation.values == 7
     new_key = key_text(settings)
     assert new_key != old_key
     assert stat.S_IMODE(settings.key_file.stat().st_mode) == 0o600
     assert not old_key_file(settings.key_file).exists()
     after = await sealed_values(settings.database_file)
-    assert len(after) == 6 and not before & after  # every ciphertext changed
+    assert len(after) == 8 and not before & after  # every ciphertext changed
     old = TextCipher(decode_key(old_key))
     for blob in after:
         with pytest.raises(WrongKeyError):  # whatever it is bound to, the old key fails
