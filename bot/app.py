@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
+import logging
 import signal
 import sys
+import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import timedelta
+
+import aiohttp
+import discord
+import telegram.error
 
 from bot.adapters.base import Adapter
 from bot.adapters.console import ConsoleAdapter
@@ -28,6 +36,7 @@ from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.planner import schedule_unplanned
 from bot.scheduling.runner import TickRunner
 from bot.storage.crypto import TextCipher, load_or_create_key
+from bot.storage.data_folder import prepare_data_folder
 from bot.storage.db import Database
 from bot.storage.key_rotation import old_key_file, recover
 from bot.storage.meta import verify_key
@@ -43,9 +52,13 @@ SHUTDOWN_DRAIN_SECONDS = 5.0
 async def open_services(settings: Settings, clock: Clock | None = None) -> AsyncIterator[Services]:
     """Content, key and database, checked before anyone is answered; closed on exit.
 
-    Raises ContentError, WrongKeyError, MigrationError or AlreadyRunningError.
+    Raises ContentError, DataFolderError, WrongKeyError, MigrationError or
+    AlreadyRunningError.
     """
     content = load_pack(settings.content_dir, settings.default_locale)
+    prepare_data_folder(settings.data_dir)
+    if settings.database_file.parent != settings.data_dir:
+        prepare_data_folder(settings.database_file.parent)
     cipher = TextCipher(load_or_create_key(settings.encryption_key, settings.key_file))
     lock = ProcessLock(settings.database_file)
     lock.acquire()
@@ -60,6 +73,7 @@ async def open_services(settings: Settings, clock: Clock | None = None) -> Async
                 clock=clock or SystemClock(),
                 retention_days=settings.retention_days,
                 step_expiry=settings.step_expiry,
+                data_dir=settings.data_dir,
             )
         finally:
             await db.close()
@@ -124,8 +138,9 @@ async def run_console(settings: Settings, prompt: bool) -> None:
             sys.stdin,
             sys.stdout,
             prompt=prompt,
-            image_dir=settings.data_dir / "charts",
+            data_dir=settings.data_dir,
             image_saved=lambda path: content.text(locale, Msg.PROGRESS_SAVED_TO, path=str(path)),
+            greeting=content.text(locale, Msg.CONSOLE_GREETING),
         )
         async with scheduled_delivery(settings, router, {console.platform: console}):
             log_event(log, "console.started")
@@ -158,6 +173,62 @@ def discord_adapter(settings: Settings, router: Router) -> DiscordAdapter:
     return DiscordAdapter(config, router, services.db, services.content)
 
 
+class PlatformUnreachable(Exception):
+    """A platform could not be reached at start-up, even after retrying for a while."""
+
+    def __init__(self, platform: str, waited: timedelta) -> None:
+        super().__init__(platform)
+        self.platform = platform
+        self.waited = waited
+
+
+FIRST_RETRY_SECONDS = 1.0
+LONGEST_RETRY_SECONDS = 30.0
+
+
+def is_network_failure(error: BaseException) -> bool:
+    """A failure to reach the platform at all, worth retrying (a refused token is not)."""
+    if isinstance(error, telegram.error.BadRequest):
+        return False  # a subclass of NetworkError in PTB, but the request itself was wrong
+    return isinstance(
+        error,
+        telegram.error.NetworkError
+        | aiohttp.ClientConnectionError
+        | discord.GatewayNotFound
+        | discord.DiscordServerError
+        | OSError
+        | TimeoutError,
+    )
+
+
+async def start_with_retries(adapter: Adapter, platform: str, bound: timedelta) -> None:
+    """Start `adapter`, retrying network failures with growing pauses for `bound` at most
+    (STEADY_START_RETRY); then PlatformUnreachable. Every retry is logged."""
+    deadline = time.monotonic() + bound.total_seconds()
+    delay = FIRST_RETRY_SECONDS
+    while True:
+        try:
+            await adapter.start()
+            return
+        except Exception as error:
+            if not is_network_failure(error):
+                raise
+            with contextlib.suppress(Exception):  # close what the failed attempt opened
+                await adapter.stop()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                log_event(log, "platform.gave_up", logging.ERROR, platform=platform)
+                raise PlatformUnreachable(platform, bound) from None
+            wait = min(delay, remaining)
+            log_event(
+                log, "platform.unreachable", logging.WARNING, platform=platform,
+                error=type(error).__name__, retry_in_ms=int(wait * 1000),
+                gives_up_in_seconds=round(remaining),
+            )  # fmt: skip
+            await asyncio.sleep(wait)
+            delay = min(delay * 2, LONGEST_RETRY_SECONDS)
+
+
 async def run_platforms(
     settings: Settings, stop: asyncio.Event | None = None, clock: Clock | None = None
 ) -> None:
@@ -177,8 +248,9 @@ async def run_platforms(
             adapters[PLATFORM_DISCORD] = discord_adapter(settings, router)
         started: list[Adapter] = []
         try:
-            for adapter in adapters.values():
-                await adapter.start()  # a platform that cannot start stops the others again
+            for platform, adapter in adapters.items():
+                # A platform that cannot start stops the others again.
+                await start_with_retries(adapter, platform, settings.start_retry)
                 started.append(adapter)
             async with scheduled_delivery(settings, router, adapters):
                 log_event(log, "bot.running", platforms=",".join(sorted(adapters)))

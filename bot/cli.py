@@ -6,14 +6,16 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Coroutine, Sequence
+from datetime import timedelta
 from typing import Any
 
 from bot.adapters.base import LoginRefused
-from bot.app import run_console, run_platforms
-from bot.config import Settings, SettingsError, load_settings
+from bot.app import PlatformUnreachable, run_console, run_platforms
+from bot.config import Settings, SettingsError, load_settings, pick_default_locale
 from bot.content_pack.loader import ContentError, check_pack, load_pack
 from bot.logs import configure_logging
 from bot.storage.crypto import WrongKeyError
+from bot.storage.data_folder import DataFolderError
 from bot.storage.key_rotation import RotationError, old_key_file, rotate
 from bot.storage.migrations import MigrationError
 from bot.storage.process_lock import AlreadyRunningError
@@ -55,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        settings = load_settings()
+        settings = pick_default_locale(load_settings())
     except SettingsError as error:
         print(f"steady: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -190,9 +192,38 @@ def _guarded(main: Coroutine[Any, Any, None], settings: Settings) -> int:
     except LoginRefused as error:
         print(f"steady: {error}. Check the token, or create a new one.", file=sys.stderr)
         return EXIT_USAGE
+    except DataFolderError as error:
+        print(f"steady: {error}.", file=sys.stderr)
+        return EXIT_USAGE
+    except PlatformUnreachable as error:
+        print(
+            f"steady: cannot reach {_PLATFORM_NAMES.get(error.platform, error.platform)} "
+            f"(retried for {_duration(error.waited)}). Check this machine's network, or "
+            f"{_BASE_URL_SETTING.get(error.platform, 'its address setting')}; "
+            "STEADY_START_RETRY sets how long to retry.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    except OSError as error:  # the disk refused something start-up needed
+        where = f" {error.filename}" if error.filename else ""
+        reason = (error.strerror or type(error).__name__).lower()
+        print(
+            f"steady: cannot start: {reason}{where}. Check STEADY_DATA_DIR and its permissions.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     except KeyboardInterrupt:
         return 0
     return 0
+
+
+_PLATFORM_NAMES = {"telegram": "Telegram", "discord": "Discord"}
+_BASE_URL_SETTING = {"telegram": "TELEGRAM_API_BASE_URL", "discord": "DISCORD_API_BASE_URL"}
+
+
+def _duration(waited: timedelta) -> str:
+    seconds = int(waited.total_seconds())
+    return f"{seconds // 60} min" if seconds >= 60 and seconds % 60 == 0 else f"{seconds} s"
 
 
 def _content_check(settings: Settings) -> int:
