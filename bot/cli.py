@@ -7,15 +7,15 @@ import asyncio
 import sys
 from collections.abc import Coroutine, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, TextIO
 
 from bot.adapters.base import LoginRefused
 from bot.app import PlatformUnreachable, run_console, run_platforms
 from bot.config import Settings, SettingsError, load_settings, pick_default_locale
 from bot.content_pack.loader import ContentError, check_pack, load_pack
-from bot.logs import configure_logging
+from bot.logs import configure_logging, open_log_file
 from bot.storage.crypto import WrongKeyError
-from bot.storage.data_folder import DataFolderError
+from bot.storage.data_folder import DataFolderError, prepare_data_folder
 from bot.storage.key_rotation import RotationError, old_key_file, rotate
 from bot.storage.migrations import MigrationError
 from bot.storage.process_lock import AlreadyRunningError
@@ -62,7 +62,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"steady: {error}", file=sys.stderr)
         return EXIT_USAGE
     command = args.command or "run"
-    configure_logging(_log_level(settings, command))
+    try:
+        log_stream = _log_stream(settings, command)
+    except DataFolderError as error:
+        print(f"steady: {error}.", file=sys.stderr)
+        return EXIT_USAGE
+    configure_logging(_log_level(settings, command, log_stream), log_stream)
     if command == "content":
         return _content_check(settings)
     if command == "detect":
@@ -133,13 +138,35 @@ def _rotate_key(settings: Settings, print_key: bool) -> int:
     return 0
 
 
-def _log_level(settings: Settings, command: str) -> str:
-    """In a terminal chat, routine events would be printed between the messages;
-    there, only warnings show unless the operator asked for a level."""
-    chatting_here = command == "console" or (command == "run" and not settings.has_platform)
-    if chatting_here and "log_level" not in settings.model_fields_set:
-        return "WARNING"
-    return settings.log_level
+LOG_FILE = "steady.log"
+
+
+def _chatting_here(settings: Settings, command: str) -> bool:
+    return command == "console" or (command == "run" and not settings.has_platform)
+
+
+def _log_stream(settings: Settings, command: str) -> TextIO | None:
+    """Where logs go: for a chat in this terminal, a file in the data folder, so no log
+    line (ours or a library's) lands between the messages; otherwise stderr."""
+    if not _chatting_here(settings, command) or not sys.stderr.isatty():
+        return None  # stderr is not the chat's terminal: it may have the logs
+    prepare_data_folder(settings.data_dir)
+    try:
+        return open_log_file(settings.data_dir / LOG_FILE)
+    except OSError as error:
+        reason = (error.strerror or type(error).__name__).lower()
+        raise DataFolderError(
+            f"STEADY_DATA_DIR ({settings.data_dir}) cannot hold the log file ({reason})"
+        ) from None
+
+
+def _log_level(settings: Settings, command: str, log_stream: TextIO | None) -> str:
+    """In a terminal chat whose logs still reach the terminal, routine events would be
+    printed between the messages; there, only warnings show unless the operator asked
+    for a level."""
+    if log_stream is not None or "log_level" in settings.model_fields_set:
+        return settings.log_level
+    return "WARNING" if _chatting_here(settings, command) else settings.log_level
 
 
 def _run(settings: Settings) -> int:

@@ -69,7 +69,7 @@ class ConsoleAdapter:
         """Greet, show any question left open (by a restart), then answer each line until
         end of input."""
         lines = _read_lines_in_background(self._stdin)
-        if self._greeting:
+        if self._greeting and self._prompt:  # someone at a terminal: say how to begin
             self._write(self._greeting)
         for reply in await self._router.reshow(CONSOLE_ADDRESS):
             await self.send(CONSOLE_ADDRESS, reply)
