@@ -146,6 +146,12 @@ class Pause(Flow):
         await flow_positions.move_many(tx, placements, now)
         return outgoing
 
+    async def reprompt(self, ctx: FlowContext, position: FlowPosition) -> Reply | None:
+        """A follow-up's question is sent by the scheduler, not kept: built again here."""
+        if position.step != "followup":
+            return None
+        return Reply(ctx.text(Msg.FOLLOWUP), buttons=choices_markup(ctx, position, _FOLLOWUP))
+
     # Steps ------------------------------------------------------------------------------
 
     async def _menu(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
