@@ -229,6 +229,7 @@ class Msg(StrEnum):
     STEP_CLOSED = "general.step_closed"
     QUESTION_AGAIN = "general.question_again"
     QUESTION_CLOSED = "general.question_closed"
+    QUESTION_CLOSED_BY_CHECKIN = "general.question_closed_by_checkin"
     ANSWER_NOT_SAVED = "general.answer_not_saved"
     CONSOLE_GREETING = "general.console_greeting"
     USE_BUTTONS = "general.use_buttons"

@@ -65,6 +65,7 @@ class CheckInDue:
     locale: str
     local_time: datetime  # the due instant on the user's own clock: picks a fitting opening
     last_opening_id: str | None = None
+    closes_question: bool = False  # another question was open: the check-in closes it
 
 
 Event = TextMessage | CommandIssued | ButtonPressed | CheckInDue

@@ -136,11 +136,13 @@ class CheckIn(Flow):
         placements: list[Placement] = []
         openings: list[tuple[str, int]] = []
         by_locale: dict[str, tuple[str, LabelledRows]] = {}
+        closed: dict[str, str] = {}
         rows = (*_MOODS, *_URGE_NOW, *_SNOOZES)
         for event in due:
             if event.locale not in by_locale:
                 ctx = FlowContext(services, event.address, event.locale)
                 by_locale[event.locale] = (ctx.text(Msg.ASK_MOOD), labelled(ctx, rows))
+                closed[event.locale] = ctx.text(Msg.QUESTION_CLOSED_BY_CHECKIN)
             question, labels = by_locale[event.locale]
             opening = pick_opening(
                 services.content.openings(event.locale),
@@ -151,7 +153,10 @@ class CheckIn(Flow):
             position = FlowPosition(self.name, "mood", new_token())
             placements.append(Placement(event.user_row_id, position))
             openings.append((opening.id, event.user_row_id))
-            reply = Reply(text=f"{opening.text}\n\n{question}", buttons=markup(labels, position))
+            text = f"{opening.text}\n\n{question}"
+            if event.closes_question:  # said after the neutral opening a lock screen shows
+                text = f"{opening.text}\n\n{closed[event.locale]}\n\n{question}"
+            reply = Reply(text=text, buttons=markup(labels, position))
             outgoing.append(Outgoing(event.address, reply, user_row_id=event.user_row_id))
         await flow_positions.move_many(tx, placements, services.clock.now())
         await tx.executemany("UPDATE users SET last_opening_id = ? WHERE id = ?", openings)
