@@ -305,9 +305,10 @@ class Router:
         user = await ctx.find_user()
         before = None if user is None else await flow_positions.get_position(ctx.db, user.id)
         if user is not None and before is not None and self._expired(ctx, before):
-            async with ctx.db.transaction() as tx:
-                await flow_positions.leave_flow(tx, user.id)
-            before = None
+            if self._takes_text(before):  # it could take a later message for its answer
+                async with ctx.db.transaction() as tx:
+                    await flow_positions.leave_flow(tx, user.id)
+            before = None  # a button-only step stays (a draft may wait there), unasked
         replies = await self._on_command(ctx, event)
         if user is None or before is None or ctx.address.is_group:
             return replies
@@ -368,13 +369,14 @@ class Router:
             return await self._outside_flow(ctx, event)
         if self._expired(ctx, position) and user is not None:
             # Read as a new message, never as the answer to a question from long ago.
+            if not self._takes_text(position):
+                # Nothing of it would have been saved; its buttons (and a draft waiting
+                # for them) stay, and the message is simply a new one.
+                return await self._outside_flow(ctx, event)
             async with ctx.db.transaction() as tx:
                 await flow_positions.leave_flow(tx, user.id)
             log_event(log, "step.expired", platform=ctx.address.platform, flow=position.flow)
-            fresh = await self._outside_flow(ctx, event)
-            if step.on_text is None and not step.text_as_choice:
-                return fresh  # the old step took no text: nothing of it would have been saved
-            return [ctx.reply(Msg.STEP_CLOSED), *fresh]
+            return [ctx.reply(Msg.STEP_CLOSED), *await self._outside_flow(ctx, event)]
         if step.text_as_choice and step.on_choice is not None:
             return await step.on_choice(ctx, position, event.text.strip().casefold())
         if step.on_text is None:

@@ -184,3 +184,21 @@ async def test_unrecognised_text_is_acknowledged_and_offers_a_pause_and_helpline
     assert chat.text.startswith(text_of(Msg.SAFETY_EMERGENCY_GENERIC))
     await chat.press(text_of(Msg.UNEXPECTED_PAUSE_BUTTON))
     assert chat.text == text_of(Msg.PAUSE_MENU)
+
+
+async def test_a_draft_waiting_for_its_buttons_outlives_the_expiry(
+    chat: Conversation, services: Services, clock: ManualClock, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/pause")
+    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.send("the words I did not send")
+    clock.advance(timedelta(hours=2))
+    await chat.send(SAD)  # a new message: no question of it is closed, nothing lost
+    assert chat.text == text_of(Msg.UNEXPECTED_TEXT)
+    await chat.send("/history")
+    await chat.press(text_of(Msg.WRITE_KEEP))  # the old buttons still keep the draft
+    assert chat.text.startswith(text_of(Msg.WRITE_KEPT))
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None
+    kept = await list_texts(services.db, services.cipher, TextKind.DRAFT, user.id)
+    assert [item.text for item in kept] == ["the words I did not send"]
