@@ -201,15 +201,18 @@ def is_network_failure(error: BaseException) -> bool:
     )
 
 
-async def start_with_retries(adapter: Adapter, platform: str, bound: timedelta) -> None:
+async def start_with_retries(
+    adapter: Adapter, platform: str, bound: timedelta, stop: asyncio.Event
+) -> bool:
     """Start `adapter`, retrying network failures with growing pauses for `bound` at most
-    (STEADY_START_RETRY); then PlatformUnreachable. Every retry is logged."""
+    (STEADY_START_RETRY); then PlatformUnreachable. Every retry is logged. False when
+    asked to stop (SIGINT, SIGTERM) while waiting to retry."""
     deadline = time.monotonic() + bound.total_seconds()
     delay = FIRST_RETRY_SECONDS
     while True:
         try:
             await adapter.start()
-            return
+            return True
         except Exception as error:
             if not is_network_failure(error):
                 raise
@@ -225,7 +228,10 @@ async def start_with_retries(adapter: Adapter, platform: str, bound: timedelta) 
                 error=type(error).__name__, retry_in_ms=int(wait * 1000),
                 gives_up_in_seconds=round(remaining),
             )  # fmt: skip
-            await asyncio.sleep(wait)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), wait)
+            if stop.is_set():
+                return False
             delay = min(delay * 2, LONGEST_RETRY_SECONDS)
 
 
@@ -250,7 +256,8 @@ async def run_platforms(
         try:
             for platform, adapter in adapters.items():
                 # A platform that cannot start stops the others again.
-                await start_with_retries(adapter, platform, settings.start_retry)
+                if not await start_with_retries(adapter, platform, settings.start_retry, stop):
+                    return  # stopped while waiting for the network: nothing else to undo
                 started.append(adapter)
             async with scheduled_delivery(settings, router, adapters):
                 log_event(log, "bot.running", platforms=",".join(sorted(adapters)))

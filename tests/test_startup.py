@@ -7,6 +7,7 @@ import asyncio
 import io
 import logging
 import os
+import signal
 import socket
 import stat
 import sys
@@ -179,3 +180,22 @@ def test_a_chat_in_this_terminal_logs_to_a_file_not_between_its_lines(
     # With a platform token, `steady run` is no chat here: its logs stay on stderr.
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123:abc")
     assert cli._log_stream(Settings(_env_file=None), "run") is None
+
+
+async def test_sigterm_while_waiting_for_the_network_stops_at_once(tmp_path: Path) -> None:
+    environment = steady_environment(
+        tmp_path / "data", STEADY_START_RETRY="10m", **unreachable("telegram")
+    )
+    process = await start_steady_run(environment, tmp_path)
+    assert process.stderr is not None
+    try:
+        while b"event=platform.unreachable" not in await asyncio.wait_for(
+            process.stderr.readline(), timeout=30
+        ):
+            pass
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(process.wait(), timeout=15) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
