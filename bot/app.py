@@ -42,6 +42,7 @@ from bot.storage.key_rotation import old_key_file, recover
 from bot.storage.meta import verify_key
 from bot.storage.process_lock import ProcessLock
 from bot.storage.retention import purge_expired
+from bot.storage.user_files import remove_legacy_charts
 
 log = get_logger("app")
 
@@ -131,6 +132,9 @@ async def scheduled_delivery(
 
 async def run_console(settings: Settings, prompt: bool) -> None:
     async with open_services(settings) as services:
+        removed = remove_legacy_charts(settings.data_dir)
+        if removed:
+            log_event(log, "console.legacy_charts_removed", count=removed)
         router = Router(services)
         content, locale = services.content, settings.default_locale
         console = ConsoleAdapter(

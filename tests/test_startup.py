@@ -199,3 +199,13 @@ async def test_sigterm_while_waiting_for_the_network_stops_at_once(tmp_path: Pat
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+def test_charts_earlier_versions_left_in_the_data_folder_are_removed(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    legacy = data / "charts"
+    legacy.mkdir(parents=True)
+    (legacy / "steady-progress-2026-03-01.png").write_bytes(b"\x89PNG")
+    result = steady(["console"], data, "/help\n")
+    assert result.returncode == 0, result.stderr
+    assert not legacy.exists()

@@ -6,6 +6,7 @@ address so no id or name shows in a file listing; /forget removes the folder who
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -35,3 +36,23 @@ def write_user_file(data_dir: Path, platform: str, user_id: str, name: str, data
 
 def forget_user_files(data_dir: Path, platform: str, user_id: str) -> None:
     shutil.rmtree(user_files_dir(data_dir, platform, user_id), ignore_errors=True)
+
+
+# Earlier versions saved every console chart as data/charts/steady-progress-<date>.png,
+# readable by anyone on the machine and kept after /forget.
+_LEGACY_CHARTS = "charts"
+_LEGACY_CHART_PATTERN = "steady-progress-*.png"
+
+
+def remove_legacy_charts(data_dir: Path) -> int:
+    """Delete the charts earlier versions left behind; how many there were."""
+    folder = data_dir / _LEGACY_CHARTS
+    if not folder.is_dir():
+        return 0
+    removed = 0
+    for chart in folder.glob(_LEGACY_CHART_PATTERN):
+        chart.unlink(missing_ok=True)
+        removed += 1
+    with contextlib.suppress(OSError):  # left alone if something else was put there
+        folder.rmdir()
+    return removed
