@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
+import logging
 import signal
 import sys
+import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import timedelta
+
+import aiohttp
+import discord
+import telegram.error
 
 from bot.adapters.base import Adapter
 from bot.adapters.console import ConsoleAdapter
@@ -29,11 +37,13 @@ from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.planner import schedule_unplanned
 from bot.scheduling.runner import TickRunner
 from bot.storage.crypto import TextCipher, load_or_create_key
+from bot.storage.data_folder import prepare_data_folder
 from bot.storage.db import Database
 from bot.storage.key_rotation import old_key_file, recover
 from bot.storage.meta import verify_key
 from bot.storage.process_lock import ProcessLock
 from bot.storage.retention import purge_expired
+from bot.storage.user_files import remove_legacy_charts
 
 log = get_logger("app")
 
@@ -48,10 +58,14 @@ async def open_services(
 
     A pack already loaded and validated may be passed in: it is read-only, so tests
     share one instead of loading the same files again for every case.
-    Raises ContentError, WrongKeyError, MigrationError or AlreadyRunningError.
+    Raises ContentError, DataFolderError, WrongKeyError, MigrationError or
+    AlreadyRunningError.
     """
     if content is None:
         content = load_pack(settings.content_dir, settings.default_locale)
+    prepare_data_folder(settings.data_dir)
+    if settings.database_file.parent != settings.data_dir:
+        prepare_data_folder(settings.database_file.parent)
     cipher = TextCipher(load_or_create_key(settings.encryption_key, settings.key_file))
     lock = ProcessLock(settings.database_file)
     lock.acquire()
@@ -65,6 +79,8 @@ async def open_services(
                 content=content,
                 clock=clock or SystemClock(),
                 retention_days=settings.retention_days,
+                step_expiry=settings.step_expiry,
+                data_dir=settings.data_dir,
             )
         finally:
             await db.close()
@@ -122,6 +138,9 @@ async def scheduled_delivery(
 
 async def run_console(settings: Settings, prompt: bool) -> None:
     async with open_services(settings) as services:
+        removed = remove_legacy_charts(settings.data_dir)
+        if removed:
+            log_event(log, "console.legacy_charts_removed", count=removed)
         router = Router(services)
         content, locale = services.content, settings.default_locale
         console = ConsoleAdapter(
@@ -129,8 +148,9 @@ async def run_console(settings: Settings, prompt: bool) -> None:
             sys.stdin,
             sys.stdout,
             prompt=prompt,
-            image_dir=settings.data_dir / "charts",
+            data_dir=settings.data_dir,
             image_saved=lambda path: content.text(locale, Msg.PROGRESS_SAVED_TO, path=str(path)),
+            greeting=content.text(locale, Msg.CONSOLE_GREETING),
         )
         async with scheduled_delivery(settings, router, {console.platform: console}):
             log_event(log, "console.started")
@@ -163,6 +183,68 @@ def discord_adapter(settings: Settings, router: Router) -> DiscordAdapter:
     return DiscordAdapter(config, router, services.db, services.content)
 
 
+class PlatformUnreachable(Exception):
+    """A platform could not be reached at start-up, even after retrying for a while."""
+
+    def __init__(self, platform: str, waited: timedelta) -> None:
+        super().__init__(platform)
+        self.platform = platform
+        self.waited = waited
+
+
+FIRST_RETRY_SECONDS = 1.0
+LONGEST_RETRY_SECONDS = 30.0
+
+
+def is_network_failure(error: BaseException) -> bool:
+    """A failure to reach the platform at all, worth retrying (a refused token is not)."""
+    if isinstance(error, telegram.error.BadRequest):
+        return False  # a subclass of NetworkError in PTB, but the request itself was wrong
+    return isinstance(
+        error,
+        telegram.error.NetworkError
+        | aiohttp.ClientConnectionError
+        | discord.GatewayNotFound
+        | discord.DiscordServerError
+        | OSError
+        | TimeoutError,
+    )
+
+
+async def start_with_retries(
+    adapter: Adapter, platform: str, bound: timedelta, stop: asyncio.Event
+) -> bool:
+    """Start `adapter`, retrying network failures with growing pauses for `bound` at most
+    (STEADY_START_RETRY); then PlatformUnreachable. Every retry is logged. False when
+    asked to stop (SIGINT, SIGTERM) while waiting to retry."""
+    deadline = time.monotonic() + bound.total_seconds()
+    delay = FIRST_RETRY_SECONDS
+    while True:
+        try:
+            await adapter.start()
+            return True
+        except Exception as error:
+            if not is_network_failure(error):
+                raise
+            with contextlib.suppress(Exception):  # close what the failed attempt opened
+                await adapter.stop()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                log_event(log, "platform.gave_up", logging.ERROR, platform=platform)
+                raise PlatformUnreachable(platform, bound) from None
+            wait = min(delay, remaining)
+            log_event(
+                log, "platform.unreachable", logging.WARNING, platform=platform,
+                error=type(error).__name__, retry_in_ms=int(wait * 1000),
+                gives_up_in_seconds=round(remaining),
+            )  # fmt: skip
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), wait)
+            if stop.is_set():
+                return False
+            delay = min(delay * 2, LONGEST_RETRY_SECONDS)
+
+
 async def run_platforms(
     settings: Settings, stop: asyncio.Event | None = None, clock: Clock | None = None
 ) -> None:
@@ -182,8 +264,10 @@ async def run_platforms(
             adapters[PLATFORM_DISCORD] = discord_adapter(settings, router)
         started: list[Adapter] = []
         try:
-            for adapter in adapters.values():
-                await adapter.start()  # a platform that cannot start stops the others again
+            for platform, adapter in adapters.items():
+                # A platform that cannot start stops the others again.
+                if not await start_with_retries(adapter, platform, settings.start_retry, stop):
+                    return  # stopped while waiting for the network: nothing else to undo
                 started.append(adapter)
             async with scheduled_delivery(settings, router, adapters):
                 log_event(log, "bot.running", platforms=",".join(sorted(adapters)))

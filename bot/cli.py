@@ -6,15 +6,17 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Coroutine, Sequence
-from typing import Any
+from datetime import timedelta
+from typing import Any, TextIO
 
 from bot.adapters.base import LoginRefused
-from bot.app import run_console, run_platforms
-from bot.config import Settings, SettingsError, load_settings
+from bot.app import PlatformUnreachable, run_console, run_platforms
+from bot.config import Settings, SettingsError, load_settings, pick_default_locale
 from bot.content_pack.audit import audit_pack
 from bot.content_pack.loader import ContentError, check_pack, load_pack
-from bot.logs import configure_logging
+from bot.logs import configure_logging, open_log_file
 from bot.storage.crypto import WrongKeyError
+from bot.storage.data_folder import DataFolderError, prepare_data_folder
 from bot.storage.key_rotation import RotationError, old_key_file, rotate
 from bot.storage.migrations import MigrationError
 from bot.storage.process_lock import AlreadyRunningError
@@ -56,12 +58,17 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        settings = load_settings()
+        settings = pick_default_locale(load_settings())
     except SettingsError as error:
         print(f"steady: {error}", file=sys.stderr)
         return EXIT_USAGE
     command = args.command or "run"
-    configure_logging(_log_level(settings, command))
+    try:
+        log_stream = _log_stream(settings, command)
+    except DataFolderError as error:
+        print(f"steady: {error}.", file=sys.stderr)
+        return EXIT_USAGE
+    configure_logging(_log_level(settings, command, log_stream), log_stream)
     if command == "content":
         return _content_check(settings)
     if command == "detect":
@@ -132,13 +139,35 @@ def _rotate_key(settings: Settings, print_key: bool) -> int:
     return 0
 
 
-def _log_level(settings: Settings, command: str) -> str:
-    """In a terminal chat, routine events would be printed between the messages;
-    there, only warnings show unless the operator asked for a level."""
-    chatting_here = command == "console" or (command == "run" and not settings.has_platform)
-    if chatting_here and "log_level" not in settings.model_fields_set:
-        return "WARNING"
-    return settings.log_level
+LOG_FILE = "steady.log"
+
+
+def _chatting_here(settings: Settings, command: str) -> bool:
+    return command == "console" or (command == "run" and not settings.has_platform)
+
+
+def _log_stream(settings: Settings, command: str) -> TextIO | None:
+    """Where logs go: for a chat in this terminal, a file in the data folder, so no log
+    line (ours or a library's) lands between the messages; otherwise stderr."""
+    if not _chatting_here(settings, command) or not sys.stderr.isatty():
+        return None  # stderr is not the chat's terminal: it may have the logs
+    prepare_data_folder(settings.data_dir)
+    try:
+        return open_log_file(settings.data_dir / LOG_FILE)
+    except OSError as error:
+        reason = (error.strerror or type(error).__name__).lower()
+        raise DataFolderError(
+            f"STEADY_DATA_DIR ({settings.data_dir}) cannot hold the log file ({reason})"
+        ) from None
+
+
+def _log_level(settings: Settings, command: str, log_stream: TextIO | None) -> str:
+    """In a terminal chat whose logs still reach the terminal, routine events would be
+    printed between the messages; there, only warnings show unless the operator asked
+    for a level."""
+    if log_stream is not None or "log_level" in settings.model_fields_set:
+        return settings.log_level
+    return "WARNING" if _chatting_here(settings, command) else settings.log_level
 
 
 def _run(settings: Settings) -> int:
@@ -191,9 +220,38 @@ def _guarded(main: Coroutine[Any, Any, None], settings: Settings) -> int:
     except LoginRefused as error:
         print(f"steady: {error}. Check the token, or create a new one.", file=sys.stderr)
         return EXIT_USAGE
+    except DataFolderError as error:
+        print(f"steady: {error}.", file=sys.stderr)
+        return EXIT_USAGE
+    except PlatformUnreachable as error:
+        print(
+            f"steady: cannot reach {_PLATFORM_NAMES.get(error.platform, error.platform)} "
+            f"(retried for {_duration(error.waited)}). Check this machine's network, or "
+            f"{_BASE_URL_SETTING.get(error.platform, 'its address setting')}; "
+            "STEADY_START_RETRY sets how long to retry.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    except OSError as error:  # the disk refused something start-up needed
+        where = f" {error.filename}" if error.filename else ""
+        reason = (error.strerror or type(error).__name__).lower()
+        print(
+            f"steady: cannot start: {reason}{where}. Check STEADY_DATA_DIR and its permissions.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     except KeyboardInterrupt:
         return 0
     return 0
+
+
+_PLATFORM_NAMES = {"telegram": "Telegram", "discord": "Discord"}
+_BASE_URL_SETTING = {"telegram": "TELEGRAM_API_BASE_URL", "discord": "DISCORD_API_BASE_URL"}
+
+
+def _duration(waited: timedelta) -> str:
+    seconds = int(waited.total_seconds())
+    return f"{seconds // 60} min" if seconds >= 60 and seconds % 60 == 0 else f"{seconds} s"
 
 
 def _content_check(settings: Settings) -> int:

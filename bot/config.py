@@ -67,6 +67,14 @@ class Settings(BaseSettings):
     missed_grace: timedelta = Field(
         default=timedelta(hours=2), validation_alias="STEADY_MISSED_GRACE"
     )
+    # A question left unanswered this long is closed: a later message is a new message.
+    step_expiry: timedelta = Field(
+        default=timedelta(minutes=30), validation_alias="STEADY_STEP_EXPIRY"
+    )
+    # How long start-up keeps retrying a platform it cannot reach before giving up.
+    start_retry: timedelta = Field(
+        default=timedelta(minutes=2), validation_alias="STEADY_START_RETRY"
+    )
 
     @field_validator(
         "telegram_bot_token",
@@ -117,7 +125,7 @@ class Settings(BaseSettings):
             raise ValueError("1 to 256 letters, digits, _ or -")
         return value
 
-    @field_validator("missed_grace", mode="before")
+    @field_validator("missed_grace", "step_expiry", "start_retry", mode="before")
     @classmethod
     def _parse_duration(cls, value: object) -> object:
         if isinstance(value, str):
@@ -134,9 +142,10 @@ class Settings(BaseSettings):
     @field_validator("default_locale")
     @classmethod
     def _locale_shape(cls, value: str) -> str:
-        if not value.isascii() or not value.replace("-", "").isalnum() or len(value) > 10:
-            raise ValueError("a language code such as en")
-        return value.lower()
+        tag = normalise_locale_tag(value)
+        if tag is None:
+            raise ValueError("a language tag such as en or en-GB")
+        return tag
 
     @model_validator(mode="after")
     def _derive_database_path(self) -> Settings:
@@ -156,6 +165,39 @@ class Settings(BaseSettings):
     @property
     def key_file(self) -> Path:
         return self.data_dir / "steady.key"
+
+
+# BCP 47 in the shape people write it: a 2-3 letter language, then subtags of 1-8
+# letters or digits. `_` is accepted for `-`, as POSIX locales (en_GB) write it.
+_LOCALE_TAG = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]{1,8})*$")
+
+
+def normalise_locale_tag(text: str) -> str | None:
+    """`en_GB` and `EN-gb` as `en-gb`; None when it is not a language tag at all."""
+    tag = text.strip().replace("_", "-").lower()
+    return tag if _LOCALE_TAG.fullmatch(tag) else None
+
+
+def locale_fallbacks(tag: str) -> list[str]:
+    """The tag, then ever shorter prefixes: `zh-hant-tw`, `zh-hant`, `zh`."""
+    parts = tag.split("-")
+    return ["-".join(parts[:length]) for length in range(len(parts), 0, -1)]
+
+
+def pick_default_locale(settings: Settings) -> Settings:
+    """The default locale as a folder of the content pack (`en-US` falls back to `en`);
+    SettingsError naming STEADY_DEFAULT_LOCALE when the pack has none of it."""
+    folder = settings.content_dir
+    available = sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+    for candidate in locale_fallbacks(settings.default_locale):
+        if candidate in available:
+            return settings.model_copy(update={"default_locale": candidate})
+    if not available:
+        return settings  # no pack there at all: the content check names the folder
+    raise SettingsError(
+        f"STEADY_DEFAULT_LOCALE is not valid: the content pack has no {settings.default_locale}"
+        f" (it has {', '.join(available)})."
+    )
 
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([smh]?)\s*$")
@@ -190,7 +232,9 @@ _ALLOWED = {
         "URL-safe base64 of 32 random bytes (make one with: "
         'python -c "import os,base64;print(base64.urlsafe_b64encode(os.urandom(32)).decode())")'
     ),
-    "STEADY_DEFAULT_LOCALE": "a language code such as en",
+    "STEADY_DEFAULT_LOCALE": "a language tag such as en or en-GB",
+    "STEADY_STEP_EXPIRY": "a duration from 1s to 24h, such as 30m",
+    "STEADY_START_RETRY": "a duration from 1s to 24h, such as 2m",
     "STEADY_TICK_SECONDS": "a number of seconds from 1 to 15",
     "STEADY_RETENTION_DAYS": "a whole number of days from 1 to 3650",
     "TELEGRAM_WEBHOOK_URL": "an https:// address Telegram can reach",

@@ -8,6 +8,7 @@ way to pass free text through here, on purpose.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import traceback
 from datetime import UTC, datetime
@@ -49,6 +50,22 @@ def log_event(
     logger.log(level, "%s", kind, extra={"steady_fields": fields}, exc_info=exc_info)
 
 
+class _NoVoiceNotice(logging.Filter):
+    """discord.py warns at every start that voice needs PyNaCl; Steady never speaks."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (
+            record.name == "discord.client" and "voice will NOT be supported" in str(record.msg)
+        )
+
+
+def open_log_file(path: Path) -> TextIO:
+    """An owner-only log file, appended to. Raises OSError when it cannot be opened."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.chmod(path, 0o600)
+    return os.fdopen(descriptor, "a", encoding="utf-8", buffering=1)
+
+
 def configure_logging(level: str, stream: TextIO | None = None) -> None:
     """Our events at `level`; every library at WARNING whatever `level` is.
 
@@ -58,6 +75,7 @@ def configure_logging(level: str, stream: TextIO | None = None) -> None:
     """
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(KeyValueFormatter())
+    handler.addFilter(_NoVoiceNotice())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.WARNING)

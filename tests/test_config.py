@@ -56,7 +56,7 @@ def test_dot_env_file_is_read_and_blank_tokens_mean_unset(tmp_path: Path) -> Non
     [
         ("STEADY_LOG_LEVEL", "LOUD", "one of DEBUG, INFO, WARNING, ERROR"),
         ("STEADY_ENCRYPTION_KEY", "too-short", "URL-safe base64 of 32 random bytes"),
-        ("STEADY_DEFAULT_LOCALE", "en_US!", "a language code such as en"),
+        ("STEADY_DEFAULT_LOCALE", "en_US!", "a language tag such as en or en-GB"),
     ],
 )
 def test_invalid_value_is_one_line_naming_the_variable(

@@ -20,6 +20,7 @@ from bot.adapters.base import Capabilities, SentMessage
 from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
 from bot.core.replies import Button, Reply
 from bot.core.router import Router
+from bot.storage.user_files import write_user_file
 
 CONSOLE_ADDRESS = Address(platform="console", chat_id="console", user_id="console")
 
@@ -47,15 +48,17 @@ class ConsoleAdapter:
         stdin: TextIO,
         stdout: TextIO,
         prompt: bool,
-        image_dir: Path,
+        data_dir: Path,
         image_saved: Callable[[Path], str],
+        greeting: str = "",
     ) -> None:
         self._router = router
         self._stdin = stdin
         self._stdout = stdout
         self._prompt = prompt
-        self._image_dir = image_dir
+        self._data_dir = data_dir  # charts go to the user's own folder there, removed by /forget
         self._image_saved = image_saved  # the pack's "saved the chart here" line
+        self._greeting = greeting
         self._choices: tuple[Button, ...] = ()
         self._lettered = False
         self._ids = itertools.count(1)
@@ -67,8 +70,13 @@ class ConsoleAdapter:
         return None
 
     async def run(self) -> None:
-        """Read until end of input, answering each line."""
+        """Greet, show any question left open (by a restart), then answer each line until
+        end of input."""
         lines = _read_lines_in_background(self._stdin)
+        if self._greeting and self._prompt:  # someone at a terminal: say how to begin
+            self._write(self._greeting)
+        for reply in await self._router.reshow(CONSOLE_ADDRESS):
+            await self.send(CONSOLE_ADDRESS, reply)
         while True:
             if self._prompt:
                 self._write("> ", newline=False)
@@ -99,10 +107,11 @@ class ConsoleAdapter:
     async def send(self, address: Address, reply: Reply) -> SentMessage | None:
         self._write(reply.text)
         if reply.image is not None:
-            # A terminal cannot show the picture: save it and say where.
-            self._image_dir.mkdir(parents=True, exist_ok=True)
-            path = self._image_dir / reply.image.filename
-            path.write_bytes(reply.image.png)
+            # A terminal cannot show the picture: save it, owner-only, and say where.
+            # One file per user, replaced each time and deleted by /forget.
+            path = write_user_file(
+                self._data_dir, address.platform, address.user_id, "progress.png", reply.image.png
+            )
             self._write(self._image_saved(path.resolve()))
         if reply.buttons:
             self._choices = reply.flat_buttons

@@ -334,6 +334,16 @@ class Msg(StrEnum):
 
     UNKNOWN_COMMAND = "general.unknown_command"
     UNEXPECTED_TEXT = "general.unexpected_text"
+    # Unrecognised text: its two buttons (a pause, the helplines) instead of a list of commands
+    UNEXPECTED_PAUSE_BUTTON = "general.unexpected_pause_button"
+    UNEXPECTED_SOS_BUTTON = "general.unexpected_sos_button"
+    # Stale and interrupted questions: closed after a while, shown again after an interruption
+    STEP_CLOSED = "general.step_closed"
+    QUESTION_AGAIN = "general.question_again"
+    QUESTION_CLOSED = "general.question_closed"
+    QUESTION_CLOSED_BY_CHECKIN = "general.question_closed_by_checkin"
+    ANSWER_NOT_SAVED = "general.answer_not_saved"
+    CONSOLE_GREETING = "general.console_greeting"
     USE_BUTTONS = "general.use_buttons"
     BUTTON_EXPIRED = "general.button_expired"
     BUTTON_NOT_YOURS = "general.button_not_yours"

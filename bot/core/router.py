@@ -14,11 +14,18 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.content_pack.ids import Command, Msg
-from bot.core.events import ButtonPressed, CheckInDue, CommandIssued, Event, TextMessage
+from bot.core.events import (
+    Address,
+    ButtonPressed,
+    CheckInDue,
+    CommandIssued,
+    Event,
+    TextMessage,
+)
 from bot.core.keyed_lock import KeyedLock
 from bot.core.replies import Button, Reply
 from bot.flows.affirm import Affirm
-from bot.flows.base import Flow
+from bot.flows.base import Flow, Step
 from bot.flows.checkin import CheckIn
 from bot.flows.contacted import Contacted
 from bot.flows.context import FlowContext, Services
@@ -48,6 +55,8 @@ from bot.safety.screen import (
 from bot.safety.well_formed import well_formed_event
 from bot.scheduling.planner import in_quiet_hours
 from bot.storage import flow_positions
+from bot.storage.crypto import WrongKeyError
+from bot.storage.flow_positions import FlowPosition
 from bot.storage.users import User, find_user, mark_reachable, set_country
 
 log = get_logger("router")
@@ -62,6 +71,14 @@ USER_LOOKUP_SECONDS = 0.3
 # the user hears that something went wrong, rather than waiting on nothing.
 USER_LOOKUP_GIVE_UP_SECONDS = 10.0
 _COMMAND_NAMES = frozenset(command.value for command in Command)
+
+# Static button data of the reply to unrecognised text: start a pause. (Its other button is
+# the safety screen's SOS_SHOW.) These presses change nothing before they act: no token.
+PAUSE_NOW = "go:pause"
+
+# Commands that interrupt a question without ending it: after their answer, the question
+# is shown again. (Others either move on themselves or answer with a document to read.)
+_INTERRUPTIONS = frozenset({Command.HELP.value, Command.ABOUT.value})
 
 
 class Router:
@@ -128,7 +145,14 @@ class Router:
         urgent = await self._urgent(event, ctx, user)
         if urgent is not None:
             lookup.cancel()  # a no-op when it has finished; else nothing more waits on it
-            return urgent
+            # The interrupted question again: bounded too, the crisis reply cannot wait on it.
+            try:
+                after = await asyncio.wait_for(
+                    self._after_urgent(ctx, event, user), USER_LOOKUP_SECONDS
+                )
+            except TimeoutError:
+                after = []
+            return urgent + _discreetly(user, after, self._services.clock.now())
         if isinstance(event, TextMessage) and event.edited:
             lookup.cancel()
             return []  # a changed message was screened; it answers no question
@@ -145,6 +169,7 @@ class Router:
                     async with self._services.db.transaction() as tx:
                         await mark_reachable(tx, user.id)  # they wrote: we can reach them
                 replies = await self._dispatch(ctx, event)
+                await self._remember_question(ctx, replies)
         except Exception as error:
             log_event(
                 log,
@@ -156,6 +181,19 @@ class Router:
             )
             return [ctx.reply(Msg.SOMETHING_WENT_WRONG)]
         return _discreetly(user, replies, self._services.clock.now())
+
+    async def reshow(self, address: Address) -> list[Reply]:
+        """The open question of this user, shown again (a restart, a console opening);
+        nothing when there is none or it has expired."""
+        user = await find_user(self._services.db, address.platform, address.user_id)
+        if user is None:
+            return []
+        ctx = FlowContext(self._services, address, user.locale)
+        position = await flow_positions.get_position(ctx.db, user.id)
+        if position is None or self._expired(ctx, position):
+            return []
+        async with self._user_locks.hold((address.platform, address.user_id)):
+            return await self._question_again(ctx, user.id, position)
 
     async def screen(self, event: Event) -> list[Reply] | None:
         """Only the safety part of `handle`: for adapters that answer a command themselves."""
@@ -245,11 +283,92 @@ class Router:
             log_event(log, "user.lookup_failed", logging.WARNING, exc_info=error)
             return None
 
+    async def _after_urgent(self, ctx: FlowContext, event: Event, user: User | None) -> list[Reply]:
+        """After a crisis reply or /sos, the question it interrupted, so the user's next
+        message answers what they can see. Never lets a failure touch the crisis reply."""
+        if user is None or ctx.address.is_group:
+            return []
+        # No user lock here: a slow event of the same user must not hold a crisis reply back.
+        try:
+            position = await flow_positions.get_position(ctx.db, user.id)
+            if position is None or self._expired(ctx, position):
+                return []
+            step = self._step(position)
+            notice: list[Reply] = []
+            if isinstance(event, TextMessage) and step is not None and step.on_text is not None:
+                # The words went to the crisis reply, not to the step: say so plainly.
+                notice = [ctx.reply(Msg.ANSWER_NOT_SAVED)]
+            return notice + await self._question_again(ctx, user.id, position)
+        except Exception as error:
+            log_event(log, "reshow.failed", logging.WARNING, exc_info=error)
+            return []
+
+    def _step(self, position: FlowPosition) -> Step | None:
+        flow = self._flows.get(position.flow)
+        return None if flow is None else flow.steps.get(position.step)
+
+    def _takes_text(self, position: FlowPosition) -> bool:
+        step = self._step(position)
+        return step is not None and (step.on_text is not None or step.text_as_choice)
+
+    def _expired(self, ctx: FlowContext, position: FlowPosition) -> bool:
+        since = position.since
+        return since is not None and ctx.now() - since >= self._services.step_expiry
+
+    async def _question_again(
+        self, ctx: FlowContext, user_id: int, position: FlowPosition
+    ) -> list[Reply]:
+        """The question of `position` as it was shown, buttons and all; if it cannot be
+        shown again, the question is closed and the user told so."""
+        again = await self._stored_question(ctx, user_id, position)
+        flow = self._flows.get(position.flow)
+        if again is None and flow is not None:
+            again = await flow.reprompt(ctx, position)
+        if again is not None:
+            return [replace(again, text=f"{ctx.text(Msg.QUESTION_AGAIN)}\n\n{again.text}")]
+        async with ctx.db.transaction() as tx:
+            await flow_positions.leave_flow(tx, user_id)
+        return [ctx.reply(Msg.QUESTION_CLOSED)]
+
+    async def _stored_question(
+        self, ctx: FlowContext, user_id: int, position: FlowPosition
+    ) -> Reply | None:
+        stored = await flow_positions.get_prompt(ctx.db, user_id)
+        if stored is None or stored.token != position.token:
+            return None
+        try:
+            text = ctx.cipher.decrypt(stored.sealed_text, user_id)
+        except WrongKeyError:  # sealed under a key since replaced: ask afresh instead
+            return None
+        buttons = tuple(tuple(Button(label, data) for label, data in row) for row in stored.buttons)
+        return Reply(text, buttons=buttons)
+
+    async def _remember_question(self, ctx: FlowContext, replies: list[Reply]) -> None:
+        """Keep the question the user was just asked (sealed), to show it again later."""
+        user = await ctx.find_user()
+        if user is None:
+            return
+        position = await flow_positions.get_position(ctx.db, user.id)
+        if position is None:
+            return
+        stored = await flow_positions.get_prompt(ctx.db, user.id)
+        if stored is not None and stored.token == position.token:
+            return  # this step's question is kept already
+        question = _question_of(replies, position.token, self._takes_text(position))
+        if question is None:
+            return
+        rows = tuple(
+            tuple((button.label, button.data) for button in row) for row in question.buttons
+        )
+        sealed = ctx.cipher.encrypt(question.text, user.id)
+        async with ctx.db.transaction() as tx:
+            await flow_positions.record_prompt(tx, user.id, position.token, sealed, rows)
+
     async def _dispatch(self, ctx: FlowContext, event: Event) -> list[Reply]:
         log_event(log, "event.received", platform=ctx.address.platform, event=type(event).__name__)
         match event:
             case CommandIssued():
-                return await self._on_command(ctx, event)
+                return await self._interrupting(ctx, event)
             case ButtonPressed():
                 return await self._on_button(ctx, event)
             case TextMessage():
@@ -258,6 +377,27 @@ class Router:
                 async with self._services.db.transaction() as tx:
                     started = await self.checkin.start_due(tx, self._services, [event])
                 return [outgoing.reply for outgoing in started]
+
+    async def _interrupting(self, ctx: FlowContext, event: CommandIssued) -> list[Reply]:
+        """A command in the middle of a question (/help, /about): its answer, then the
+        question again, unless the command itself moved on. A question that has waited past
+        its expiry is closed quietly instead: nobody is answering it now."""
+        user = await ctx.find_user()
+        before = None if user is None else await flow_positions.get_position(ctx.db, user.id)
+        if user is not None and before is not None and self._expired(ctx, before):
+            if self._takes_text(before):  # it could take a later message for its answer
+                async with ctx.db.transaction() as tx:
+                    await flow_positions.leave_flow(tx, user.id)
+            before = None  # a button-only step stays (a draft may wait there), unasked
+        replies = await self._on_command(ctx, event)
+        if user is None or before is None or ctx.address.is_group:
+            return replies
+        if event.name not in _INTERRUPTIONS:
+            return replies
+        after = await flow_positions.get_position(ctx.db, user.id)
+        if after is None or after.token != before.token:
+            return replies
+        return replies + await self._question_again(ctx, user.id, after)
 
     async def _on_command(self, ctx: FlowContext, event: CommandIssued) -> list[Reply]:
         try:
@@ -272,6 +412,8 @@ class Router:
         return [ctx.reply(Msg.UNKNOWN_COMMAND)] if handler is None else await handler(ctx)
 
     async def _on_button(self, ctx: FlowContext, event: ButtonPressed) -> list[Reply]:
+        if event.data == PAUSE_NOW:
+            return await self.pause.begin(ctx)
         parts = event.data.split(":", 3)
         user = await ctx.find_user()
         position = None if user is None else await flow_positions.get_position(ctx.db, user.id)
@@ -303,8 +445,19 @@ class Router:
         step = None if flow is None or position is None else flow.steps.get(position.step)
         if step is None or position is None:
             return await self._outside_flow(ctx, event)
+        expired = self._expired(ctx, position)
+        if expired and user is not None and self._takes_text(position):
+            # Read as a new message, never as the answer to a question from long ago.
+            async with ctx.db.transaction() as tx:
+                await flow_positions.leave_flow(tx, user.id)
+            log_event(log, "step.expired", platform=ctx.address.platform, flow=position.flow)
+            return [ctx.reply(Msg.STEP_CLOSED), *await self._outside_flow(ctx, event)]
         if step.on_choice is not None and (pressed := typed_choice(position, event.text)):
             return await step.on_choice(ctx, position, pressed)  # a button's label, typed
+        if expired:
+            # A step of buttons only: nothing typed would have been saved, and its buttons
+            # (and a draft waiting for them) stay. The message is simply a new one.
+            return await self._outside_flow(ctx, event)
         if step.passes_text and user is not None:
             async with ctx.db.transaction() as tx:
                 await flow_positions.leave_flow(tx, user.id)
@@ -322,7 +475,16 @@ class Router:
             return await self.contacted.offer(ctx)
         if Intent.URGE in intents:
             return await self.pause.offer(ctx)
-        return [ctx.reply(Msg.UNEXPECTED_TEXT)]
+        return [self._unrecognised(ctx)]
+
+    def _unrecognised(self, ctx: FlowContext) -> Reply:
+        """Acknowledge, be honest about what the bot can do, and offer the two things
+        that help most in a hard moment as buttons (never a list of commands)."""
+        buttons = (
+            (Button(ctx.text(Msg.UNEXPECTED_PAUSE_BUTTON), PAUSE_NOW),),
+            (Button(ctx.text(Msg.UNEXPECTED_SOS_BUTTON), SOS_SHOW),),
+        )
+        return Reply(ctx.text(Msg.UNEXPECTED_TEXT), buttons=buttons)
 
     async def _cancel(self, ctx: FlowContext) -> list[Reply]:
         user = await ctx.find_user()
@@ -353,6 +515,15 @@ async def _within(lookup: asyncio.Future[User | None], seconds: float) -> tuple[
         return await asyncio.wait_for(asyncio.shield(lookup), seconds), False
     except TimeoutError:
         return None, True
+
+
+def _question_of(replies: list[Reply], token: str, takes_text: bool) -> Reply | None:
+    """Which reply asked the current step's question: the last with its buttons, or for
+    a step that takes typed text, the last reply of all."""
+    for reply in reversed(replies):
+        if any(token in button.data.split(":") for button in reply.flat_buttons):
+            return reply
+    return replies[-1] if takes_text and replies else None
 
 
 def _sync(handler: Callable[[FlowContext], list[Reply]]) -> CommandHandler:

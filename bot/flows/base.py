@@ -47,6 +47,11 @@ class Flow:
     async def begin(self, ctx: FlowContext) -> list[Reply]:
         raise NotImplementedError
 
+    async def reprompt(self, ctx: FlowContext, position: FlowPosition) -> Reply | None:
+        """The question of `position` built afresh, for a step whose question was not
+        kept when it was asked (one sent by the scheduler). None: it cannot be."""
+        return None
+
     async def move(self, ctx: FlowContext, step: str, data: FlowData | None = None) -> FlowPosition:
         """Put the user at `step` of this flow (a fresh token: older buttons go stale)."""
         user = await ctx.ensure_user()

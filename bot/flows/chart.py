@@ -5,6 +5,10 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +29,17 @@ class ChartLabels:
 def render_progress_png(
     points: list[DayPoint], first_day: date, last_day: date, labels: ChartLabels
 ) -> bytes:
-    """Draw the chart. Blocking and CPU-bound: call it in a worker thread."""
+    """Draw the chart, in memory (never a file). Blocking and CPU-bound: call it in a
+    worker thread."""
+    figure = progress_figure(points, first_day, last_day, labels)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def progress_figure(
+    points: list[DayPoint], first_day: date, last_day: date, labels: ChartLabels
+) -> Figure:
     # Imported here: matplotlib is slow to import and only this command needs it.
     from matplotlib.figure import Figure  # noqa: PLC0415
 
@@ -40,7 +54,7 @@ def render_progress_png(
     mood_axis.set_ylabel(f"{labels.mood} (1-5)")
     urge_axis = mood_axis.twinx()
     urge_axis.bar(
-        days, [p.urge for p in points], width=0.6, alpha=0.3, color="#b5651d", label="Pull"
+        days, [p.urge for p in points], width=0.6, alpha=0.3, color="#b5651d", label=labels.pull
     )
     urge_axis.set_ylim(0, 4)
     urge_axis.set_yticks([0, 1, 2])
@@ -51,6 +65,4 @@ def render_progress_png(
     mood_axis.grid(axis="y", alpha=0.3)
     figure.legend(loc="upper center", ncol=2, frameon=False)
     figure.tight_layout(rect=(0, 0, 1, 0.92))  # leave the top strip to the legend
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+    return figure

@@ -133,6 +133,14 @@ class CheckIn(Flow):
         buttons = await self.show(ctx, "mood", (*_MOODS, *_URGE_NOW))
         return [Reply(text=f"{opening}\n\n{ctx.text(Msg.ASK_MOOD)}", buttons=buttons)]
 
+    async def reprompt(self, ctx: FlowContext, position: FlowPosition) -> Reply | None:
+        """A scheduled check-in's question is not kept when it is sent: built again here."""
+        if position.step != "mood":
+            return None
+        opening = ctx.text(Msg.CHECKIN_OPENING)
+        shown = showing(ctx, "mood", (*_MOODS, *_URGE_NOW))
+        return Reply(text=f"{opening}\n\n{ctx.text(Msg.ASK_MOOD)}", buttons=shown.markup(position))
+
     async def start_due(
         self, tx: Transaction, services: Services, due: Sequence[CheckInDue]
     ) -> list[Outgoing]:
@@ -148,6 +156,7 @@ class CheckIn(Flow):
         placements: list[Placement] = []
         openings: list[tuple[str, int]] = []
         by_locale: dict[str, tuple[str, Shown]] = {}
+        closed: dict[str, str] = {}
         rows = (*_MOODS, *_URGE_NOW, *_SNOOZES)
         now = services.clock.now()
         seen = await content_seen.seen_by_users(
@@ -158,6 +167,7 @@ class CheckIn(Flow):
             if event.locale not in by_locale:
                 ctx = FlowContext(services, event.address, event.locale)
                 by_locale[event.locale] = (ctx.text(Msg.ASK_MOOD), showing(ctx, "mood", rows))
+                closed[event.locale] = ctx.text(Msg.QUESTION_CLOSED_BY_CHECKIN)
             question, shown = by_locale[event.locale]
             opening = pick_opening(
                 services.content.openings(event.locale),
@@ -170,7 +180,10 @@ class CheckIn(Flow):
             position = FlowPosition(self.name, "mood", new_token(), shown.data())
             placements.append(Placement(event.user_row_id, position))
             openings.append((opening.id, event.user_row_id))
-            reply = Reply(text=f"{opening.text}\n\n{question}", buttons=shown.markup(position))
+            text = f"{opening.text}\n\n{question}"
+            if event.closes_question:  # said after the neutral opening a lock screen shows
+                text = f"{opening.text}\n\n{closed[event.locale]}\n\n{question}"
+            reply = Reply(text=text, buttons=shown.markup(position))
             outgoing.append(Outgoing(event.address, reply, user_row_id=event.user_row_id))
         await flow_positions.move_many(tx, placements, services.clock.now())
         await tx.executemany("UPDATE users SET last_opening_id = ? WHERE id = ?", openings)

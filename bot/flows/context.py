@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from pathlib import Path
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
@@ -26,6 +27,10 @@ class Services:
     content: ContentPack
     clock: Clock
     retention_days: int = 180  # the operator's STEADY_RETENTION_DAYS: nobody's history outlives it
+    # STEADY_STEP_EXPIRY: a question left unanswered this long is closed
+    step_expiry: timedelta = timedelta(minutes=30)
+    # STEADY_DATA_DIR: where files kept for a user (the console's chart) live; /forget empties it
+    data_dir: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)

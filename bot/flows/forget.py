@@ -15,6 +15,7 @@ from bot.flows.context import Choice, FlowContext, choices_markup
 from bot.storage import flow_positions
 from bot.storage.flow_positions import FlowPosition
 from bot.storage.user_data import forget_user
+from bot.storage.user_files import forget_user_files
 
 _CONFIRM = ((Choice("yes", Msg.FORGET_YES),), (Choice("no", Msg.FORGET_NO),))
 
@@ -46,6 +47,8 @@ class Forget(Flow):
             async with ctx.db.transaction() as tx:
                 await forget_user(tx, user.id)
             await ctx.db.checkpoint()  # no old copy of the rows left in the write-ahead log
+            if ctx.services.data_dir is not None:  # and no chart left on disk
+                forget_user_files(ctx.services.data_dir, ctx.address.platform, ctx.address.user_id)
             # Forgotten means discreet again, menu included.
             return [replace(ctx.reply(Msg.FORGET_DONE), command_menu="discreet")]
         if value == "no":

@@ -173,6 +173,18 @@ class Pause(Flow):
         await flow_positions.move_many(tx, placements, now)
         return outgoing
 
+    async def reprompt(self, ctx: FlowContext, position: FlowPosition) -> Reply | None:
+        """A follow-up's question is sent by the scheduler, not kept: built again here."""
+        if position.step != "followup":
+            return None
+        shown = showing(ctx, "followup", _FOLLOWUP)
+        user = await ctx.find_user()
+        discreet = user is None or user.discreet
+        return Reply(
+            ctx.text(Msg.FOLLOWUP if discreet else Msg.FOLLOWUP_WARM),
+            buttons=shown.markup(position),
+        )
+
     # Steps ------------------------------------------------------------------------------
 
     async def _menu(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:

@@ -65,12 +65,15 @@ class SafetyScreen:
         danger_first: bool = False,
         timezone: str | None = None,
         safety_card: bool | None = None,
+        misread: bool = True,
     ) -> Reply:
         """The number to dial first, then up to three helplines, a line of hope and the
-        worldwide directory. Without a known country: the country asked for with buttons."""
+        worldwide directory. Without a known country: the country asked for with buttons.
+        `misread`: the "you misread me" button, for replies to what someone wrote (not for
+        helplines someone asked for)."""
         numbers = self._content.emergency_numbers(country)
         if numbers is None:
-            return self._ask_country_reply(locale, timezone, danger_first)
+            return self._ask_country_reply(locale, timezone, danger_first, misread)
         ranked = self._ranked_helplines(locale, numbers.code, danger_first)
         paragraphs = [
             f"{self._emergency_line(locale, numbers, danger_first)} "
@@ -87,7 +90,8 @@ class SafetyScreen:
             rows.append((Button(self._text(locale, Msg.SAFETY_MORE_BUTTON), more),))
         if danger_first if safety_card is None else safety_card:
             rows.append((Button(self._text(locale, Msg.SAFETY_CARD_BUTTON), SOS_CARD),))
-        rows.append(self._misread_row(locale))
+        if misread:
+            rows.append(self._misread_row(locale))
         return Reply(text="\n\n".join(paragraphs), buttons=tuple(rows))
 
     def more_helplines_reply(self, locale: str, country: str | None, danger_first: bool) -> Reply:
@@ -124,7 +128,9 @@ class SafetyScreen:
         self, locale: str, country: str | None, is_group: bool, timezone: str | None = None
     ) -> list[Reply]:
         """/sos: the resources, privately when asked in a group."""
-        reply = self.resources_reply(locale, country, timezone=timezone, safety_card=True)
+        reply = self.resources_reply(
+            locale, country, timezone=timezone, safety_card=True, misread=False
+        )
         return [self._in_private(locale, reply, is_group)]
 
     def _in_private(self, locale: str, reply: Reply, is_group: bool) -> Reply:
@@ -141,7 +147,9 @@ class SafetyScreen:
         button = Button(self._text(locale, Msg.SAFETY_SHOW_BUTTON), SOS_SHOW)
         return Reply(text=self._text(locale, Msg.SAFETY_MISREAD_REPLY), buttons=((button,),))
 
-    def _ask_country_reply(self, locale: str, timezone: str | None, danger_first: bool) -> Reply:
+    def _ask_country_reply(
+        self, locale: str, timezone: str | None, danger_first: bool, misread: bool = True
+    ) -> Reply:
         """No country known: the generic line, the directory, and countries to tap."""
         paragraphs = [
             f"{self._text(locale, Msg.SAFETY_EMERGENCY_GENERIC)} "
@@ -159,7 +167,8 @@ class SafetyScreen:
             if self._content.emergency_numbers(code) is not None
         ]
         rows = [tuple(buttons[index : index + 2]) for index in range(0, len(buttons), 2)]
-        rows.append(self._misread_row(locale))
+        if misread:
+            rows.append(self._misread_row(locale))
         return Reply(text="\n\n".join(paragraphs), buttons=tuple(rows))
 
     def _ranked_helplines(

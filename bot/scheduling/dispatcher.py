@@ -93,6 +93,7 @@ class _Claim:
     user: User
     due_at: datetime
     busy: bool
+    closes_question: bool = False  # the check-in replaces another open question
 
 
 class Dispatcher:
@@ -189,7 +190,7 @@ class Dispatcher:
             if now - due_at > self._grace:
                 missed += 1
                 continue
-            claims.append(_Claim(user, due_at, _busy(row, now)))
+            claims.append(_Claim(user, due_at, _busy(row, now), self._open_question(row, now)))
         await tx.executemany(
             "UPDATE checkin_slots SET next_due_at = ?, next_local_date = ?, last_local_date = ?"
             " WHERE id = ?",
@@ -206,8 +207,17 @@ class Dispatcher:
             due_at, user = from_epoch(row["next_due_at"]), user_from_row(row)
             paused = user.paused_until is not None and user.paused_until > now
             if now - due_at <= self._grace and not paused and not user.checkins_stopped:
-                claims.append(_Claim(user, due_at, _busy(row, now)))
+                claims.append(_Claim(user, due_at, _busy(row, now), self._open_question(row, now)))
         return claims
+
+    def _open_question(self, row: Row, now: datetime) -> bool:
+        """Another question is open, and not yet expired (an unanswered earlier check-in
+        does not count): the check-in that replaces it says so, so a message meant for
+        the old question is not taken for an answer to the new one."""
+        flow, updated = row["current_flow"], row["flow_updated_at"]
+        if flow is None or updated is None or (flow == CheckIn.name and not _answered_part(row)):
+            return False
+        return now - from_epoch(updated) < self._services.step_expiry
 
     async def _claim_followups(self, tx: Transaction, now: datetime) -> list[Outgoing]:
         """Urge-timer follow-ups: the user asked for these, so they go out even late.
@@ -263,6 +273,7 @@ class Dispatcher:
                         local_time=now.astimezone(user_zone(user)),
                         last_opening_id=user.last_opening_id,
                         discreet=user.discreet,
+                        closes_question=claim.closes_question,
                     )
                 )
         if later:

@@ -4,11 +4,18 @@ The interval job is the safety net (at most STEADY_TICK_SECONDS apart); the
 single wake-up job, moved after every tick to the earliest due row, lets a
 check-in go out on its minute instead of up to a tick late. Two jobs in all,
 however many users there are.
+
+The jobs only ask for a tick; one worker task runs the ticks, one after another.
+A tick still running when the next is asked for makes that one wait, and any
+number of asks meanwhile merge into a single next tick. So a tick never overlaps
+itself, and APScheduler never finds its job still running (no "maximum number of
+running instances reached" between the lines of a chat).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
@@ -39,11 +46,16 @@ class TickRunner:
         self._maintenance = maintenance
         self._scheduler = AsyncIOScheduler(timezone=UTC)
         self._lock = asyncio.Lock()
+        self._wanted = asyncio.Event()
+        self._worker: asyncio.Task[None] | None = None
+        self._stopping = False
         self.ticks = 0
+        self.asked = 0  # ticks asked for (by either job); merged asks make fewer ticks
 
     def start(self) -> None:
+        self._worker = asyncio.create_task(self._work(), name="tick-worker")
         self._scheduler.add_job(
-            self._tick,
+            self._ask,
             "interval",
             seconds=self._tick_seconds,
             id=_TICK_JOB,
@@ -69,6 +81,7 @@ class TickRunner:
         if not self._scheduler.running:
             return
         self._scheduler.pause()
+        self._stopping = True  # a tick asked for but not begun is not begun now
         try:
             await asyncio.wait_for(self._lock.acquire(), grace_seconds)
         except TimeoutError:
@@ -76,9 +89,25 @@ class TickRunner:
         else:
             self._lock.release()
         self._scheduler.shutdown(wait=False)
+        if self._worker is not None:
+            self._worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._worker
+
+    async def _ask(self) -> None:
+        """The jobs' only work: returns at once, so a job is never still running."""
+        self.asked += 1
+        self._wanted.set()
+
+    async def _work(self) -> None:
+        while True:
+            await self._wanted.wait()
+            if self._stopping:
+                return
+            self._wanted.clear()  # asks from now on make one more tick, after this one
+            await self._tick()
 
     async def _tick(self) -> None:
-        # The interval job and the wake-up job may meet; one tick at a time.
         async with self._lock:
             try:
                 await self._dispatcher.tick()
@@ -101,7 +130,7 @@ class TickRunner:
         if due is None or due - now >= timedelta(seconds=self._tick_seconds):
             return
         self._scheduler.add_job(
-            self._tick,
+            self._ask,
             "date",
             run_date=max(due, now),
             id=_WAKE_JOB,

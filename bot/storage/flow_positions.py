@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.storage.db import Transaction
-from bot.storage.queries import Queryable, to_epoch
+from bot.storage.queries import Queryable, from_epoch, to_epoch
 
 # Scratch values a flow carries between steps (a chosen mood, a menu choice).
 # Never the user's free text: that is encrypted and lives in its own tables.
@@ -23,15 +23,19 @@ class FlowPosition:
     step: str
     token: str
     data: FlowData = field(default_factory=dict)
+    # When the user was put at this step: an answer that comes much later is not one.
+    since: datetime | None = None
 
 
 async def get_position(db: Queryable, user_id: int) -> FlowPosition | None:
     row = await db.fetch_one(
-        "SELECT flow, step, token, data FROM flow_positions WHERE user_id = ?", (user_id,)
+        "SELECT flow, step, token, data, updated_at FROM flow_positions WHERE user_id = ?",
+        (user_id,),
     )
     if row is None:
         return None
-    return FlowPosition(row["flow"], row["step"], row["token"], json.loads(row["data"]))
+    data = json.loads(row["data"])
+    return FlowPosition(row["flow"], row["step"], row["token"], data, from_epoch(row["updated_at"]))
 
 
 def new_token() -> str:
@@ -50,7 +54,8 @@ async def move_many(tx: Transaction, placements: list[Placement], now: datetime)
         "INSERT INTO flow_positions (user_id, flow, step, token, data, updated_at)"
         " SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE id = ?)"
         " ON CONFLICT (user_id) DO UPDATE SET flow = excluded.flow, step = excluded.step,"
-        " token = excluded.token, data = excluded.data, updated_at = excluded.updated_at",
+        " token = excluded.token, data = excluded.data, updated_at = excluded.updated_at,"
+        " prompt = NULL, prompt_buttons = NULL",
         [
             (
                 placed.user_id,
@@ -70,7 +75,8 @@ _UPSERT = (
     "INSERT INTO flow_positions (user_id, flow, step, token, data, updated_at)"
     " VALUES (?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (user_id) DO UPDATE SET flow = excluded.flow, step = excluded.step,"
-    " token = excluded.token, data = excluded.data, updated_at = excluded.updated_at"
+    " token = excluded.token, data = excluded.data, updated_at = excluded.updated_at,"
+    " prompt = NULL, prompt_buttons = NULL"
 )
 
 
@@ -83,7 +89,7 @@ async def move_to(
     data: FlowData | None = None,
 ) -> FlowPosition:
     """Put the user at `step`, with a fresh token so older buttons go stale."""
-    position = FlowPosition(flow, step, new_token(), dict(data or {}))
+    position = FlowPosition(flow, step, new_token(), dict(data or {}), now)
     await tx.execute(
         _UPSERT,
         (
@@ -107,3 +113,38 @@ async def token_holder(db: Queryable, token: str) -> int | None:
     """Whose current step this token belongs to, if anyone's."""
     row = await db.fetch_one("SELECT user_id FROM flow_positions WHERE token = ?", (token,))
     return None if row is None else int(row["user_id"])
+
+
+ButtonRows = tuple[tuple[tuple[str, str], ...], ...]  # (label, data) per button
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPrompt:
+    """The question shown at the current step: its text sealed, its buttons as they were."""
+
+    token: str
+    sealed_text: bytes
+    buttons: ButtonRows
+
+
+async def record_prompt(
+    tx: Transaction, user_id: int, token: str, sealed_text: bytes, buttons: ButtonRows
+) -> None:
+    """Keep the question of step `token`; nothing happens if the user has moved on since."""
+    await tx.execute(
+        "UPDATE flow_positions SET prompt = ?, prompt_buttons = ? WHERE user_id = ? AND token = ?",
+        (sealed_text, json.dumps(buttons, separators=(",", ":")), user_id, token),
+    )
+
+
+async def get_prompt(db: Queryable, user_id: int) -> StoredPrompt | None:
+    row = await db.fetch_one(
+        "SELECT token, prompt, prompt_buttons FROM flow_positions"
+        " WHERE user_id = ? AND prompt IS NOT NULL",
+        (user_id,),
+    )
+    if row is None:
+        return None
+    rows = json.loads(row["prompt_buttons"] or "[]")
+    buttons = tuple(tuple((str(label), str(data)) for label, data in line) for line in rows)
+    return StoredPrompt(row["token"], bytes(row["prompt"]), buttons)

@@ -125,9 +125,12 @@ async def test_crisis_text_mid_flow_gets_the_crisis_reply(
     await telegram.says(ANA, "/checkin")
     await telegram.says(ANA, "1")
     await telegram.says(ANA, "i want to kill myself")
-    reply = telegram.last_text(ANA)
+    reply, again = [message.text or "" for message in telegram.bot_messages(ANA)[-2:]]
     assert reply.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
     assert "112 in Germany" in reply
+    # Then the question it interrupted, with buttons that still answer it.
+    assert again == f"{text_of(Msg.QUESTION_AGAIN)}\n\n{text_of(Msg.ASK_URGE)}"
+    assert telegram.bot_messages(ANA)[-1].reply_markup is not None
 
 
 async def test_forged_and_stale_buttons_get_a_short_notice_and_change_nothing(

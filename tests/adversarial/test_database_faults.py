@@ -82,8 +82,9 @@ async def test_locked_database_crisis_reply_goes_out_at_once(
     await to_the_note(chat_at_note)
     with held_by_another_writer(patient_services):
         started = time.monotonic()
-        [reply] = await chat_at_note.send(CRISIS)
+        reply, *question_again = await chat_at_note.send(CRISIS)
         assert time.monotonic() - started < 0.1  # no waiting on the lock
+        assert question_again[-1].text.endswith(text_of(Msg.ASK_NOTE))  # read, not written
     assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
 
 
@@ -125,11 +126,11 @@ async def test_read_only_database_crisis_reply_still_goes_out_and_nothing_is_hal
     read_only = await aiosqlite.connect(f"file:{db.path}?mode=ro", uri=True, isolation_level=None)
     db._writer = read_only
     try:
-        [reply] = await chat_at_note.send(CRISIS)
+        reply, *_question_again = await chat_at_note.send(CRISIS)
         assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
         [reply] = await chat_at_note.send("a note on a read-only disk")
         assert reply.text == text_of(Msg.SOMETHING_WENT_WRONG)
-        [reply] = await chat_at_note.send("/sos")
+        reply, *_question_again = await chat_at_note.send("/sos")
         assert reply.text.startswith(text_of(Msg.SAFETY_EMERGENCY_GENERIC))  # /sos as well
     finally:
         db._writer = writable

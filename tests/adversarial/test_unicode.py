@@ -45,8 +45,10 @@ async def test_hidden_crisis_words_in_a_check_in_note_are_answered_and_not_saved
     await chat.send("/checkin")
     await chat.send("2")
     await chat.send("some")
-    [reply] = await chat.send("I w\u200bant to d\u0301ie")
+    reply, not_saved, question = await chat.send("I w\u200bant to d\u0301ie")
     assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert not_saved.text == text_of(Msg.ANSWER_NOT_SAVED)  # said plainly, not dropped silently
+    assert question.text.endswith(text_of(Msg.ASK_NOTE))
     user = await find_user(services.db, "console", "u1")
     assert user is not None and await list_checkins(services.db, user.id) == []
     position = await get_position(services.db, user.id)

@@ -29,7 +29,9 @@ def test_an_idiom_is_found_in_any_file_even_across_a_line_break(tmp_path: Path) 
     content = write_pack(tmp_path)
     replace_in(content / "en" / "affirmations.yaml", "Card 3.", "Card 3, dead\n    tired.")
     replace_in(
-        content / "en" / "messages.yaml", "Thanks for writing.", "Thanks for writing, dying to"
+        content / "en" / "messages.yaml",
+        "Thank you for writing this.",
+        "Thank you for writing this, dying to",
     )
     replace_in(content / "en" / "exercises.yaml", "closing: ", "closing: Killing time. ")
     found = messages_of(audit(content))

@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+import io
+import stat
 from collections.abc import Callable
+from pathlib import Path
 
+from bot.adapters.console import ConsoleAdapter
 from bot.content_pack.ids import Msg
 from bot.core.events import Address
 from bot.core.router import Router
@@ -113,3 +117,44 @@ async def test_forget_leaves_no_copy_in_the_write_ahead_log(
         if file.exists():
             assert b"Ushuaia" not in file.read_bytes(), file.name
     assert oct(path.stat().st_mode & 0o777) == "0o600"
+
+
+async def test_the_console_chart_is_owner_only_and_forget_deletes_it(
+    router: Router, services: Services, tmp_path: Path, text_of: Callable[..., str]
+) -> None:
+    assert services.data_dir is not None
+    lines = "/checkin\n3\nnone\n1\n/progress\n"
+    out = io.StringIO()
+    saved: list[Path] = []
+
+    def said_where(path: Path) -> str:
+        saved.append(path)
+        return f"saved: {path}"
+
+    console = ConsoleAdapter(
+        router, io.StringIO(lines), out, prompt=False, data_dir=services.data_dir,
+        image_saved=said_where,
+    )  # fmt: skip
+    await console.run()
+    [chart] = saved
+    assert chart.read_bytes().startswith(b"\x89PNG")
+    assert stat.S_IMODE(chart.stat().st_mode) == 0o600
+    assert stat.S_IMODE(chart.parent.stat().st_mode) == 0o700
+    assert "console" not in str(chart.relative_to(services.data_dir))  # no id in the path
+
+    console = ConsoleAdapter(
+        router, io.StringIO("/forget\n1\n"), out, prompt=False, data_dir=services.data_dir,
+        image_saved=said_where,
+    )  # fmt: skip
+    await console.run()
+    assert text_of(Msg.FORGET_DONE) in out.getvalue()
+    assert not chart.exists() and not chart.parent.exists()
+
+
+async def test_the_forget_question_names_everything_it_deletes(
+    chat: Conversation, text_of: Callable[..., str]
+) -> None:
+    await fill_everything(chat)
+    await chat.send("/forget")
+    for kept in ("check-in answers and notes", "reasons", "drafts", "progress chart"):
+        assert kept in chat.text

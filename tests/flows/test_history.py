@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import date, timedelta
 
 from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
+from bot.flows.chart import ChartLabels, DayPoint, progress_figure
 from tests.conversation import Conversation
 
 
@@ -54,3 +55,11 @@ async def test_progress_is_a_png_chart(chat: Conversation, text_of: Callable[...
     assert reply.image.png.startswith(b"\x89PNG\r\n\x1a\n")
     assert len(reply.image.png) > 5_000
     assert reply.image.filename == "steady-progress-2026-03-02.png"
+
+
+def test_the_chart_legend_uses_the_packs_words_for_both_series() -> None:
+    day = date(2026, 3, 2)
+    labels = ChartLabels(mood="Stimmung", pull="Sog")  # any words the pack gives
+    figure = progress_figure([DayPoint(day, 3.0, 1)], day - timedelta(days=29), day, labels)
+    [legend] = figure.legends
+    assert [text.get_text() for text in legend.get_texts()] == ["Stimmung", "Sog"]

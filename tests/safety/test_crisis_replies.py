@@ -37,8 +37,10 @@ async def test_crisis_reply_lists_local_help_and_the_emergency_line(
 ) -> None:
     await onboard(chat)
     await chat.send(CRISIS)
-    [reply] = chat.last
+    reply, *question_again = chat.last
     assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert not reply.silent
+    assert all(again.silent for again in question_again)  # the routine part stays quiet
     assert "call 112 in Germany for an ambulance, or 110 for the police." in reply.text
     assert "0800 111 0 111" in reply.text  # TelefonSeelsorge
     assert "116 016" in reply.text  # violence against women helpline
@@ -130,8 +132,10 @@ async def test_crisis_reply_in_quiet_hours_is_not_held_back(
     await chat.send("/help")
     assert chat.last[0].silent  # routine replies go quietly now
     await chat.send(CRISIS)
-    [reply] = chat.last
+    reply, *question_again = chat.last
     assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert not reply.silent
+    assert all(again.silent for again in question_again)  # the routine part stays quiet
 
 
 async def test_crisis_reply_does_not_wait_for_a_jammed_outbox(

@@ -111,3 +111,37 @@ async def test_forget_during_a_pending_followup_sends_nothing(
     await chat.press(text_of(Msg.FORGET_YES))
     world.adapter.take()
     assert await world.run_until(START + timedelta(hours=1), step=timedelta(minutes=5)) == []
+
+
+async def test_a_followup_left_open_over_a_restart_is_shown_again_and_its_buttons_work(
+    settings: Settings, clock: ManualClock, text_of: Callable[..., str]
+) -> None:
+    async with open_services(settings, clock) as services:
+        world = await build_world(services, clock)
+        await start_timer(world, Msg.WAIT_10, text_of)
+        clock.set(START + timedelta(minutes=10))
+        await world.tick()
+        assert followups(world, text_of) == [text_of(Msg.FOLLOWUP)]
+        await world.outbox.stop()
+    clock.advance(timedelta(minutes=5))  # a restart, before any answer
+    async with open_services(settings, clock) as services:
+        world = await build_world(services, clock)
+        chat = world.chat("ana")
+        [again] = await world.router.reshow(chat.address)
+        assert again.text.endswith(text_of(Msg.FOLLOWUP))
+        chat.history = [again]
+        await chat.press(text_of(Msg.FOLLOWUP_PASSED))
+        assert chat.text == text_of(Msg.PASSED_REPLY)
+        await world.outbox.stop()
+
+
+async def test_an_old_open_question_does_not_hold_back_a_followup(
+    world: World, text_of: Callable[..., str]
+) -> None:
+    await start_timer(world, Msg.WAIT_20, text_of)
+    chat = world.chat("ana")
+    world.clock.set(START + timedelta(minutes=5))
+    await chat.send("/reasons")
+    await chat.press(text_of(Msg.REASONS_ADD))  # then left open, unanswered
+    await world.run_until(START + timedelta(minutes=20), step=timedelta(minutes=5))
+    assert followups(world, text_of) == [text_of(Msg.FOLLOWUP)]  # on time, not deferred

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
 from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from bot.core.clock import SystemClock
 from bot.core.events import Address
@@ -45,3 +49,45 @@ async def test_runner_ticks_and_wakes_up_for_the_next_due_checkin(services: Serv
         await outbox.stop()
     assert runner.ticks >= 2  # the start-up tick, then the wake-up
     assert len(adapter.sent) == 1
+
+
+class _SlowDispatcher:
+    """A tick that runs until the test lets it finish."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.calls = 0
+        self.running = 0
+        self.most_at_once = 0
+
+    async def tick(self) -> None:
+        self.calls += 1
+        self.running += 1
+        self.most_at_once = max(self.most_at_once, self.running)
+        try:
+            if self.calls == 1:
+                await self.release.wait()
+        finally:
+            self.running -= 1
+
+    async def next_due_at(self) -> None:
+        return None
+
+
+async def test_a_slow_tick_makes_the_next_wait_merged_and_without_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    slow = _SlowDispatcher()
+    runner = TickRunner(slow, tick_seconds=1)  # type: ignore[arg-type]
+    caplog.set_level(logging.WARNING)
+    runner.start()
+    try:
+        await asyncio.wait_for(until(lambda: slow.calls == 1 and runner.asked >= 3), 10)
+        assert slow.calls == 1  # the asks during the slow tick wait for it
+        slow.release.set()
+        await asyncio.wait_for(until(lambda: slow.calls >= 2), 10)
+    finally:
+        await runner.stop()
+    assert slow.most_at_once == 1
+    assert slow.calls < runner.asked  # the asks made while it ran became one tick
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]

@@ -145,17 +145,18 @@ async def test_rotation_reseals_everything_and_the_old_key_opens_nothing(
 ) -> None:
     await write_everything(settings, clock)
     old_key, before = key_text(settings), await sealed_values(settings.database_file)
-    assert len(before) == 7  # the six texts and the key check
+    # The six texts, each user's open question kept to be shown again, and the key check.
+    assert len(before) == 10
 
     rotation = await rotate(settings)
 
-    assert rotation.values == 6
+    assert rotation.values == 9
     new_key = key_text(settings)
     assert new_key != old_key
     assert stat.S_IMODE(settings.key_file.stat().st_mode) == 0o600
     assert not old_key_file(settings.key_file).exists()
     after = await sealed_values(settings.database_file)
-    assert len(after) == 7 and not before & after  # every ciphertext changed
+    assert len(after) == 10 and not before & after  # every ciphertext changed
     old = TextCipher(decode_key(old_key))
     for blob in after:
         with pytest.raises(WrongKeyError):  # whatever it is bound to, the old key fails
