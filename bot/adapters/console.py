@@ -4,7 +4,8 @@ Each input line is one message. A line that is just a number presses that
 button of the last message that had buttons, the way a tap would. When the
 buttons' own labels hold numbers ("1 day", "3 days"), a typed number is what
 the step asked for, so the choices are lettered instead and a number is sent
-as the text it is.
+as the text it is; a crisis reply's buttons are lettered too, so a number meant
+for the question before it never presses one.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from bot.adapters.base import Capabilities, SentMessage
 from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
 from bot.core.replies import Button, Reply
 from bot.core.router import Router
+from bot.safety.screen import SAFETY_BUTTONS
 from bot.storage.user_files import write_user_file
 
 CONSOLE_ADDRESS = Address(platform="console", chat_id="console", user_id="console")
@@ -115,7 +117,7 @@ class ConsoleAdapter:
             self._write(self._image_saved(path.resolve()))
         if reply.buttons:
             self._choices = reply.flat_buttons
-            self._lettered = any(char.isdigit() for b in self._choices for char in b.label)
+            self._lettered = _numbers_mean_words(self._choices)
             for index, button in enumerate(self._choices):
                 self._write(f"  {_choice_key(index, self._lettered)}) {button.label}")
         self._write("")
@@ -130,6 +132,15 @@ class ConsoleAdapter:
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _numbers_mean_words(choices: tuple[Button, ...]) -> bool:
+    """Letters, not numbers, when a typed number would mean something else: labels that
+    hold numbers ("3 days"), and a crisis reply's buttons, which a number typed for the
+    question before it (a mood of 1) must never press."""
+    if any(button.data.startswith(SAFETY_BUTTONS) for button in choices):
+        return True
+    return any(char.isdigit() for button in choices for char in button.label)
 
 
 def _choice_key(index: int, lettered: bool) -> str:

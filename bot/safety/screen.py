@@ -17,6 +17,7 @@ from bot.safety.rules import Detection, Intent
 
 # Static button data: these presses need no token. All but the country choice change
 # nothing; the country choice stores what the user tapped, as /settings would.
+SAFETY_BUTTONS = "sos:"  # the prefix every button of a crisis reply starts with
 SOS_SHOW = "sos:show"
 SOS_MISREAD = "sos:misread"
 SOS_MORE = "sos:more"  # + DANGER_SUFFIX when abuse lines lead

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.adapters.console import ConsoleAdapter
+from bot.content_pack.ids import Msg
 from bot.core.router import Router
 from bot.flows.context import Services
 from bot.storage.users import find_user
@@ -40,3 +42,13 @@ async def test_numbered_choices_still_press_by_number(
     assert "  1) None" in said and "  2) Some" in said
     assert "  b) 2 · low" in said
     assert "Saved. Thank you" in said
+
+
+async def test_a_number_typed_after_a_crisis_reply_presses_none_of_its_buttons(
+    router: Router, services: Services, tmp_path: Path, text_of: Callable[..., str]
+) -> None:
+    """With nothing else open, "1" is a message of its own, never "you misread me"."""
+    said = await run_console(router, tmp_path, ["i want to kill myself", "1"])
+    misread = text_of(Msg.SAFETY_MISREAD_BUTTON)
+    assert f") {misread}" in said and f"1) {misread}" not in said  # lettered, not numbered
+    assert text_of(Msg.SAFETY_MISREAD_REPLY) not in said
