@@ -55,13 +55,13 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bench.common import REPO, Machine, machine, shown_command
 from bench.results import write_section
-from bot.adapters.base import Capabilities, SentMessage
 from bot.app import open_services, scheduled_delivery
 from bot.config import Settings
 from bot.core.clock import ManualClock
 from bot.core.events import Address
+from bot.core.platform import Capabilities, SentMessage
 from bot.core.replies import Reply
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.scheduling.planner import plan_slot
 from bot.scheduling.rules import ALL_DAYS
 from bot.scheduling.runner import TickRunner

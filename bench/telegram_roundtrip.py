@@ -84,10 +84,10 @@ from bench.common import REPO, Machine, machine, shown_command
 from bench.results import write_section
 from bot.app import run_platforms
 from bot.config import Settings
+from bot.content_pack.countries import country_for_timezone
 from bot.content_pack.ids import Msg
 from bot.content_pack.loader import load_pack
 from bot.logs import configure_logging
-from bot.safety.countries import country_for_timezone
 from bot.safety.rules import Intent
 from bot.safety.screen import SafetyScreen
 from tests.fakes.telegram_api import FakeTelegram

@@ -18,7 +18,6 @@ import aiohttp
 import discord
 import telegram.error
 
-from bot.adapters.base import Adapter
 from bot.adapters.console import ConsoleAdapter
 from bot.adapters.discord.adapter import DiscordAdapter, DiscordConfig
 from bot.adapters.discord.inbound import PLATFORM as PLATFORM_DISCORD
@@ -29,8 +28,10 @@ from bot.content_pack.ids import Msg
 from bot.content_pack.loader import load_pack
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import Clock, SystemClock
-from bot.core.router import Router
+from bot.core.platform import Adapter
 from bot.delivery.outbox import Outbox
+from bot.engine.due_work import build_dispatcher
+from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.logs import get_logger, log_event
 from bot.scheduling.dispatcher import Dispatcher
@@ -113,7 +114,7 @@ async def scheduled_delivery(
 ) -> AsyncIterator[Delivery]:
     services = router.services
     outbox = Outbox(services.db, services.clock, adapters)
-    dispatcher = Dispatcher(
+    dispatcher = build_dispatcher(
         services, router.checkin, router.pause, outbox, grace=settings.missed_grace
     )
     runner = TickRunner(

@@ -9,12 +9,13 @@ from collections.abc import Coroutine, Sequence
 from datetime import timedelta
 from typing import Any, TextIO
 
-from bot.adapters.base import LoginRefused
 from bot.app import PlatformUnreachable, run_console, run_platforms
 from bot.config import Settings, SettingsError, load_settings, pick_default_locale
 from bot.content_pack.audit import audit_pack
 from bot.content_pack.loader import ContentError, check_pack, load_pack
+from bot.core.platform import LoginRefused
 from bot.logs import configure_logging, open_log_file
+from bot.safety.screen import SafetyScreen
 from bot.storage.crypto import WrongKeyError
 from bot.storage.data_folder import DataFolderError, prepare_data_folder
 from bot.storage.key_rotation import RotationError, old_key_file, rotate
@@ -283,7 +284,7 @@ def _detect(settings: Settings, text: str, locale: str | None) -> int:
         for problem in error.problems:
             print(problem, file=sys.stderr)
         return EXIT_USAGE
-    detection = pack.detector(locale or settings.default_locale).detect(text)
+    detection = SafetyScreen(pack).detect(text, locale or settings.default_locale)
     print(f"normalised: {detection.normalised}")
     if not detection.matches:
         print("none")

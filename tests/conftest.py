@@ -14,7 +14,7 @@ from bot.content_pack.loader import load_pack
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.flows.context import Services
 from tests.conversation import Conversation
 

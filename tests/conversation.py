@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from bot.adapters.console import parse_command
 from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
 from bot.core.replies import Button, Reply
-from bot.core.router import Router
+from bot.engine.router import Router
 
 
 @dataclass

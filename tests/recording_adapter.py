@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from bot.adapters.base import Capabilities, DeliveryError, SentMessage
 from bot.core.events import Address
+from bot.core.platform import Capabilities, DeliveryError, SentMessage
 from bot.core.replies import Reply
 
 CAPABILITIES = Capabilities(

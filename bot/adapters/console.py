@@ -17,10 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from bot.adapters.base import Capabilities, SentMessage
 from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
+from bot.core.platform import Capabilities, SentMessage
 from bot.core.replies import Button, Reply
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.safety.screen import SAFETY_BUTTONS
 from bot.storage.user_files import write_user_file
 

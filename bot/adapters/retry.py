@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from bot.adapters.base import DeliveryUncertain, RetryAfter, TransientDeliveryError
+from bot.core.platform import DeliveryUncertain, RetryAfter, TransientDeliveryError
 
 Result = TypeVar("Result")
 Sleep = Callable[[float], Awaitable[None]]

@@ -11,6 +11,7 @@ from typing import Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.content_pack import plurals
+from bot.content_pack.countries import country_names
 from bot.content_pack.ids import (
     COUNT_NAMES,
     COUNTS,
@@ -21,7 +22,7 @@ from bot.content_pack.ids import (
     Msg,
     placeholders_for,
 )
-from bot.content_pack.pack import ContentPack, LocaleContent, compile_detector
+from bot.content_pack.pack import ContentPack, LocaleContent
 from bot.content_pack.schema import (
     MAX_BUTTON_LABEL_CHARS,
     AffirmationsFile,
@@ -38,7 +39,6 @@ from bot.content_pack.schema import (
     ReflectionsFile,
 )
 from bot.content_pack.yaml_lines import LocatedYaml, YamlSyntaxError, load_located
-from bot.safety.countries import country_names
 
 # Shared by every locale: the numbers are the same whatever language the reply is in.
 EMERGENCY_FILE = "emergency_numbers.yaml"
@@ -253,7 +253,6 @@ def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> Loc
         exercises=_typed(items, "exercises.yaml", ExercisesFile).exercises,
         reflections=_typed(items, "reflections.yaml", ReflectionsFile).reflections,
         detection=detection,
-        detector=compile_detector(detection),
         crisis=crisis.model,
         countries={country.code: country for country in countries.model.countries},
         likely_countries=tuple(countries.model.likely_when_unknown),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from bot.content_pack.ids import COUNTS, Command, Msg
@@ -20,7 +19,6 @@ from bot.content_pack.schema import (
     Opening,
     Reflection,
 )
-from bot.safety.rules import CompiledRule, Detector, Intent
 
 
 @dataclass(frozen=True)
@@ -35,21 +33,9 @@ class LocaleContent:
     exercises: list[Exercise]
     reflections: list[Reflection]
     detection: DetectionFile
-    detector: Detector
     crisis: CrisisFile
     countries: dict[str, CountryName]
     likely_countries: tuple[str, ...]
-
-
-def compile_detector(detection: DetectionFile) -> Detector:
-    """Compiled once at load; every pattern was already checked to compile."""
-    return Detector(
-        exceptions=tuple(re.compile(item.pattern) for item in detection.exceptions),
-        rules=tuple(
-            CompiledRule(rule.id, Intent(rule.intent), re.compile(rule.pattern))
-            for rule in detection.rules
-        ),
-    )
 
 
 @dataclass(frozen=True)
@@ -119,9 +105,6 @@ class ContentPack:
 
     def reflections(self, locale: str) -> list[Reflection]:
         return self.content(locale).reflections
-
-    def detector(self, locale: str) -> Detector:
-        return self.content(locale).detector
 
     def crisis(self, locale: str) -> CrisisFile:
         return self.content(locale).crisis

@@ -11,7 +11,9 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
-from bot.adapters.base import (
+from bot.core.clock import Clock
+from bot.core.events import Address
+from bot.core.platform import (
     Adapter,
     DeliveryUncertain,
     RecipientUnreachable,
@@ -19,8 +21,6 @@ from bot.adapters.base import (
     SentMessage,
     TransientDeliveryError,
 )
-from bot.core.clock import Clock
-from bot.core.events import Address
 from bot.core.replies import Reply
 from bot.logs import get_logger, log_event
 from bot.storage.db import Database

@@ -6,11 +6,11 @@ kind ──[practical|emotional|not sure]──▶ timing ──[can wait|soon]�
 
 from __future__ import annotations
 
+from bot.content_pack.countries import country_for_timezone
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext
-from bot.safety.countries import country_for_timezone
 from bot.storage import flow_positions
 from bot.storage.flow_positions import FlowPosition
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from bot.content_pack.countries import country_for_timezone
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow
 from bot.flows.context import Choice, FlowContext
-from bot.safety.countries import country_for_timezone, parse_country
+from bot.flows.parsing.countries import parse_country
 from bot.storage import users
 
 

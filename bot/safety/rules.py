@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.content_pack.schema import DetectionFile
 from bot.safety.normalise import as_displayed, normalise, unmask_lookalikes
 
 
@@ -74,3 +75,14 @@ class Detector:
         for rule in self.rules:
             if rule.intent not in found and rule.pattern.search(screened):
                 found[rule.intent] = rule.id
+
+
+def compile_detector(detection: DetectionFile) -> Detector:
+    """Compiled once, when the screen is built; the pack checked every pattern compiles."""
+    return Detector(
+        exceptions=tuple(re.compile(item.pattern) for item in detection.exceptions),
+        rules=tuple(
+            CompiledRule(rule.id, Intent(rule.intent), re.compile(rule.pattern))
+            for rule in detection.rules
+        ),
+    )

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot.content_pack.countries import likely_countries_for_timezone
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import CrisisResource, EmergencyNumbers
 from bot.core.replies import Button, Reply
-from bot.safety.countries import likely_countries_for_timezone
-from bot.safety.rules import Detection, Intent
+from bot.safety.rules import Detection, Detector, Intent, compile_detector
 
 # Static button data: these presses need no token. All but the country choice change
 # nothing; the country choice stores what the user tapped, as /settings would.
@@ -40,9 +40,17 @@ class ScreenResult:
 class SafetyScreen:
     def __init__(self, content: ContentPack) -> None:
         self._content = content
+        # Each locale's rules are compiled once, here: no message waits for it.
+        self._detectors = {
+            locale: compile_detector(pack.detection) for locale, pack in content.locales.items()
+        }
+
+    def detector(self, locale: str) -> Detector:
+        """The locale's rules, else the default locale's, as the pack's own lookups fall back."""
+        return self._detectors.get(locale) or self._detectors[self._content.default_locale]
 
     def detect(self, text: str, locale: str) -> Detection:
-        return self._content.detector(locale).detect(text)
+        return self.detector(locale).detect(text)
 
     def screen(
         self, text: str, locale: str, country: str | None, is_group: bool

@@ -8,20 +8,16 @@ the slot already points at its next local date.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from bot.core.clock import Clock
 from bot.core.events import CheckInDue
 from bot.delivery.outbox import Outbox, Outgoing
-from bot.flows.checkin import CheckIn
-from bot.flows.context import Services
-from bot.flows.pause import Pause
 from bot.logs import get_logger, log_event
-from bot.reminders.posting import claim_due_reminders
 from bot.scheduling.planner import in_quiet_hours, out_of_quiet_hours, plan_slot, user_zone
-from bot.storage.db import Row, Transaction
+from bot.storage.db import Database, Row, Transaction
 from bot.storage.queries import from_epoch, to_epoch
 from bot.storage.users import User, user_from_row
 
@@ -33,6 +29,9 @@ DEFAULT_GRACE = timedelta(hours=2)
 ACTIVE_FLOW_WINDOW = timedelta(minutes=10)
 DEFER_WHEN_BUSY = timedelta(minutes=15)
 BATCH_LIMIT = 50_000
+# The check-in flow's name (`CheckIn.name`), as its positions are stored: an unanswered
+# check-in is replaced by the next one rather than waited for.
+CHECKIN_FLOW = "ci"
 
 _USER_COLUMNS = (
     "u.id, u.platform, u.platform_user_id, u.chat_id, u.locale, u.timezone, u.weekdays,"
@@ -76,6 +75,20 @@ WHERE sn.due_at <= ?
 # A snooze of someone who since paused or stopped check-ins is dropped, not sent.
 
 
+# What the tick hands its due work to: the flows and reminders, bound to the services
+# by the engine, so scheduling knows no flow.
+StartCheckIns = Callable[[Transaction, Sequence[CheckInDue]], Awaitable[list[Outgoing]]]
+SendFollowups = Callable[[Transaction, Sequence[tuple[int, User]]], Awaitable[list[Outgoing]]]
+PostReminders = Callable[[Transaction, datetime, timedelta], Awaitable[list[Outgoing]]]
+
+
+@dataclass(frozen=True, slots=True)
+class DueWork:
+    start_checkins: StartCheckIns
+    send_followups: SendFollowups  # urge-timer follow-ups, claimed
+    post_reminders: PostReminders  # claims the due group reminders too
+
+
 @dataclass(frozen=True, slots=True)
 class TickReport:
     claimed: int = 0
@@ -99,28 +112,26 @@ class _Claim:
 class Dispatcher:
     def __init__(
         self,
-        services: Services,
-        checkin: CheckIn,
-        pause: Pause,
+        db: Database,
+        clock: Clock,
+        work: DueWork,
         outbox: Outbox,
+        step_expiry: timedelta,
         grace: timedelta = DEFAULT_GRACE,
     ) -> None:
-        self._services = services
-        self._checkin = checkin
-        self._pause = pause
+        self._db = db
+        self._clock = clock
+        self._work = work
         self._outbox = outbox
+        self._step_expiry = step_expiry
         self._grace = grace
         # Names this process's follow-up claims: only another (dead) process's claim
         # is ever taken over, so a send that is merely slow here is never repeated.
         self._claimer = secrets.token_hex(8)
 
-    @property
-    def _clock(self) -> Clock:
-        return self._services.clock
-
     async def tick(self) -> TickReport:
         now = self._clock.now()
-        db = self._services.db
+        db = self._db
         before = db.statements
         # One transaction from claim to conversation positions: a /forget waits for
         # it, so nobody is half-claimed, and nobody forgotten is written back.
@@ -128,9 +139,9 @@ class Dispatcher:
             claims, missed = await self._claim_slots(tx, now)
             claims += await self._claim_snoozes(tx, now)
             due, report = await self._decide(tx, claims, now)
-            outgoing = await self._checkin.start_due(tx, self._services, due) if due else []
+            outgoing = await self._work.start_checkins(tx, due) if due else []
             followups = await self._claim_followups(tx, now)
-            posts = await claim_due_reminders(tx, self._services, now, self._grace)
+            posts = await self._work.post_reminders(tx, now, self._grace)
         for message in outgoing + followups + posts:
             self._outbox.enqueue(message)
         report = TickReport(
@@ -158,7 +169,7 @@ class Dispatcher:
         return report
 
     async def next_due_at(self) -> datetime | None:
-        row = await self._services.db.fetch_one(
+        row = await self._db.fetch_one(
             "SELECT MIN(due) AS due FROM ("
             " SELECT MIN(next_due_at) AS due FROM checkin_slots WHERE next_due_at IS NOT NULL"
             " UNION ALL SELECT MIN(due_at) FROM checkin_snoozes"
@@ -215,9 +226,9 @@ class Dispatcher:
         does not count): the check-in that replaces it says so, so a message meant for
         the old question is not taken for an answer to the new one."""
         flow, updated = row["current_flow"], row["flow_updated_at"]
-        if flow is None or updated is None or (flow == CheckIn.name and not _answered_part(row)):
+        if flow is None or updated is None or (flow == CHECKIN_FLOW and not _answered_part(row)):
             return False
-        return now - from_epoch(updated) < self._services.step_expiry
+        return now - from_epoch(updated) < self._step_expiry
 
     async def _claim_followups(self, tx: Transaction, now: datetime) -> list[Outgoing]:
         """Urge-timer follow-ups: the user asked for these, so they go out even late.
@@ -245,7 +256,7 @@ class Dispatcher:
         )
         await tx.executemany("UPDATE followups SET due_at = ? WHERE id = ?", later)
         await tx.executemany("UPDATE followups SET delivered_at = ? WHERE id = ?", closed)
-        return await self._pause.followups_due(tx, self._services, claimed)
+        return await self._work.send_followups(tx, claimed)
 
     async def _decide(
         self, tx: Transaction, claims: Sequence[_Claim], now: datetime
@@ -295,7 +306,7 @@ def _busy(row: Row, now: datetime, any_flow: bool = False) -> bool:
     if flow is None or updated is None:
         return False
     recent = now - from_epoch(updated) < ACTIVE_FLOW_WINDOW
-    return recent and (any_flow or flow != CheckIn.name or _answered_part(row))
+    return recent and (any_flow or flow != CHECKIN_FLOW or _answered_part(row))
 
 
 def _awaiting_this(row: Row) -> bool:

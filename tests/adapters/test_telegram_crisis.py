@@ -14,8 +14,8 @@ import pytest
 
 from bot.content_pack.ids import Command, Msg
 from bot.content_pack.pack import ContentPack
-from bot.core import router as router_module
 from bot.core.clock import ManualClock
+from bot.engine import router as router_module
 from bot.flows.context import Services
 from bot.storage.db import Params, Row
 from bot.storage.flow_positions import get_position

@@ -11,7 +11,7 @@ from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.replies import Reply
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage import group_reminders
 from bot.storage.group_reminders import GroupReminder, PausedBecause

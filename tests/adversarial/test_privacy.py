@@ -10,7 +10,7 @@ import pytest
 
 from bot.content_pack.ids import Msg
 from bot.core.events import Address
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.logs import KeyValueFormatter
 from bot.storage.users import find_user

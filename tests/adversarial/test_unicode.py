@@ -10,7 +10,7 @@ import pytest
 
 from bot.content_pack.ids import Msg
 from bot.core.events import Address, ButtonPressed, TextMessage
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.flows.checkin import NOTE_LIMIT
 from bot.flows.context import Services
 from bot.storage.checkins import list_checkins

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.adapters.base import RecipientUnreachable, RetryAfter, TransientDeliveryError
 from bot.core.clock import ManualClock
 from bot.core.events import Address
+from bot.core.platform import RecipientUnreachable, RetryAfter, TransientDeliveryError
 from bot.core.replies import Reply
 from bot.delivery.outbox import (
     MAX_ATTEMPTS,

@@ -8,7 +8,7 @@ from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage.checkins import list_checkins
 from bot.storage.users import find_user

@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.adapters.console import ConsoleAdapter
 from bot.content_pack.ids import Msg
 from bot.core.events import Address
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage.users import find_user
 from tests.conversation import Conversation

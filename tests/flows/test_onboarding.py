@@ -8,7 +8,7 @@ from bot.config import Settings
 from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
 from bot.core.events import Address
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage.checkin_slots import list_slots
 from bot.storage.flow_positions import get_position

@@ -18,7 +18,7 @@ SUMMER = datetime(2026, 7, 1, 9, 0, tzinfo=UTC)
 
 def test_the_zone_index_is_built_on_first_use_not_at_import() -> None:
     code = (
-        "import bot.core.router, bot.flows.parsing.zones as zones;"
+        "import bot.engine.router, bot.flows.parsing.zones as zones;"
         "print(zones._index.cache_info().currsize)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

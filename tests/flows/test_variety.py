@@ -22,7 +22,7 @@ from bot.content_pack.loader import load_pack
 from bot.content_pack.schema import CheckInReply, Opening
 from bot.core.clock import ManualClock
 from bot.core.events import Address, CheckInDue
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.flows.checkin import opening_period, pick_opening, pick_reply
 from bot.flows.context import Services
 from bot.storage.users import find_user

@@ -14,7 +14,7 @@ from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import Theme
 from bot.core.clock import ManualClock
 from bot.core.events import Address
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.flows.affirm import FIRST_THEMES, THEME_GROUPS, theme_label
 from bot.flows.context import Services
 from bot.storage import users

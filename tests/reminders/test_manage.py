@@ -8,7 +8,7 @@ from datetime import timedelta
 from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
 from bot.core.events import Address, CommandIssued
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage import group_reminders
 from bot.storage.group_reminders import MAX_PER_CHAT, PausedBecause

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.content_pack.countries import country_names
 from bot.content_pack.loader import check_pack
 from bot.content_pack.pack import ContentPack
-from bot.safety.countries import country_names
 
 REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
 

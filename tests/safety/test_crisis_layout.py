@@ -8,10 +8,10 @@ from collections.abc import Callable
 
 import pytest
 
+from bot.content_pack.countries import country_names
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.core.replies import Reply
-from bot.safety.countries import country_names
 from bot.safety.screen import SOS_CARD, SOS_COUNTRY, SOS_MISREAD, SafetyScreen
 from bot.storage.users import find_user
 from tests.conversation import Conversation

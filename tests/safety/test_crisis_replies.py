@@ -8,12 +8,12 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.adapters.base import RetryAfter
 from bot.content_pack.ids import Msg
 from bot.core.events import Address, CommandIssued, TextMessage
+from bot.core.platform import RetryAfter
 from bot.core.replies import Reply
-from bot.core.router import Router
 from bot.delivery.outbox import Outbox, Outgoing
+from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.safety.screen import SOS_MISREAD
 from bot.storage.flow_positions import get_position

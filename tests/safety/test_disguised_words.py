@@ -8,6 +8,7 @@ import pytest
 from bot.content_pack.pack import ContentPack
 from bot.safety.normalise import as_displayed, normalise
 from bot.safety.rules import Intent
+from bot.safety.screen import SafetyScreen
 
 
 @pytest.mark.parametrize(
@@ -26,7 +27,7 @@ from bot.safety.rules import Intent
     ],
 )
 def test_disguised_crisis_words_are_found(content: ContentPack, disguised: str) -> None:
-    assert Intent.CRISIS in content.detector("en").detect(disguised).intents
+    assert Intent.CRISIS in SafetyScreen(content).detector("en").detect(disguised).intents
 
 
 def test_words_in_their_own_script_are_left_alone() -> None:
@@ -43,7 +44,7 @@ def test_words_in_their_own_script_are_left_alone() -> None:
     ],
 )
 def test_other_scripts_raise_no_false_alarm(content: ContentPack, ordinary: str) -> None:
-    assert content.detector("en").detect(ordinary).intents == frozenset()
+    assert SafetyScreen(content).detector("en").detect(ordinary).intents == frozenset()
 
 
 def test_the_displayed_order_only_exists_with_an_override() -> None:

@@ -12,6 +12,7 @@ import yaml
 
 from bot.content_pack.pack import ContentPack
 from bot.safety.rules import Intent
+from bot.safety.screen import SafetyScreen
 
 PHRASES = yaml.safe_load((Path(__file__).parent / "phrases.yaml").read_text("utf-8"))
 MAX_FALSE_ALARMS = 0.05
@@ -26,7 +27,7 @@ def test_the_labelled_set_is_big_enough() -> None:
 
 
 def test_every_crisis_and_danger_phrase_is_caught(content: ContentPack) -> None:
-    detector = content.detector("en")
+    detector = SafetyScreen(content).detector("en")
     dangerous = PHRASES["crisis"] + PHRASES["danger"]
     missed = [text for text in dangerous if not detector.detect(text).needs_safety_reply]
     recall = 1 - len(missed) / len(dangerous)
@@ -35,7 +36,7 @@ def test_every_crisis_and_danger_phrase_is_caught(content: ContentPack) -> None:
 
 
 def test_few_ordinary_messages_raise_a_false_alarm(content: ContentPack) -> None:
-    detector = content.detector("en")
+    detector = SafetyScreen(content).detector("en")
     ordinary = PHRASES["ordinary"]
     alarms = [text for text in ordinary if detector.detect(text).needs_safety_reply]
     rate = len(alarms) / len(ordinary)
@@ -52,7 +53,7 @@ def test_few_ordinary_messages_raise_a_false_alarm(content: ContentPack) -> None
 def test_urges_and_contact_are_mostly_recognised(
     content: ContentPack, label: str, intent: Intent, floor: float
 ) -> None:
-    detector = content.detector("en")
+    detector = SafetyScreen(content).detector("en")
     phrases = PHRASES[label]
     found = [text for text in phrases if intent in detector.detect(text).intents]
     recall = len(found) / len(phrases)
@@ -74,7 +75,7 @@ HOLDOUT_FLOORS = {"dangerous": 0.90, "false_alarms": 0.05}
 
 
 def test_held_out_phrases_measure_generalisation(content: ContentPack) -> None:
-    detector = content.detector("en")
+    detector = SafetyScreen(content).detector("en")
     dangerous = HOLDOUT["crisis"] + HOLDOUT["danger"]
     missed = [text for text in dangerous if not detector.detect(text).needs_safety_reply]
     recall = 1 - len(missed) / len(dangerous)

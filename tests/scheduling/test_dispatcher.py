@@ -7,11 +7,11 @@ from itertools import pairwise
 
 import pytest
 
-from bot.adapters.base import RecipientUnreachable, RetryAfter
 from bot.app import open_services
 from bot.config import Settings
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
+from bot.core.platform import RecipientUnreachable, RetryAfter
 from bot.storage.checkin_slots import list_slots
 from bot.storage.users import find_user
 from tests.scheduling.conftest import World, build_world

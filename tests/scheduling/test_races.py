@@ -6,8 +6,8 @@ import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from bot.adapters.base import RetryAfter
 from bot.content_pack.ids import Msg
+from bot.core.platform import RetryAfter
 from bot.storage.users import find_user
 from tests.scheduling.conftest import World
 

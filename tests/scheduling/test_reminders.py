@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from bot.adapters.base import RecipientUnreachable
 from bot.content_pack.ids import Msg
 from bot.core.events import Address, CommandIssued
+from bot.core.platform import RecipientUnreachable
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
 from bot.storage import group_reminders

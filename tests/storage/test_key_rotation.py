@@ -18,7 +18,7 @@ from bot.app import open_services
 from bot.config import Settings, decode_key
 from bot.core.clock import ManualClock
 from bot.core.events import Address, CommandIssued
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.storage import group_reminders
 from bot.storage.crypto import TextCipher, WrongKeyError, generate_key_text
 from bot.storage.db import Database

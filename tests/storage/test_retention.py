@@ -6,7 +6,7 @@ from datetime import timedelta
 from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
 from bot.core.events import Address
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage.retention import purge_expired
 from bot.storage.user_texts import TextKind, list_texts

@@ -20,12 +20,6 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.adapters.base import (
-    Capabilities,
-    DeliveryError,
-    LoginRefused,
-    SentMessage,
-)
 from bot.adapters.discord import errors
 from bot.adapters.discord.commands import command_payloads
 from bot.adapters.discord.inbound import PLATFORM, dm_edit_event, dm_event, private_address
@@ -34,8 +28,14 @@ from bot.adapters.discord.render import MAX_CONTENT, NO_MENTIONS, text_pieces, v
 from bot.adapters.retry import patiently
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
+from bot.core.platform import (
+    Capabilities,
+    DeliveryError,
+    LoginRefused,
+    SentMessage,
+)
 from bot.core.replies import Image, Reply
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.logs import get_logger, log_event
 from bot.storage.db import Database
 

@@ -9,7 +9,7 @@ from typing import TypeVar
 import aiohttp
 import discord
 
-from bot.adapters.base import (
+from bot.core.platform import (
     DeliveryError,
     RecipientUnreachable,
     RetryAfter,

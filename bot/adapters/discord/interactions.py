@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.adapters.base import DeliveryError, RecipientUnreachable
 from bot.adapters.discord.commands import command_args
 from bot.adapters.discord.inbound import PLATFORM, channel_address, private_address
 from bot.adapters.discord.render import NO_MENTIONS, opened_command, text_pieces
 from bot.content_pack.ids import Command, Msg
 from bot.core.events import Address, ButtonPressed, CommandIssued
+from bot.core.platform import DeliveryError, RecipientUnreachable
 from bot.core.replies import Reply
-from bot.core.router import USER_LOOKUP_SECONDS
+from bot.engine.router import USER_LOOKUP_SECONDS
 from bot.logs import get_logger, log_event
 from bot.storage.users import User, find_user, mark_unreachable
 

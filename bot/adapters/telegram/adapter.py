@@ -37,7 +37,14 @@ from telegram.error import (
 from telegram.error import RetryAfter as TelegramRetryAfter
 from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
-from bot.adapters.base import (
+from bot.adapters.pacing import ChatPacer
+from bot.adapters.retry import patiently
+from bot.adapters.telegram.inbound import PLATFORM, to_event
+from bot.adapters.telegram.render import MAX_CAPTION, escape, keyboard, text_pieces
+from bot.content_pack.ids import Command, Msg
+from bot.content_pack.pack import ContentPack
+from bot.core.events import Address, ButtonPressed, CommandIssued
+from bot.core.platform import (
     Capabilities,
     DeliveryError,
     DeliveryUncertain,
@@ -47,15 +54,8 @@ from bot.adapters.base import (
     SentMessage,
     TransientDeliveryError,
 )
-from bot.adapters.pacing import ChatPacer
-from bot.adapters.retry import patiently
-from bot.adapters.telegram.inbound import PLATFORM, to_event
-from bot.adapters.telegram.render import MAX_CAPTION, escape, keyboard, text_pieces
-from bot.content_pack.ids import Command, Msg
-from bot.content_pack.pack import ContentPack
-from bot.core.events import Address, ButtonPressed, CommandIssued
 from bot.core.replies import Reply
-from bot.core.router import Router, deep_linked
+from bot.engine.router import Router, deep_linked
 from bot.logs import get_logger, log_event
 from bot.reminders.posting import chat_lost
 from bot.storage import group_reminders, sent_messages

@@ -21,8 +21,8 @@ from datetime import datetime, timedelta
 from functools import cache
 from importlib import resources
 
+from bot.flows.parsing.countries import parse_country
 from bot.flows.parsing.folding import fold
-from bot.safety.countries import parse_country
 
 MAX_CHOICES = 12  # more buttons than this are harder to read than a retyped city
 _LONGEST_INPUT = 64

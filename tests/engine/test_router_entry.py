@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 
 from bot.content_pack.ids import Command, Msg
-from bot.core import router as router_module
 from bot.core.events import Address, CommandIssued, TextMessage
-from bot.core.router import Router
+from bot.engine import router as router_module
+from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage.db import Database, Params, Row
 from bot.storage.flow_positions import get_position

@@ -11,7 +11,7 @@ from bot.config import Settings
 from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
 from bot.core.events import Address, CheckInDue
-from bot.core.router import Router
+from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.safety.screen import SOS_MISREAD
 from bot.storage.checkins import list_checkins

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 
+from bot.content_pack.countries import country_for_timezone
 from bot.content_pack.ids import Command, Msg
 from bot.core.events import (
     Address,
@@ -41,7 +42,6 @@ from bot.flows.settings import Settings
 from bot.flows.typed_labels import typed_choice
 from bot.logs import get_logger, log_event
 from bot.reminders.manage import reminder_command
-from bot.safety.countries import country_for_timezone
 from bot.safety.rules import Intent
 from bot.safety.screen import (
     DANGER_SUFFIX,
