@@ -90,35 +90,26 @@ class Router:
         self.pause = Pause(self._rng)
         self.checkin = CheckIn(self._rng, self.pause)
         self.contacted = Contacted()
-        onboarding, settings, forget = Onboarding(), Settings(), Forget()
-        reasons, no_contact, affirm = Reasons(), NoContactCounter(), Affirm(self._rng)
-        self._flows: dict[str, Flow] = {
-            flow.name: flow
-            for flow in (
-                onboarding,
-                self.checkin,
-                settings,
-                forget,
-                self.pause,
-                self.contacted,
-                reasons,
-                no_contact,
-                affirm,
-            )
-        }
+        # Every flow, with the commands that begin it: a new flow is one line here.
+        begun_by: tuple[tuple[Flow, tuple[Command, ...]], ...] = (
+            (Onboarding(), (Command.START,)),
+            (self.checkin, (Command.CHECKIN,)),
+            (Settings(), (Command.SETTINGS,)),
+            (Forget(), (Command.FORGET,)),
+            (self.pause, (Command.PAUSE, Command.URGE)),
+            (self.contacted, (Command.CONTACTED,)),
+            (Reasons(), (Command.REASONS,)),
+            (NoContactCounter(), (Command.NOCONTACT,)),
+            (Affirm(self._rng), (Command.AFFIRM,)),
+        )
+        self._flows: dict[str, Flow] = {flow.name: flow for flow, _ in begun_by}
         self._commands: dict[Command, CommandHandler] = {
-            Command.START: onboarding.begin,
-            Command.CHECKIN: self.checkin.begin,
-            Command.SETTINGS: settings.begin,
-            Command.FORGET: forget.begin,
-            Command.PAUSE: self.pause.begin,
-            Command.URGE: self.pause.begin,
-            Command.REASONS: reasons.begin,
-            Command.NOCONTACT: no_contact.begin,
-            Command.CONTACTED: self.contacted.begin,
+            command: flow.begin for flow, commands in begun_by for command in commands
+        }
+        # Commands that are no flow: an answer, a document, a way out.
+        self._commands |= {
             Command.HISTORY: history,
             Command.PROGRESS: progress,
-            Command.AFFIRM: affirm.begin,
             Command.MYDATA: mydata,
             Command.CANCEL: self._cancel,
             # Adapters that can delete messages answer /wipe themselves.
