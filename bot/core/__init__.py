@@ -1,1 +1,2 @@
-"""The platform-neutral core: events in, replies out. Never imports a platform library."""
+"""Values only, which every layer above speaks: imports nothing else from bot, and never a
+platform library."""
