@@ -74,6 +74,10 @@ class Background:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    @property
+    def running(self) -> int:
+        return len(self._tasks)
+
     async def cancel_all(self) -> None:
         tasks = list(self._tasks)
         for task in tasks:
@@ -106,8 +110,8 @@ async def post_pieces(
 
     The first piece is tried as `first` says; once it is out, the rest are tried
     patiently one by one, so a refusal of the third piece never sends the first two
-    again. A piece other than the last whose answer never came most likely arrived:
-    the rest go on rather than start over.
+    again. A piece other than the last whose answer never came (on its last try) most
+    likely arrived: the rest go on rather than start over.
     """
     sent: Message | None = None
     for number, piece in enumerate(pieces):
