@@ -12,7 +12,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.adapters.base import SentMessage
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import Clock
@@ -75,11 +74,12 @@ class SentLog:
     async def wipe(
         self,
         address: Address,
-        delete: Callable[[SentMessage], Awaitable[bool]],
+        delete: Callable[[Address, str], Awaitable[bool]],
         content: ContentPack,
     ) -> Reply:
         """/wipe: delete the bot's messages in this chat that the platform still allows
-        deleting; the reply says plainly how many could not be (too old)."""
+        deleting (`delete(address, message_id)`, False when it could not); the reply says
+        plainly how many could not be (too old)."""
         await self.flush()
         mine = await sent_messages.tracked(
             self._db, self._platform, address.user_id, address.chat_id
@@ -89,7 +89,7 @@ class SentLog:
         for message in mine:
             if message.sent_at <= cutoff:
                 kept += 1
-            elif await delete(SentMessage(address, message.message_id)):
+            elif await delete(address, message.message_id):
                 deleted += 1
             # else: already gone (the user deleted it), or the platform refused this one:
             # not counted as "too old", which would be untrue.

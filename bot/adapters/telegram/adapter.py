@@ -213,7 +213,7 @@ class TelegramAdapter:
         if urgent:
             await self._reply_all(event.address, urgent)
             return
-        said = await self._sent_log.wipe(event.address, self.delete, self._content)
+        said = await self._sent_log.wipe(event.address, self._delete_one, self._content)
         await self._outbound.send(event.address, said, once)
 
     async def _on_admin_command(self, update: Update, event: CommandIssued) -> None:
@@ -341,6 +341,9 @@ class TelegramAdapter:
 
     async def delete(self, message: SentMessage) -> bool:
         return await self._outbound.delete(message)
+
+    async def _delete_one(self, address: Address, message_id: str) -> bool:
+        return await self.delete(SentMessage(address, message_id))
 
 
 async def _answer(query: CallbackQuery, notice: str | None = None) -> None:
