@@ -31,8 +31,9 @@ from bot.adapters.telegram.inbound import (
 )
 from bot.adapters.telegram.menu import ADMIN_COMMANDS, set_chat_menu, set_commands
 from bot.adapters.telegram.outbound import Outbound
+from bot.content_pack.ids import Command
 from bot.content_pack.pack import ContentPack
-from bot.core.events import Address, ButtonPressed, CommandIssued, Event
+from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
 from bot.core.replies import Reply
 from bot.core.router import Router
 from bot.delivery.sent_log import DeleteWindow, SentLog
@@ -100,16 +101,18 @@ class TelegramAdapter:
             sleep,
             self._follow_chat_move,
         )
-        # What each kind of update is handed to (see inbound.translate).
+        # What each kind of update is handed to (see inbound.translate); an event of a
+        # kind not listed goes to the router as it is.
         self._handlers: dict[type, Handler] = {
             ChatMoved: self._on_chat_moved,
             GroupLost: self._on_group_lost,
             Unhandled: self._on_unhandled,
             ButtonPressed: self._on_press,
             CommandIssued: self._on_command,
+            TextMessage: self._on_event,
         }
         # Commands the adapter answers or adds to before the router sees them.
-        self._commands: dict[str, CommandHandler] = {"wipe": self._on_wipe}
+        self._commands: dict[str, CommandHandler] = {Command.WIPE.value: self._on_wipe}
         self._commands.update(dict.fromkeys(ADMIN_COMMANDS, self._on_admin_command))
         # Updates whose handling is over, replies sent (or their failure handled): a
         # count that lets a caller wait for the bot to finish instead of guessing a time.
