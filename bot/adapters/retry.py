@@ -1,6 +1,7 @@
 """Replies to what a user just did are sent patiently: a 429, a network error or an unsure
 timeout is waited out and tried again, a bounded number of times. That reply may be the
-crisis reply, so giving up early is the worse mistake; repeating one is the lesser."""
+crisis reply, so giving up early is the worse mistake; repeating one is the lesser.
+Which calls are tried this way, and which the outbox retries instead: `sending.py`."""
 
 from __future__ import annotations
 

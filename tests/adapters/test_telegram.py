@@ -360,7 +360,7 @@ async def test_a_refused_later_piece_does_not_send_the_earlier_ones_again(
     telegram: TelegramWorld, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text = "\n\n".join(f"Paragraph {n}. " + "steady words " * 120 for n in range(4))
-    original, attempts = telegram.adapter._send_text, []
+    original, attempts = telegram.adapter._outbound._send_text, []
 
     async def refuses_the_second(*args: Any) -> Any:
         attempts.append(args[2][:12])
@@ -368,7 +368,7 @@ async def test_a_refused_later_piece_does_not_send_the_earlier_ones_again(
             raise TelegramRetryAfter(1)  # Telegram refuses the second piece, once
         return await original(*args)
 
-    monkeypatch.setattr(telegram.adapter, "_send_text", refuses_the_second)
+    monkeypatch.setattr(telegram.adapter._outbound, "_send_text", refuses_the_second)
     await telegram.adapter._deliver(Address("telegram", str(ANA), str(ANA)), Reply(text))
     sent = telegram.tg.sent_texts(ANA)
     assert len(sent) == 2 and " ".join(sent).split() == text.split()  # all of it, once

@@ -39,7 +39,6 @@ import contextlib
 import itertools
 import json
 import re
-import socket
 import time
 import zlib
 from collections.abc import Callable
@@ -48,6 +47,8 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from aiohttp import BodyPartReader, WSMsgType, web
+
+from tests.fakes.local_server import LocalServer, ServedFake
 
 API_VERSION: Final = 10
 MAX_CONTENT: Final = 2000
@@ -474,7 +475,7 @@ class _Route:
         return f"{self.method} {self.template}"
 
 
-class FakeDiscord:
+class FakeDiscord(ServedFake):
     """A strict Discord API and gateway on 127.0.0.1, inside the test's event loop.
 
     Test-side API, in short:
@@ -536,17 +537,14 @@ class FakeDiscord:
         self._call_event = asyncio.Event()
         self._closing = asyncio.Event()
         self._connections: set[_Connection] = set()
-        self._runner: web.AppRunner | None = None
-        self._port = 0
+        self._server = LocalServer("FakeDiscord")
         self._routes = self._route_table()
 
     # ------------------------------------------------------------------ lifecycle
 
     @property
     def url(self) -> str:
-        if self._runner is None:
-            raise RuntimeError("FakeDiscord is not started; use `async with FakeDiscord()`")
-        return f"http://127.0.0.1:{self._port}"
+        return self._server.url
 
     @property
     def api_url(self) -> str:
@@ -554,7 +552,7 @@ class FakeDiscord:
 
     @property
     def gateway_url(self) -> str:
-        return f"ws://127.0.0.1:{self._port}/gateway"
+        return f"ws://127.0.0.1:{self._server.port}/gateway"
 
     @property
     def ordinary_permissions(self) -> int:
@@ -564,30 +562,13 @@ class FakeDiscord:
         app = web.Application(client_max_size=25 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
-        await self._runner.setup()
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.bind(("127.0.0.1", 0))
-        self._port = sock.getsockname()[1]
-        await web.SockSite(self._runner, sock).start()
+        await self._server.start(app)
 
     async def close(self) -> None:
         self._closing.set()
         for connection in list(self._connections):
             await connection.close(1001)
-        if self._runner is not None:
-            await self._runner.cleanup()
-
-    async def __aenter__(self) -> FakeDiscord:
-        await self.start()
-        return self
-
-    async def __aexit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
-        await self.close()
-        if self.internal_errors and exc_type is None:
-            raise RuntimeError(
-                f"FakeDiscord failed internally: {self.internal_errors!r}"
-            ) from self.internal_errors[0]
+        await self._server.close()
 
     # ------------------------------------------------------------------ world
 

@@ -39,7 +39,8 @@ from telegram.error import (
 )
 from telegram.request import HTTPXRequest
 
-from tests.fakes.telegram_api import FakeTelegram, UploadedFile, parse_html
+from tests.fakes.telegram_api import FakeTelegram, UploadedFile
+from tests.fakes.telegram_html import parse_html
 
 CHAT = 4242  # a private chat: chat id == user id
 

@@ -7,13 +7,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import io
-import itertools
 import logging
 import sys
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import discord
 import yarl
@@ -24,8 +22,17 @@ from bot.adapters.discord import errors
 from bot.adapters.discord.commands import command_payloads
 from bot.adapters.discord.inbound import PLATFORM, dm_edit_event, dm_event, private_address
 from bot.adapters.discord.interactions import Interactions
+from bot.adapters.discord.outbound import Editable, Poster, post_piece, poster
 from bot.adapters.discord.render import MAX_CONTENT, NO_MENTIONS, text_pieces, view_for
-from bot.adapters.retry import patiently
+from bot.adapters.sending import (
+    Attempt,
+    Background,
+    once,
+    patient,
+    play_frames,
+    post_pieces,
+    reply_all,
+)
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
 from bot.core.platform import (
@@ -34,7 +41,7 @@ from bot.core.platform import (
     LoginRefused,
     SentMessage,
 )
-from bot.core.replies import Image, Reply
+from bot.core.replies import Reply
 from bot.engine.router import Router
 from bot.logs import get_logger, log_event
 from bot.storage.db import Database
@@ -43,7 +50,6 @@ log = get_logger("discord")
 
 Result = TypeVar("Result")
 
-FRAME_MIN_SECONDS = 1.0  # at most one edit a second per message
 # discord.py waits out a 429 inside the call when it is at most this long (it never accepts
 # less than 30 s); a longer one comes back to us as RetryAfter for the outbox to schedule.
 LIBRARY_RATE_LIMIT_WAIT = 30.0
@@ -58,17 +64,6 @@ class DiscordConfig:
     ready_timeout: float = 60.0
     # discord.py fires "ready" this long after the last guild arrived on the gateway.
     guild_ready_timeout: float = 2.0
-
-
-class Editable(Protocol):
-    """A sent message we can change: a channel message or an interaction's webhook message."""
-
-    id: int
-
-    async def edit(self, *, content: str, view: Any, allowed_mentions: Any) -> Any: ...
-
-
-Poster = Callable[[str, discord.ui.View | None, discord.File | None], Awaitable[Editable]]
 
 
 class _Client(discord.Client):
@@ -137,7 +132,7 @@ class DiscordAdapter:
         self._client: _Client | None = None
         self._gateway: asyncio.Task[None] | None = None
         self._dm_channels: dict[str, int] = {}  # user id -> DM channel id, as Discord gave it
-        self._background: set[asyncio.Task[None]] = set()
+        self._background = Background()
         self._saved_endpoints: tuple[str, yarl.URL] | None = None
         self.interactions = Interactions(self)
         # People's messages and interactions whose handling is over (replies sent): a
@@ -219,9 +214,7 @@ class DiscordAdapter:
         client = self._client
         if client is None:
             return
-        for task in list(self._background):
-            task.cancel()
-        await asyncio.gather(*self._background, return_exceptions=True)
+        await self._background.cancel_all()
         await client.close()
         if self._gateway is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -261,33 +254,36 @@ class DiscordAdapter:
             self._dm_channels[str(user_id)] = channel_id
 
     async def reply_all(self, address: Address, replies: list[Reply]) -> None:
-        """Each reply on its own: one that cannot be delivered does not stop the next."""
-        for reply in replies:
-            try:
-                await self.deliver(address, reply)
-            except DeliveryError as error:
-                log_event(log, "discord.reply_dropped", logging.WARNING, exc_info=error)
+        await reply_all(address, replies, self.deliver, log, "discord.reply_dropped")
 
     async def deliver(self, address: Address, reply: Reply) -> None:
-        """A reply to what the user just did, retried through rate limits and outages."""
-        await self.patiently(lambda: self.send(address, reply))
+        """A reply to what the user just did, each of its calls tried patiently."""
+        await self._send(address, reply, self.patient)
 
-    async def patiently(self, attempt: Callable[[], Awaitable[Result]]) -> Result:
-        return await patiently(attempt, self._sleep)
+    @property
+    def patient(self) -> Attempt:
+        return patient(self._sleep)
 
     # Outbound ---------------------------------------------------------------------------
 
     async def send(self, address: Address, reply: Reply) -> SentMessage | None:
+        """A scheduled send: the outbox retries it, so its first call is tried once."""
+        return await self._send(address, reply, once)
+
+    async def _send(self, address: Address, reply: Reply, first: Attempt) -> SentMessage:
         target = private_address(address.user_id) if reply.private and address.is_group else address
-        channel = await self._channel(target)
+        channel = await self._channel(target, first)
         if reply.edit_of is not None:
             message = channel.get_partial_message(int(reply.edit_of))
-            await self.edit(message, reply.text, view_for(reply))
+            await first(functools.partial(self.edit, message, reply.text, view_for(reply)))
             return SentMessage(target, reply.edit_of)
-        sent = await self.post(self._channel_poster(channel, reply.silent), reply)
+        post = poster(channel.send, silent=reply.silent)
+        # `protect` has no Discord equivalent (any message can be copied or forwarded),
+        # so it is not sent; `silent` is Discord's "suppress notifications" flag.
+        sent = await self.post(post, reply, first)
         return SentMessage(target, str(sent.id))
 
-    async def _channel(self, address: Address) -> discord.PartialMessageable:
+    async def _channel(self, address: Address, first: Attempt) -> discord.PartialMessageable:
         """A guild channel by its id; a user's DM channel, opened once and remembered."""
         client = self.client
         if address.is_group:
@@ -295,43 +291,32 @@ class DiscordAdapter:
         channel_id = self._dm_channels.get(address.user_id)
         if channel_id is None:
             user_id = int(address.user_id)
-            data = await self.call(lambda: client.http.start_private_message(user_id))
+            data = await first(
+                lambda: self.call(lambda: client.http.start_private_message(user_id))
+            )
             channel_id = int(data["id"])
             self._dm_channels[address.user_id] = channel_id
         return client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
-    def _channel_poster(self, channel: discord.PartialMessageable, silent: bool) -> Poster:
-        async def post(
-            content: str, view: discord.ui.View | None, file: discord.File | None
-        ) -> Editable:
-            # `protect` has no Discord equivalent (any message can be copied or forwarded),
-            # so it is not sent; `silent` is Discord's "suppress notifications" flag.
-            extra: dict[str, Any] = {}
-            if view is not None:
-                extra["view"] = view
-            if file is not None:
-                extra["file"] = file
-            message: Editable = await channel.send(
-                content, allowed_mentions=NO_MENTIONS, silent=silent, **extra
-            )
-            return message
-
-        return post
-
-    async def post(self, poster: Poster, reply: Reply) -> Editable:
-        """Send one reply through `poster`: its text in pieces of at most 2,000 characters,
+    async def post(self, post: Poster, reply: Reply, first: Attempt) -> Editable:
+        """Send one reply through `post`: its text in pieces of at most 2,000 characters,
         an image on the first piece, the buttons under the last; frames then play by
-        editing the last piece."""
+        editing the last piece. The first call is tried as `first` says."""
         view = view_for(reply)
         pieces = text_pieces(reply.frames[0].text if reply.frames else reply.text)
-        sent: Editable | None = None
-        for number, piece in enumerate(pieces):
+
+        async def piece_out(number: int, piece: str) -> Editable:
             image = reply.image if number == 0 else None
             buttons = view if number == len(pieces) - 1 else None
-            sent = await self.call(functools.partial(_post_piece, poster, piece, buttons, image))
-        assert sent is not None  # text_pieces never returns nothing
+            return await self.call(functools.partial(post_piece, post, piece, buttons, image))
+
+        sent = await post_pieces(pieces, piece_out, first, self._sleep)
         if reply.frames:
-            self._play(sent, reply, view)
+
+            async def show(text: str) -> None:
+                await self.patient(functools.partial(self.edit, sent, text, view))
+
+            play_frames(self._background, reply, show, self._sleep, log, "discord.frames_stopped")
         return sent
 
     async def edit(self, message: Editable, text: str, view: discord.ui.View | None) -> None:
@@ -340,32 +325,9 @@ class DiscordAdapter:
             lambda: message.edit(content=piece, view=view, allowed_mentions=NO_MENTIONS)
         )
 
-    def _play(self, message: Editable, reply: Reply, view: discord.ui.View | None) -> None:
-        """Count down in place: each frame edits the message, and the last shows the text."""
-
-        async def play() -> None:
-            frames = reply.frames
-            try:
-                for previous, frame in itertools.pairwise(frames):
-                    await self._sleep(max(FRAME_MIN_SECONDS, previous.seconds))
-                    await self.edit(message, frame.text, view)
-                await self._sleep(max(FRAME_MIN_SECONDS, frames[-1].seconds))
-                await self.edit(message, reply.text, view)
-            except DeliveryError as error:
-                # A deleted message, an expired interaction, a long outage: it just stops.
-                log_event(log, "discord.frames_stopped", logging.INFO, exc_info=error)
-
-        self.keep(play())
-
-    def keep(self, work: Coroutine[Any, Any, None]) -> None:
-        """Run `work` in the background, cancelled when the adapter stops."""
-        task = asyncio.create_task(work)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
     async def delete(self, message: SentMessage) -> bool:
         try:
-            channel = await self._channel(message.address)
+            channel = await self._channel(message.address, once)
             await self.call(channel.get_partial_message(int(message.message_id)).delete)
         except DeliveryError as error:
             log_event(log, "discord.delete_failed", logging.INFO, exc_info=error)
@@ -374,11 +336,3 @@ class DiscordAdapter:
 
     async def call(self, request: Callable[[], Awaitable[Result]]) -> Result:
         return await errors.call(request, self._config.request_timeout)
-
-
-async def _post_piece(
-    poster: Poster, piece: str, view: discord.ui.View | None, image: Image | None
-) -> Editable:
-    # A fresh File for every attempt: a file object is read once when it is sent.
-    file = None if image is None else discord.File(io.BytesIO(image.png), filename=image.filename)
-    return await poster(piece, view, file)

@@ -10,7 +10,6 @@ replies are shown ephemerally instead, so nothing is lost, crisis replies least 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
@@ -20,6 +19,7 @@ import discord
 
 from bot.adapters.discord.commands import command_args
 from bot.adapters.discord.inbound import PLATFORM, channel_address, private_address
+from bot.adapters.discord.outbound import poster
 from bot.adapters.discord.render import NO_MENTIONS, opened_command, text_pieces
 from bot.content_pack.ids import Command, Msg
 from bot.core.events import Address, ButtonPressed, CommandIssued
@@ -30,7 +30,7 @@ from bot.logs import get_logger, log_event
 from bot.storage.users import User, find_user, mark_unreachable
 
 if TYPE_CHECKING:
-    from bot.adapters.discord.adapter import DiscordAdapter, Editable
+    from bot.adapters.discord.adapter import DiscordAdapter
 
 log = get_logger("discord")
 
@@ -174,9 +174,14 @@ class Interactions:
                 await _quietly(interaction.delete_original_response())
             return
         for reply in replies:
-            poster = _followup_poster(interaction, ephemeral or reply.ephemeral, reply.silent)
+            post = poster(
+                interaction.followup.send,
+                ephemeral=ephemeral or reply.ephemeral,
+                silent=reply.silent,
+                wait=True,
+            )
             try:
-                await self._adapter.patiently(functools.partial(self._adapter.post, poster, reply))
+                await self._adapter.post(post, reply, self._adapter.patient)
             except DeliveryError as error:
                 log_event(log, "discord.followup_dropped", logging.WARNING, exc_info=error)
 
@@ -230,29 +235,6 @@ class Interactions:
             return replies[1:]
         await _quietly(interaction.response.defer())
         return replies
-
-
-def _followup_poster(interaction: discord.Interaction, ephemeral: bool, silent: bool) -> Any:
-    async def post(
-        content: str, view: discord.ui.View | None, file: discord.File | None
-    ) -> Editable:
-        # discord.py's webhook send takes "not given" rather than None for these two.
-        extra: dict[str, Any] = {}
-        if view is not None:
-            extra["view"] = view
-        if file is not None:
-            extra["file"] = file
-        message: Editable = await interaction.followup.send(
-            content,
-            ephemeral=ephemeral,
-            silent=silent,
-            allowed_mentions=NO_MENTIONS,
-            wait=True,
-            **extra,
-        )
-        return message
-
-    return post
 
 
 def _thinking(interaction: discord.Interaction) -> bool:

@@ -1,91 +1,57 @@
 """The Telegram adapter: PTB in manual lifecycle, polling or webhook, sending through PTB's
-rate limiter, and every platform error turned into one of the core's delivery errors."""
+rate limiter. It translates only: updates in (`inbound`), replies out (`outbound`),
+errors as the core's (`errors`); /wipe, a moved group and a lost one are handled by
+their neutral handlers below the adapters."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import itertools
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
-from contextlib import AbstractAsyncContextManager, nullcontext
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from datetime import timedelta
 
-import httpx
-from telegram import (
-    Bot,
-    BotCommand,
-    BotCommandScopeAllChatAdministrators,
-    BotCommandScopeChat,
-    CallbackQuery,
-    Message,
-    Update,
-)
-from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import (
-    BadRequest,
-    ChatMigrated,
-    Forbidden,
-    InvalidToken,
-    NetworkError,
-    TelegramError,
-    TimedOut,
-)
-from telegram.error import RetryAfter as TelegramRetryAfter
+from telegram import Bot, CallbackQuery, Update
+from telegram.constants import ChatMemberStatus
+from telegram.error import InvalidToken, TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
 from bot.adapters.pacing import ChatPacer
-from bot.adapters.retry import patiently
-from bot.adapters.telegram.inbound import PLATFORM, to_event
-from bot.adapters.telegram.render import MAX_CAPTION, escape, keyboard, text_pieces
-from bot.content_pack.ids import Command, Msg
-from bot.content_pack.pack import ContentPack
-from bot.core.events import Address, ButtonPressed, CommandIssued
-from bot.core.platform import (
-    Capabilities,
-    DeliveryError,
-    DeliveryUncertain,
-    LoginRefused,
-    RecipientUnreachable,
-    RetryAfter,
-    SentMessage,
-    TransientDeliveryError,
+from bot.adapters.sending import Attempt, Background, once, patient, reply_all
+from bot.adapters.telegram.inbound import (
+    PLATFORM,
+    ChatMoved,
+    GroupLost,
+    Inbound,
+    Unhandled,
+    posted_as_the_group,
+    translate,
 )
+from bot.adapters.telegram.menu import ADMIN_COMMANDS, set_chat_menu, set_commands
+from bot.adapters.telegram.outbound import Outbound
+from bot.content_pack.ids import Command
+from bot.content_pack.pack import ContentPack
+from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
+from bot.core.platform import Capabilities, DeliveryError, LoginRefused, SentMessage
 from bot.core.replies import Reply
-from bot.engine.router import Router, deep_linked
+from bot.delivery.sent_log import DeleteWindow, SentLog
+from bot.engine.router import Router
 from bot.logs import get_logger, log_event
+from bot.reminders.chat_moves import follow_chat_move
 from bot.reminders.posting import chat_lost
-from bot.storage import group_reminders, sent_messages
 from bot.storage.db import Database
-from bot.storage.sent_messages import SentRecord
-from bot.storage.users import find_user, move_chat
+from bot.storage.users import find_user
 
 log = get_logger("telegram")
 
-Result = TypeVar("Result")
-
-DELETE_WINDOW = timedelta(hours=48)  # Telegram lets a bot delete its messages this long
-# Kept longer than that so /wipe can say how many older messages it could not delete.
-RECORDS_KEPT = timedelta(days=30)
-RECORD_FLUSH_SECONDS = 2.0
+# Telegram lets a bot delete its messages for 48 hours; records are kept longer, so
+# /wipe can say how many older messages it could not delete.
+DELETE_WINDOW = DeleteWindow(deletable=timedelta(hours=48), kept=timedelta(days=30))
 CALLBACK_ANSWER_WITHIN = 0.8
-NETWORK_ATTEMPTS = 3
-FRAME_MIN_SECONDS = 1.0  # at most one edit a second per chat
-# Commands that change a group's settings: only its administrators may use them.
-ADMIN_COMMANDS = frozenset({Command.REMINDER.value})
-# Telegram's words when a bot may not post in a group (rights taken away, group gone):
-# like a block, retrying cannot help.
-_POSTING_REFUSED = (
-    "not enough rights",
-    "have no rights to send",
-    "need administrator rights",
-    "chat_write_forbidden",
-    "chat_restricted",
-    "chat not found",
-)
+
+Handler = Callable[[Update, Inbound], Awaitable[None]]
+CommandHandler = Callable[[Update, CommandIssued], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +90,30 @@ class TelegramAdapter:
         self._sleep = sleep
         self._application: Application | None = None  # type: ignore[type-arg]
         self._username = ""
-        self._background: set[asyncio.Task[None]] = set()
-        self._group_pacer = ChatPacer(config.group_limit, config.group_window_seconds, sleep)
-        # Ids of messages sent in private chats, written in batches (for /wipe).
-        self._unrecorded: list[SentRecord] = []
+        self._background = Background()
+        self._sent_log = SentLog(db, router.services.clock, PLATFORM, DELETE_WINDOW)
+        self._outbound = Outbound(
+            lambda: self.bot,
+            lambda: self.deep_link,
+            ChatPacer(config.group_limit, config.group_window_seconds, sleep),
+            self._sent_log,
+            self._background,
+            sleep,
+            self._follow_chat_move,
+        )
+        # What each kind of update is handed to (see inbound.translate); an event of a
+        # kind not listed goes to the router as it is.
+        self._handlers: dict[type, Handler] = {
+            ChatMoved: self._on_chat_moved,
+            GroupLost: self._on_group_lost,
+            Unhandled: self._on_unhandled,
+            ButtonPressed: self._on_press,
+            CommandIssued: self._on_command,
+            TextMessage: self._on_event,
+        }
+        # Commands the adapter answers or adds to before the router sees them.
+        self._commands: dict[str, CommandHandler] = {Command.WIPE.value: self._on_wipe}
+        self._commands.update(dict.fromkeys(ADMIN_COMMANDS, self._on_admin_command))
         # Updates whose handling is over, replies sent (or their failure handled): a
         # count that lets a caller wait for the bot to finish instead of guessing a time.
         self.updates_handled = 0
@@ -142,6 +128,8 @@ class TelegramAdapter:
     @property
     def deep_link(self) -> str:
         return f"https://t.me/{self._username}"
+
+    # Lifecycle --------------------------------------------------------------------------
 
     async def start(self) -> None:
         base = self._config.base_url.rstrip("/")
@@ -170,7 +158,7 @@ class TelegramAdapter:
                 await application.shutdown()
             raise LoginRefused("Telegram refused TELEGRAM_BOT_TOKEN") from None
         self._username = application.bot.username
-        await self._set_commands()
+        await set_commands(self.bot, self._content)
         if self._config.webhook_url:
             await application.updater.start_webhook(  # type: ignore[union-attr]
                 listen=self._config.webhook_listen,
@@ -184,7 +172,7 @@ class TelegramAdapter:
                 timeout=self._config.poll_timeout, drop_pending_updates=False
             )
         await application.start()
-        self._keep(self._flush_records_forever())
+        self._background.keep(self._sent_log.flush_forever())
         log_event(log, "telegram.started", webhook=bool(self._config.webhook_url))
 
     async def stop(self) -> None:
@@ -196,94 +184,47 @@ class TelegramAdapter:
             await application.updater.stop()
         if application.running:
             await application.stop()
-        for task in list(self._background):
-            task.cancel()
-        await asyncio.gather(*self._background, return_exceptions=True)
-        await self._flush_records()
+        await self._background.cancel_all()
+        await self._sent_log.flush()
         await application.shutdown()
         log_event(log, "telegram.stopped")
-
-    async def _set_commands(self) -> None:
-        """The command menu, in every language the pack has. Group admins also see the
-        commands that change a group's settings; everyone else is not shown them."""
-        for locale in self._content.locales:
-            # One menu per bot, and discreet mode is every user's default: neutral words.
-            described = self._content.command_descriptions(locale, discreet=True).items()
-            everyone = [BotCommand(c.value, d) for c, d in described if c not in ADMIN_COMMANDS]
-            admins = [BotCommand(c.value, d) for c, d in described]
-            language = None if locale == self._content.default_locale else locale
-            await self.bot.set_my_commands(everyone, language_code=language)
-            await self.bot.set_my_commands(
-                admins, scope=BotCommandScopeAllChatAdministrators(), language_code=language
-            )
-
-    async def _set_chat_menu(self, address: Address, full: bool) -> None:
-        """The menu is one per bot and neutral; discreet mode is per user. Someone who
-        turned it off gets the full descriptions in their own chat; turning it back on
-        (or /forget) removes that chat's menu, so the neutral one shows again."""
-        scope = BotCommandScopeChat(int(address.chat_id))
-        try:
-            if not full:
-                await self.bot.delete_my_commands(scope=scope)
-                return
-            locale = await self._locale_of(address)
-            described = self._content.command_descriptions(locale).items()
-            commands = [BotCommand(c.value, d) for c, d in described if c not in ADMIN_COMMANDS]
-            await self.bot.set_my_commands(commands, scope=scope)
-        except TelegramError as error:  # the reply matters more than the menu's words
-            log_event(log, "telegram.chat_menu_failed", logging.WARNING, exc_info=error)
 
     # Inbound ----------------------------------------------------------------------------
 
     async def _handle(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._on_update(update, context)
+        inbound = translate(update, self._username)
+        await self._handlers.get(type(inbound), self._on_event)(update, inbound)
         self.updates_handled += 1  # a failure is counted once _on_error has dealt with it
 
-    async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        message = update.message
-        if message is not None and message.migrate_to_chat_id is not None:
-            await self._follow_migration(str(message.chat.id), str(message.migrate_to_chat_id))
-            return
-        if _lost_the_group(update):
-            await self._on_group_lost(str(update.effective_chat.id))  # type: ignore[union-attr]
-            return
-        event = to_event(update, self._username)
-        if event is not None:
-            event = deep_linked(event)  # a link's "/start wipe" is /wipe, answered here
-        if event is None:
-            if update.callback_query is not None:
-                with contextlib.suppress(TelegramError):
-                    await update.callback_query.answer()
-            return
-        if isinstance(event, ButtonPressed):
-            await self._on_press(update, event)
-            return
-        if isinstance(event, CommandIssued) and event.name == "wipe" and not event.address.is_group:
-            urgent = await self._router.screen(event)  # "/wipe <words>" is screened too
-            if urgent:
-                await self._reply_all(event.address, urgent)
-            else:
-                await self._wipe(event.address)
-            return
-        if isinstance(event, CommandIssued) and event.name in ADMIN_COMMANDS:
-            if _posted_as_the_group(update):
-                # An anonymous admin: Telegram shows a stand-in bot as the sender, whose id
-                # is nobody's; only the group's admins can post as the group.
-                event = replace(event, address=replace(event.address, user_id=""), admin=True)
-            else:
-                event = replace(event, admin=await self._is_admin(event.address))
+    async def _on_event(self, update: Update, event: Inbound) -> None:
+        assert isinstance(event, Event)
         await self._reply_all(event.address, await self._router.handle(event))
 
-    async def _on_group_lost(self, chat_id: str) -> None:
-        """Removed from a group, or no longer allowed to write there: its reminders pause
-        now, and whoever set each one up hears it privately, rather than at its next post."""
-        notes = await chat_lost(self._router.services, PLATFORM, chat_id)
-        log_event(log, "telegram.group_lost", reminders=len(notes))
-        for note in notes:
-            try:
-                await self._patiently(self.send, note.address, note.reply)
-            except DeliveryError as error:  # the admin never opened a private chat with us
-                log_event(log, "telegram.admin_note_dropped", logging.INFO, exc_info=error)
+    async def _on_unhandled(self, update: Update, _: Inbound) -> None:
+        if update.callback_query is not None:
+            await _answer(update.callback_query)
+
+    async def _on_command(self, update: Update, event: Inbound) -> None:
+        assert isinstance(event, CommandIssued)
+        await self._commands.get(event.name, self._on_event)(update, event)
+
+    async def _on_wipe(self, update: Update, event: CommandIssued) -> None:
+        if event.address.is_group:  # nothing of a group's is wiped: the core answers it
+            await self._on_event(update, event)
+            return
+        urgent = await self._router.screen(event)  # "/wipe <words>" is screened too
+        if urgent:
+            await self._reply_all(event.address, urgent)
+            return
+        said = await self._sent_log.wipe(event.address, self._delete_one, self._content)
+        await self._outbound.send(event.address, said, once)
+
+    async def _on_admin_command(self, update: Update, event: CommandIssued) -> None:
+        if posted_as_the_group(update):
+            event = replace(event, address=replace(event.address, user_id=""), admin=True)
+        else:
+            event = replace(event, admin=await self._is_admin(event.address))
+        await self._on_event(update, event)
 
     async def _is_admin(self, address: Address) -> bool:
         """Telegram's own word, asked each time: admins change, and we keep no list of them."""
@@ -296,48 +237,33 @@ class TelegramAdapter:
             return False  # unsure is not an admin: the group's settings stay as they are
         return member.status in {ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR}
 
-    async def _reply_all(self, address: Address, replies: list[Reply]) -> None:
-        """Each reply on its own: one that cannot be delivered does not stop the next."""
-        for reply in replies:
-            if reply.command_menu is not None and not address.is_group:
-                await self._set_chat_menu(address, full=reply.command_menu == "full")
+    async def _on_chat_moved(self, update: Update, moved: Inbound) -> None:
+        assert isinstance(moved, ChatMoved)
+        await self._follow_chat_move(moved.old_chat_id, moved.new_chat_id)
+
+    async def _follow_chat_move(self, old_chat: str, new_chat: str) -> None:
+        await follow_chat_move(self._db, PLATFORM, old_chat, new_chat)
+        log_event(log, "telegram.chat_migrated")
+
+    async def _on_group_lost(self, update: Update, lost: Inbound) -> None:
+        """Removed from a group, or no longer allowed to write there: its reminders pause
+        now, and whoever set each one up hears it privately, rather than at its next post."""
+        assert isinstance(lost, GroupLost)
+        notes = await chat_lost(self._router.services, PLATFORM, lost.chat_id)
+        log_event(log, "telegram.group_lost", reminders=len(notes))
+        for note in notes:
             try:
-                await self._deliver(address, reply)
-            except DeliveryError as error:
-                log_event(log, "telegram.reply_dropped", logging.WARNING, exc_info=error)
+                await self._outbound.send(note.address, note.reply, self._patient())
+            except DeliveryError as error:  # the admin never opened a private chat with us
+                log_event(log, "telegram.admin_note_dropped", logging.INFO, exc_info=error)
 
-    async def _deliver(self, address: Address, reply: Reply) -> None:
-        """A reply to what the user just did, retried through rate limits and outages.
-
-        A private reply asked for in a group goes to the user; the group then
-        hears either that it was sent, or how to open a private chat to get it.
-        """
-        if not (reply.private and address.is_group):
-            await self._patiently(self.send, address, reply)
-            return
-        try:
-            await self._patiently(self.send, address, reply)
-        except DeliveryError:
-            if reply.group_fallback is not None:
-                await self._patiently(self.send, address, reply.group_fallback)
-            return
-        if reply.group_notice is not None:
-            await self._patiently(self.send, address, reply.group_notice)
-
-    async def _patiently(
-        self,
-        send: Callable[[Address, Reply], Awaitable[SentMessage | None]],
-        address: Address,
-        reply: Reply,
-    ) -> None:
-        await patiently(lambda: send(address, reply), self._sleep)
-
-    async def _on_press(self, update: Update, event: ButtonPressed) -> None:
+    async def _on_press(self, update: Update, event: Inbound) -> None:
         """Answer every press within a second, even when handling is slow or fails.
 
         A reply marked ephemeral (an expired button) becomes the press's own
         small notice instead of a message in the chat.
         """
+        assert isinstance(event, ButtonPressed)
         query = update.callback_query
         assert query is not None
         handling = asyncio.ensure_future(self._router.handle(event))
@@ -365,271 +291,62 @@ class TelegramAdapter:
         )
         try:
             if isinstance(update, Update) and update.callback_query is not None:
-                with contextlib.suppress(TelegramError):
-                    await update.callback_query.answer()
+                await _answer(update.callback_query)
         finally:
             if isinstance(update, Update):
                 self.updates_handled += 1
 
-    # Outbound ---------------------------------------------------------------------------
+    # Replies ----------------------------------------------------------------------------
 
-    async def send(self, address: Address, reply: Reply) -> SentMessage | None:
-        target = address
-        if reply.private and address.is_group:
-            target = Address(PLATFORM, address.user_id, address.user_id)
-        try:
-            return await self._send(target, reply)
-        except ChatMigrated as migrated:
-            new_chat = str(migrated.new_chat_id)
-            await self._follow_migration(target.chat_id, new_chat)
-            return await self._send(replace(target, chat_id=new_chat), reply)
+    async def _reply_all(self, address: Address, replies: list[Reply]) -> None:
+        await reply_all(address, replies, self._deliver, log, "telegram.reply_dropped")
 
-    async def _send(self, address: Address, reply: Reply) -> SentMessage | None:
-        if reply.edit_of is not None:
-            await self._edit(address, reply.edit_of, reply)
-            return SentMessage(address, reply.edit_of)
-        if reply.image is not None:
-            photo = await self._call(lambda plain: self._send_photo(address, reply, plain))
-            self._remember(address, str(photo.message_id))
-            return SentMessage(address, str(photo.message_id))
-        pieces = text_pieces(reply.frames[0].text if reply.frames else reply.text)
-        message_id = ""
-        for number, piece in enumerate(pieces):
-            last = number == len(pieces) - 1  # buttons go under the last piece
-            send_piece = functools.partial(
-                self._call, functools.partial(self._send_text, address, reply, piece, last)
-            )
-            try:
-                # Once a piece is out, the rest are retried one by one: a refusal of the
-                # third piece never sends the first two again.
-                message = await (
-                    send_piece() if number == 0 else patiently(send_piece, self._sleep)
-                )
-            except DeliveryUncertain:
-                if last:
-                    raise
-                continue  # most likely arrived: go on with the rest rather than start over
-            message_id = str(message.message_id)
-            self._remember(address, message_id)
-        sent = SentMessage(address, message_id)
-        if reply.frames:
-            self._play(sent, reply)
-        return sent
+    async def _deliver(self, address: Address, reply: Reply) -> None:
+        """A reply to what the user just did, each of its calls tried patiently.
 
-    async def _send_text(
-        self, address: Address, reply: Reply, piece: str, with_buttons: bool, plain: bool
-    ) -> Message:
-        async with self._paced(address):
-            return await self.bot.send_message(
-                int(address.chat_id),
-                _text(piece, plain),
-                parse_mode=None if plain else ParseMode.HTML,
-                reply_markup=keyboard(reply, self.deep_link) if with_buttons else None,
-                disable_notification=reply.silent,
-                protect_content=reply.protect,
-            )
-
-    async def _send_photo(self, address: Address, reply: Reply, plain: bool) -> Message:
-        assert reply.image is not None
-        async with self._paced(address):
-            return await self.bot.send_photo(
-                int(address.chat_id),
-                photo=reply.image.png,
-                filename=reply.image.filename,
-                caption=_text(text_pieces(reply.text, MAX_CAPTION)[0], plain),
-                parse_mode=None if plain else ParseMode.HTML,
-                reply_markup=keyboard(reply, self.deep_link),
-                disable_notification=reply.silent,
-                protect_content=reply.protect,
-            )
-
-    def _paced(self, address: Address) -> AbstractAsyncContextManager[None]:
-        """Group messages take their turn under Telegram's per-group limit; others go."""
-        if address.is_group:
-            return self._group_pacer.turn(address.chat_id)
-        return nullcontext()
-
-    async def _edit(self, address: Address, message_id: str, reply: Reply) -> None:
-        try:
-            await self._call(
-                lambda plain: self.bot.edit_message_text(
-                    _text(text_pieces(reply.text)[0], plain),
-                    chat_id=int(address.chat_id),
-                    message_id=int(message_id),
-                    parse_mode=None if plain else ParseMode.HTML,
-                    reply_markup=keyboard(reply, self.deep_link),
-                )
-            )
-        except BadRequest as error:
-            if "not modified" not in error.message.lower():
-                raise
-
-    def _play(self, sent: SentMessage, reply: Reply) -> None:
-        """Count down in place: each frame edits the message, and the last shows the text."""
-
-        async def play() -> None:
-            frames = reply.frames
-            try:
-                for previous, frame in itertools.pairwise(frames):
-                    await self._sleep(max(FRAME_MIN_SECONDS, previous.seconds))
-                    await self._edit(sent.address, sent.message_id, replace(reply, text=frame.text))
-                await self._sleep(max(FRAME_MIN_SECONDS, frames[-1].seconds))
-                await self._edit(sent.address, sent.message_id, reply)
-            except (TelegramError, DeliveryError) as error:
-                # A deleted message, a blocked user, a long outage: the countdown just stops.
-                log_event(log, "telegram.frames_stopped", logging.INFO, exc_info=error)
-
-        self._keep(play())
-
-    def _keep(self, work: Coroutine[Any, Any, None]) -> None:
-        """Run `work` in the background, cancelled when the adapter stops."""
-        task = asyncio.create_task(work)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    def _remember(self, address: Address, message_id: str) -> None:
-        """Note a message sent in a private chat, for /wipe (ids and times only)."""
-        if not address.is_group:
-            self._unrecorded.append(
-                SentRecord(PLATFORM, address.user_id, address.chat_id, message_id, self._now())
-            )
-
-    def _now(self) -> datetime:
-        return self._router.services.clock.now()
-
-    async def _flush_records_forever(self) -> None:
-        while True:
-            await asyncio.sleep(RECORD_FLUSH_SECONDS)
-            try:
-                await self._flush_records()
-            except Exception as error:  # try again next time; the records are kept
-                log_event(log, "telegram.records_failed", logging.WARNING, exc_info=error)
-
-    async def _flush_records(self) -> None:
-        records = self._unrecorded[:]
-        if not records:
+        A private reply asked for in a group goes to the user; the group then
+        hears either that it was sent, or how to open a private chat to get it.
+        """
+        if reply.command_menu is not None and not address.is_group:
+            await self._set_chat_menu(address, full=reply.command_menu == "full")
+        patient_call = self._patient()
+        if not (reply.private and address.is_group):
+            await self._outbound.send(address, reply, patient_call)
             return
-        async with self._db.transaction() as tx:
-            await sent_messages.record(tx, records)
-            await sent_messages.purge_older_than(tx, self._now() - RECORDS_KEPT)
-        del self._unrecorded[: len(records)]  # only what was written: newer ones wait
+        try:
+            await self._outbound.send(address, reply, patient_call)
+        except DeliveryError:
+            if reply.group_fallback is not None:
+                await self._outbound.send(address, reply.group_fallback, patient_call)
+            return
+        if reply.group_notice is not None:
+            await self._outbound.send(address, reply.group_notice, patient_call)
 
-    async def _wipe(self, address: Address) -> None:
-        """/wipe: delete the bot's messages in this chat that Telegram still allows deleting,
-        and say plainly how many could not be (older than 48 hours)."""
-        await self._flush_records()
-        mine = await sent_messages.tracked(self._db, PLATFORM, address.user_id, address.chat_id)
-        cutoff = self._now() - DELETE_WINDOW
-        deleted = kept = 0
-        for message in mine:
-            if message.sent_at <= cutoff:
-                kept += 1
-            elif await self.delete(SentMessage(address, message.message_id)):
-                deleted += 1
-            # else: already gone (the user deleted it), or Telegram refused this one: not
-            # counted as "too old", which would be untrue.
-        async with self._db.transaction() as tx:
-            await sent_messages.forget_tracked(tx, [message.id for message in mine])
-        locale = await self._locale_of(address)
-        said = self._content.text(locale, Msg.WIPE_DONE, deleted=deleted)
-        if kept:  # each count in its own sentence, so each agrees with its own number
-            said = f"{said} {self._content.text(locale, Msg.WIPE_PARTLY, kept=kept)}"
-        await self._send(address, Reply(said))
+    def _patient(self) -> Attempt:
+        return patient(self._sleep)
+
+    async def _set_chat_menu(self, address: Address, full: bool) -> None:
+        try:
+            locale = await self._locale_of(address) if full else None
+            await set_chat_menu(self.bot, self._content, address.chat_id, locale, full)
+        except TelegramError as error:  # the reply matters more than the menu's words
+            log_event(log, "telegram.chat_menu_failed", logging.WARNING, exc_info=error)
 
     async def _locale_of(self, address: Address) -> str:
         user = await find_user(self._db, PLATFORM, address.user_id)
         return user.locale if user is not None else self._content.default_locale
 
+    # Outbound: the adapter contract -------------------------------------------------------
+
+    async def send(self, address: Address, reply: Reply) -> SentMessage | None:
+        """A scheduled send: the outbox retries it, so its first call is tried once."""
+        return await self._outbound.send(address, reply, once)
+
     async def delete(self, message: SentMessage) -> bool:
-        try:
-            return bool(
-                await self.bot.delete_message(int(message.address.chat_id), int(message.message_id))
-            )
-        except TelegramError as error:
-            log_event(log, "telegram.delete_failed", logging.INFO, exc_info=error)
-            return False
+        return await self._outbound.delete(message)
 
-    async def _call(self, request: Callable[[bool], Awaitable[Result]]) -> Result:
-        """One Bot API call with Telegram's errors as the core's; formatting trouble falls
-        back to plain text, network trouble is retried a few times with growing pauses."""
-        plain = False
-        for attempt in range(1, NETWORK_ATTEMPTS + 1):
-            try:
-                return await request(plain)
-            except ChatMigrated:
-                raise
-            except Forbidden as error:
-                raise RecipientUnreachable(error.message) from None
-            except TelegramRetryAfter as error:
-                raise RetryAfter(_seconds(error.retry_after)) from None
-            except BadRequest as error:
-                said = error.message.lower()
-                if "can't parse entities" in said and not plain:
-                    plain = True  # send the same words without formatting
-                    continue
-                if any(refusal in said for refusal in _POSTING_REFUSED):
-                    raise RecipientUnreachable(error.message) from None
-                raise
-            except TimedOut as error:
-                if not _never_sent(error):
-                    raise DeliveryUncertain(type(error).__name__) from None
-                if attempt == NETWORK_ATTEMPTS:
-                    raise TransientDeliveryError(type(error).__name__) from None
-                await self._sleep(0.5 * 2 ** (attempt - 1))
-            except NetworkError as error:
-                if attempt == NETWORK_ATTEMPTS:
-                    raise TransientDeliveryError(type(error).__name__) from None
-                await self._sleep(0.5 * 2 ** (attempt - 1))
-        raise TransientDeliveryError("no attempt left")  # pragma: no cover
-
-    async def _follow_migration(self, old_chat: str, new_chat: str) -> None:
-        """A group became a supergroup: remember the new id so nothing is sent into the void,
-        and the group's reminders carry on there."""
-        async with self._db.transaction() as tx:
-            await move_chat(tx, PLATFORM, old_chat, new_chat)
-            await group_reminders.move_chat(tx, PLATFORM, old_chat, new_chat)
-        log_event(log, "telegram.chat_migrated")
-
-
-def _lost_the_group(update: Update) -> bool:
-    """The bot's own membership changed so that it can no longer post in a group."""
-    change = update.my_chat_member
-    if change is None or change.chat.type not in {ChatType.GROUP, ChatType.SUPERGROUP}:
-        return False
-    member = change.new_chat_member
-    if member.status in {ChatMemberStatus.LEFT, ChatMemberStatus.BANNED}:
-        return True
-    return member.status == ChatMemberStatus.RESTRICTED and not getattr(
-        member, "can_send_messages", True
-    )
-
-
-def _posted_as_the_group(update: Update) -> bool:
-    message = update.effective_message
-    return (
-        message is not None
-        and message.sender_chat is not None
-        and message.sender_chat.id == message.chat.id
-    )
-
-
-def _never_sent(error: TimedOut) -> bool:
-    """A timeout waiting for a connection: the request never left, so trying again cannot
-    deliver it twice. Any later timeout may have come after Telegram took the message."""
-    cause = error.__cause__
-    return (
-        isinstance(cause, httpx.ConnectTimeout | httpx.PoolTimeout)
-        or "pool timeout" in str(error).casefold()
-    )
-
-
-def _text(piece: str, plain: bool) -> str:
-    return piece if plain else escape(piece)
-
-
-def _seconds(retry_after: object) -> float:
-    total = getattr(retry_after, "total_seconds", None)
-    return float(total()) if callable(total) else float(retry_after)  # type: ignore[arg-type]
+    async def _delete_one(self, address: Address, message_id: str) -> bool:
+        return await self.delete(SentMessage(address, message_id))
 
 
 async def _answer(query: CallbackQuery, notice: str | None = None) -> None:

@@ -1,11 +1,16 @@
-"""Telegram updates as core events. Anything we do not handle maps to None."""
+"""Telegram updates as what they mean to Steady: core events, or the few things about
+a chat itself (moved to a new id, lost) that the adapter hands to their handlers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from telegram import Message, Update
-from telegram.constants import ChatType, MessageEntityType
+from telegram.constants import ChatMemberStatus, ChatType, MessageEntityType
 
 from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
+from bot.engine.router import deep_linked
 
 PLATFORM = "telegram"
 _GROUPS = frozenset({ChatType.GROUP, ChatType.SUPERGROUP})
@@ -67,3 +72,80 @@ def _addressed_elsewhere(message: Message, bot_username: str) -> bool:
     head = (message.text or "").split(maxsplit=1)[0]
     _, _, target = head.partition("@")
     return bool(target) and target.casefold() != bot_username.casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMoved:
+    """A group became a supergroup, with a new chat id."""
+
+    old_chat_id: str
+    new_chat_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class GroupLost:
+    """The bot was removed from a group, or may no longer post there."""
+
+    chat_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unhandled:
+    """An update that is nothing for Steady; a press among them still wants its answer."""
+
+
+Inbound = Event | ChatMoved | GroupLost | Unhandled
+
+
+def _chat_moved(update: Update, bot_username: str) -> Inbound | None:
+    message = update.message
+    if message is None or message.migrate_to_chat_id is None:
+        return None
+    return ChatMoved(str(message.chat.id), str(message.migrate_to_chat_id))
+
+
+def _group_lost(update: Update, bot_username: str) -> Inbound | None:
+    """The bot's own membership changed so that it can no longer post in a group."""
+    change = update.my_chat_member
+    if change is None or change.chat.type not in _GROUPS:
+        return None
+    member = change.new_chat_member
+    lost = member.status in {ChatMemberStatus.LEFT, ChatMemberStatus.BANNED} or (
+        member.status == ChatMemberStatus.RESTRICTED
+        and not getattr(member, "can_send_messages", True)
+    )
+    return GroupLost(str(change.chat.id)) if lost else None
+
+
+def _event(update: Update, bot_username: str) -> Inbound | None:
+    event = to_event(update, bot_username)
+    # A link's "/start wipe" is /wipe, answered like the command itself.
+    return Unhandled() if event is None else deep_linked(event)
+
+
+# Read in order; the first that recognises an update says what it is. The last one
+# recognises everything (as Unhandled, at worst).
+_TRANSLATIONS: tuple[Callable[[Update, str], Inbound | None], ...] = (
+    _chat_moved,
+    _group_lost,
+    _event,
+)
+
+
+def translate(update: Update, bot_username: str) -> Inbound:
+    for translation in _TRANSLATIONS:
+        inbound = translation(update, bot_username)
+        if inbound is not None:
+            return inbound
+    return Unhandled()  # pragma: no cover: _event recognises every update
+
+
+def posted_as_the_group(update: Update) -> bool:
+    """An anonymous admin: Telegram shows a stand-in bot as the sender, whose id is
+    nobody's; only the group's admins can post as the group."""
+    message = update.effective_message
+    return (
+        message is not None
+        and message.sender_chat is not None
+        and message.sender_chat.id == message.chat.id
+    )

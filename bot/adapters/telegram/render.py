@@ -35,3 +35,8 @@ def _button(button: Button, deep_link: str) -> InlineKeyboardButton:
     if button.open_private is not None:
         return InlineKeyboardButton(button.label, url=f"{deep_link}?start={button.open_private}")
     return InlineKeyboardButton(button.label, callback_data=button.data)
+
+
+def formatted(piece: str, plain: bool) -> str:
+    """A piece as sent: escaped for HTML, or as it is when sent without formatting."""
+    return piece if plain else escape(piece)
