@@ -53,7 +53,7 @@ from apscheduler.events import EVENT_JOB_MISSED, JobExecutionEvent
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
-from bench.common import REPO, Machine, machine, shown_command
+from bench.common import REPO, Check, Machine, machine, shown_command
 from bench.results import write_section
 from bot.adapters.base import Capabilities, SentMessage
 from bot.app import open_services, scheduled_delivery
@@ -615,14 +615,6 @@ def run_child(variant: str, db_path: Path, args: argparse.Namespace) -> dict[str
     lines = [line for line in completed.stdout.splitlines() if line.strip()]
     data: dict[str, Any] = json.loads(lines[-1])
     return data
-
-
-@dataclass
-class Check:
-    name: str
-    limit: str
-    measured: str
-    passed: bool
 
 
 def ratio(baseline: float, steady: float) -> float:
