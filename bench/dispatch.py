@@ -55,7 +55,7 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bench.common import REPO, Check, Machine, machine, shown_command
 from bench.results import write_section
-from bot.adapters.base import Capabilities, SentMessage
+from bot.adapters.base import SentMessage
 from bot.app import open_services, scheduled_delivery
 from bot.config import Settings
 from bot.core.clock import ManualClock
@@ -347,11 +347,6 @@ class NullAdapter:
     """Takes every message and does nothing with it but count."""
 
     platform: str = "bench"
-    capabilities: Capabilities = field(
-        default=Capabilities(
-            buttons=True, edits=True, max_text_length=4096, ephemeral=False, images=True
-        )
-    )
     sent: int = 0
 
     async def start(self) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from bot.adapters.base import Capabilities, SentMessage
+from bot.adapters.base import SentMessage
 from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
 from bot.core.replies import Button, Reply
 from bot.core.router import Router
@@ -40,9 +40,6 @@ def parse_command(text: str) -> tuple[str, str] | None:
 
 class ConsoleAdapter:
     platform = "console"
-    capabilities = Capabilities(
-        buttons=True, edits=False, max_text_length=1_000_000, ephemeral=False, images=False
-    )
 
     def __init__(
         self,

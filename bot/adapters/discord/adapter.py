@@ -21,7 +21,6 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.adapters.base import (
-    Capabilities,
     DeliveryError,
     LoginRefused,
     SentMessage,
@@ -30,7 +29,7 @@ from bot.adapters.discord import errors
 from bot.adapters.discord.commands import command_payloads
 from bot.adapters.discord.inbound import PLATFORM, dm_edit_event, dm_event, private_address
 from bot.adapters.discord.interactions import Interactions
-from bot.adapters.discord.render import MAX_CONTENT, NO_MENTIONS, text_pieces, view_for
+from bot.adapters.discord.render import NO_MENTIONS, text_pieces, view_for
 from bot.adapters.retry import patiently
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
@@ -117,9 +116,6 @@ def intents() -> discord.Intents:
 
 class DiscordAdapter:
     platform = PLATFORM
-    capabilities = Capabilities(
-        buttons=True, edits=True, max_text_length=MAX_CONTENT, ephemeral=True, images=True
-    )
 
     def __init__(
         self,

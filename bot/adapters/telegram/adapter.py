@@ -38,7 +38,6 @@ from telegram.error import RetryAfter as TelegramRetryAfter
 from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
 from bot.adapters.base import (
-    Capabilities,
     DeliveryError,
     DeliveryUncertain,
     LoginRefused,
@@ -105,9 +104,6 @@ class TelegramConfig:
 
 class TelegramAdapter:
     platform = PLATFORM
-    capabilities = Capabilities(
-        buttons=True, edits=True, max_text_length=4096, ephemeral=True, images=True
-    )
 
     def __init__(
         self,
