@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.content_pack.synthetic import write_pack
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
-from tests.processes import start_steady_run, steady_environment
+from tests.helpers.processes import start_steady_run, steady_environment
+from tests.helpers.synthetic_pack import write_pack
 
 REPO = Path(__file__).resolve().parent.parent
 

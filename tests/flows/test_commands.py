@@ -8,7 +8,7 @@ from bot.content_pack.pack import ContentPack
 from bot.flows.context import Services
 from bot.storage.affirmations_seen import seen_affirmations
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 
 async def test_help_lists_every_command_once(chat: Conversation, content: ContentPack) -> None:

@@ -9,7 +9,7 @@ from bot.content_pack.ids import Msg
 from bot.flows.context import Services
 from bot.flows.mydata import EXPORTED_TABLES, export_fields
 from bot.storage.user_data import tables_with_user_data
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 
 async def test_every_table_holding_user_data_shows_in_the_export(services: Services) -> None:
