@@ -1,8 +1,9 @@
-"""What every benchmark reports about where and how it ran."""
+"""What every benchmark shares: where and how it ran, its targets, its percentiles."""
 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import platform
 import shlex
@@ -59,3 +60,23 @@ def shown_command(argv: Sequence[str]) -> str:
     executable = Path(sys.executable)
     shown = str(executable.relative_to(REPO)) if executable.is_relative_to(REPO) else "python"
     return shlex.join([shown, *argv])
+
+
+@dataclass(frozen=True)
+class Check:
+    """One target of a benchmark: what it is, its limit, what was measured, and whether met."""
+
+    name: str
+    limit: str
+    measured: str
+    passed: bool
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """Nearest-rank percentile (the smallest value with `fraction` of all at or below it),
+    in any order; NaN when there are none."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    rank = math.ceil(fraction * len(ordered))
+    return ordered[min(len(ordered), max(1, rank)) - 1]

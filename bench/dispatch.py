@@ -53,13 +53,13 @@ from apscheduler.events import EVENT_JOB_MISSED, JobExecutionEvent
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
-from bench.common import REPO, Machine, machine, shown_command
+from bench.common import REPO, Check, Machine, machine, shown_command
 from bench.results import write_section
 from bot.app import open_services, scheduled_delivery
 from bot.config import Settings
 from bot.core.clock import ManualClock
 from bot.core.events import Address
-from bot.core.platform import Capabilities, SentMessage
+from bot.core.platform import SentMessage
 from bot.core.replies import Reply
 from bot.engine.router import Router
 from bot.scheduling.planner import plan_slot
@@ -347,11 +347,6 @@ class NullAdapter:
     """Takes every message and does nothing with it but count."""
 
     platform: str = "bench"
-    capabilities: Capabilities = field(
-        default=Capabilities(
-            buttons=True, edits=True, max_text_length=4096, ephemeral=False, images=True
-        )
-    )
     sent: int = 0
 
     async def start(self) -> None:
@@ -615,14 +610,6 @@ def run_child(variant: str, db_path: Path, args: argparse.Namespace) -> dict[str
     lines = [line for line in completed.stdout.splitlines() if line.strip()]
     data: dict[str, Any] = json.loads(lines[-1])
     return data
-
-
-@dataclass
-class Check:
-    name: str
-    limit: str
-    measured: str
-    passed: bool
 
 
 def ratio(baseline: float, steady: float) -> float:

@@ -102,7 +102,7 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
 
-from bench.common import REPO, machine, shown_command
+from bench.common import REPO, Check, machine, percentile, shown_command
 from bench.results import write_section
 from bench.soak_faults import FaultRates, FaultyTelegram
 from bot.content_pack.ids import Msg
@@ -848,14 +848,6 @@ class Outcome:
     stats: Stats
 
 
-def percentile(values: Sequence[float], share: float) -> float:
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))
-    return ordered[index]
-
-
 _EVENT = re.compile(r" (error|warning) (\S+) event=(\S+)")
 
 
@@ -1178,14 +1170,6 @@ async def soak(args: argparse.Namespace) -> Outcome:
 
 
 # --- the report ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    limit: str
-    measured: str
-    passed: bool
 
 
 def checks(outcome: Outcome) -> list[Check]:

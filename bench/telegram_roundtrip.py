@@ -28,10 +28,12 @@ with a crowd of 50 other users, and for one more user alone (the round trip of a
 
 Telegram's flood limits: PTB's AIORateLimiter allows 30 messages a second, which would cap
 both bots at the same rate and measure only the limiter. By default both variants run
-AIORateLimiter with its overall and group limits set to 0 (its code runs, it never waits);
-Steady's adapter builds `AIORateLimiter(max_retries=2)` itself, so the Steady child swaps
-that name in bot.adapters.telegram.adapter for one with those limits (at run time; no file
-is changed). `--telegram-limits` keeps PTB's 30/s for both instead (slow: minutes a variant).
+AIORateLimiter with its overall and group limits set to 0 (its code runs, it never waits).
+Both run the limiter as Steady's adapter builds it, `AIORateLimiter(max_retries=0,
+group_max_rate=0)` (STEADY_LIMITER): the Steady child swaps that name in
+bot.adapters.telegram.adapter for a builder that checks the adapter still asks for those
+settings and adds the switched-off limits (at run time; no file is changed).
+`--telegram-limits` keeps PTB's 30/s for both instead (slow: minutes a variant).
 
 The parent prints a table and writes it, with the command, to the "Telegram round trip"
 section of bench/RESULTS.md. The exit status is 1 when the target is missed or the run is
@@ -48,7 +50,6 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
-import functools
 import json
 import math
 import os
@@ -62,7 +63,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -80,7 +81,7 @@ from telegram.ext import (
 )
 
 import bot.adapters.telegram.adapter as telegram_adapter
-from bench.common import REPO, Machine, machine, shown_command
+from bench.common import REPO, Check, Machine, machine, percentile, shown_command
 from bench.results import write_section
 from bot.app import run_platforms
 from bot.config import Settings
@@ -115,6 +116,10 @@ DISTURBED_SHARE = 0.15  # other processes busier than this (of one core): say so
 
 # PTB's limiter with Telegram's flood limits switched off (0 disables each limit).
 NO_FLOOD_LIMITS: dict[str, float] = {"overall_max_rate": 0, "group_max_rate": 0}
+# The limiter as Steady's TelegramAdapter builds it: no retry of a 429 inside PTB (the
+# adapter retries only the refused message), no group limit (its own pacer keeps that).
+# Both bots run it; the Steady child checks the adapter still asks for exactly this.
+STEADY_LIMITER: dict[str, int] = {"max_retries": 0, "group_max_rate": 0}
 
 # The zones users live in; each must map to a country, so onboarding can tap it.
 ZONES = (
@@ -559,13 +564,6 @@ class VariantResult:
         return cls(**{**data, "light": light, "crowd": crowd})
 
 
-def percentile(ordered: Sequence[float], fraction: float) -> float:
-    """Nearest-rank percentile of an ascending list."""
-    if not ordered:
-        return math.nan
-    return ordered[max(1, math.ceil(fraction * len(ordered))) - 1]
-
-
 def find_button(tg: FakeTelegram, chat_id: int, choice: str | None) -> tuple[int, str]:
     """The newest bot message in the chat with a keyboard, and the callback_data to press.
 
@@ -947,8 +945,23 @@ def print_profile(profile_file: Path) -> None:
 def rate_limiter(flood_limits: bool) -> AIORateLimiter:
     """The limiter both bots use: Steady's own settings, with or without the flood limits."""
     if flood_limits:
-        return AIORateLimiter(max_retries=2)
-    return AIORateLimiter(max_retries=2, **NO_FLOOD_LIMITS)  # type: ignore[arg-type]
+        return AIORateLimiter(**STEADY_LIMITER)
+    return AIORateLimiter(**{**STEADY_LIMITER, **NO_FLOOD_LIMITS})  # type: ignore[arg-type]
+
+
+def steady_limiter(flood_limits: bool) -> Callable[..., AIORateLimiter]:
+    """Stands in for the AIORateLimiter the adapter builds: refuses to run when the adapter
+    asks for other settings than STEADY_LIMITER (the echo bot would then compare unlike)."""
+
+    def build(*args: object, **settings: object) -> AIORateLimiter:
+        if args or settings != STEADY_LIMITER:
+            raise SystemExit(
+                f"the adapter now builds AIORateLimiter({args}, {settings}):"
+                " update STEADY_LIMITER in bench/telegram_roundtrip.py"
+            )
+        return rate_limiter(flood_limits)
+
+    return build
 
 
 def watch_profile_signals(profiler: cProfile.Profile | None) -> None:
@@ -968,12 +981,7 @@ async def serve_steady(
 ) -> None:
     """Steady as `steady run` starts it, logging at INFO to a file in its data folder."""
     configure_logging(settings.log_level, stream=log_stream)
-    if not flood_limits:
-        # The adapter builds AIORateLimiter(max_retries=2) itself; the same limiter with
-        # the flood limits off stands in for it (see the module docstring).
-        telegram_adapter.AIORateLimiter = functools.partial(  # type: ignore[misc]
-            AIORateLimiter, **NO_FLOOD_LIMITS
-        )
+    telegram_adapter.AIORateLimiter = steady_limiter(flood_limits)  # type: ignore[misc,assignment]
     watch_profile_signals(profiler)
     await run_platforms(settings)  # until SIGTERM, which it handles itself
 
@@ -1049,14 +1057,6 @@ def run_driver_child(variant: str, workload_file: Path, args: argparse.Namespace
     completed = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True, cwd=REPO)
     lines = [line for line in completed.stdout.splitlines() if line.strip()]
     return VariantResult.from_json(json.loads(lines[-1]))
-
-
-@dataclass
-class Check:
-    name: str
-    limit: str
-    measured: str
-    passed: bool
 
 
 def throughput_ratio(echo: CrowdResult, steady: CrowdResult) -> float:
@@ -1224,11 +1224,12 @@ def render(
         )
     )
     limits = (
-        "PTB's AIORateLimiter(max_retries=2) with Telegram's flood limits on (30 messages/s)"
-        " in both bots"
+        "PTB's AIORateLimiter(max_retries=0, group_max_rate=0), as Steady's adapter builds it,"
+        " in both bots, with Telegram's overall flood limit on (30 messages/s)"
         if steady.flood_limits
-        else "PTB's AIORateLimiter(max_retries=2) in both bots, with its flood limits"
-        " switched off (overall_max_rate=0, group_max_rate=0): its code runs, it never waits."
+        else "PTB's AIORateLimiter(max_retries=0), as Steady's adapter builds it, in both"
+        " bots, with its flood limits switched off (overall_max_rate=0, group_max_rate=0):"
+        " its code runs, it never waits."
         " With the limits on, both bots would be held to 30 messages/s and the comparison"
         " would measure the limiter"
     )

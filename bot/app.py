@@ -159,29 +159,26 @@ async def run_console(settings: Settings, prompt: bool) -> None:
         log_event(log, "console.stopped")
 
 
+def telegram_config(settings: Settings) -> TelegramConfig:
+    """The adapter's config is the Telegram section as it is (same field names)."""
+    assert settings.telegram.token is not None
+    return TelegramConfig(**settings.telegram.model_dump())
+
+
+def discord_config(settings: Settings) -> DiscordConfig:
+    """The adapter's config is the Discord section as it is (same field names)."""
+    assert settings.discord.token is not None
+    return DiscordConfig(**settings.discord.model_dump())
+
+
 def telegram_adapter(settings: Settings, router: Router) -> TelegramAdapter:
-    assert settings.telegram_bot_token is not None
-    config = TelegramConfig(
-        token=settings.telegram_bot_token,
-        base_url=settings.telegram_api_base_url,
-        webhook_url=settings.telegram_webhook_url,
-        webhook_secret=settings.telegram_webhook_secret,
-        webhook_listen=settings.telegram_webhook_listen,
-        webhook_port=settings.telegram_webhook_port,
-    )
     services = router.services
-    return TelegramAdapter(config, router, services.db, services.content)
+    return TelegramAdapter(telegram_config(settings), router, services.db, services.content)
 
 
 def discord_adapter(settings: Settings, router: Router) -> DiscordAdapter:
-    assert settings.discord_bot_token is not None
-    config = DiscordConfig(
-        token=settings.discord_bot_token,
-        api_base_url=settings.discord_api_base_url,
-        gateway_url=settings.discord_gateway_url,
-    )
     services = router.services
-    return DiscordAdapter(config, router, services.db, services.content)
+    return DiscordAdapter(discord_config(settings), router, services.db, services.content)
 
 
 class PlatformUnreachable(Exception):
@@ -259,9 +256,9 @@ async def run_platforms(
     async with open_services(settings, clock) as services:
         router = Router(services)
         adapters: dict[str, Adapter] = {}
-        if settings.telegram_bot_token:
+        if settings.telegram.token:
             adapters[PLATFORM_TELEGRAM] = telegram_adapter(settings, router)
-        if settings.discord_bot_token:
+        if settings.discord.token:
             adapters[PLATFORM_DISCORD] = discord_adapter(settings, router)
         started: list[Adapter] = []
         try:

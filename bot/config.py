@@ -10,10 +10,11 @@ import binascii
 import re
 from datetime import timedelta
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings.sources import ENV_FILE_SENTINEL, DotenvType
 
 from bot.content_pack.locations import shipped_content_dir
 
@@ -24,34 +25,93 @@ class SettingsError(Exception):
     """A setting has a value we cannot use. The message is one line for the operator."""
 
 
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(
-        env_file=".env",
-        env_file_encoding="utf-8",
-        extra="ignore",
-        populate_by_name=False,
-    )
+# Read by every section, so each finds its variables in the same environment and file.
+_FROM_ENVIRONMENT = SettingsConfigDict(
+    env_file=".env",
+    env_file_encoding="utf-8",
+    extra="ignore",
+    populate_by_name=False,
+)
 
-    telegram_bot_token: str | None = Field(default=None, validation_alias="TELEGRAM_BOT_TOKEN")
-    telegram_api_base_url: str = Field(
+
+def _blank_is_unset(value: object) -> object:
+    # `.env.example` copied as-is leaves `TOKEN=`; that means "not configured".
+    if isinstance(value, str) and not value.strip():
+        return None
+    return value
+
+
+class TelegramSettings(BaseSettings):
+    """The Telegram section; its field names are those of the adapter's TelegramConfig."""
+
+    model_config = _FROM_ENVIRONMENT
+
+    token: str | None = Field(default=None, validation_alias="TELEGRAM_BOT_TOKEN")
+    base_url: str = Field(
         default="https://api.telegram.org/bot", validation_alias="TELEGRAM_API_BASE_URL"
     )
-    telegram_webhook_url: str | None = Field(default=None, validation_alias="TELEGRAM_WEBHOOK_URL")
-    telegram_webhook_secret: str | None = Field(
-        default=None, validation_alias="TELEGRAM_WEBHOOK_SECRET"
-    )
-    telegram_webhook_listen: str = Field(
-        default="0.0.0.0", validation_alias="TELEGRAM_WEBHOOK_LISTEN"
-    )
-    telegram_webhook_port: int = Field(
+    webhook_url: str | None = Field(default=None, validation_alias="TELEGRAM_WEBHOOK_URL")
+    webhook_secret: str | None = Field(default=None, validation_alias="TELEGRAM_WEBHOOK_SECRET")
+    webhook_listen: str = Field(default="0.0.0.0", validation_alias="TELEGRAM_WEBHOOK_LISTEN")
+    webhook_port: int = Field(
         default=8443, ge=1, le=65535, validation_alias="TELEGRAM_WEBHOOK_PORT"
     )
-    discord_bot_token: str | None = Field(default=None, validation_alias="DISCORD_BOT_TOKEN")
-    discord_api_base_url: str = Field(
+
+    _unset_when_blank = field_validator("token", "webhook_url", "webhook_secret", mode="before")(
+        _blank_is_unset
+    )
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _https_webhook(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith("https://"):
+            raise ValueError("an https:// address")
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value):
+            raise ValueError("1 to 256 letters, digits, _ or -")
+        return value
+
+
+class DiscordSettings(BaseSettings):
+    """The Discord section; its field names are those of the adapter's DiscordConfig."""
+
+    model_config = _FROM_ENVIRONMENT
+
+    token: str | None = Field(default=None, validation_alias="DISCORD_BOT_TOKEN")
+    api_base_url: str = Field(
         default="https://discord.com/api/v10", validation_alias="DISCORD_API_BASE_URL"
     )
     # Unset: ask the API where the gateway is (GET /gateway/bot), as Discord recommends.
-    discord_gateway_url: str | None = Field(default=None, validation_alias="DISCORD_GATEWAY_URL")
+    gateway_url: str | None = Field(default=None, validation_alias="DISCORD_GATEWAY_URL")
+
+    _unset_when_blank = field_validator("token", "gateway_url", mode="before")(_blank_is_unset)
+
+    @field_validator("api_base_url")
+    @classmethod
+    def _api_shape(cls, value: str) -> str:
+        if not value.startswith(("https://", "http://")):
+            raise ValueError("an http(s):// address")
+        return value.rstrip("/")
+
+    @field_validator("gateway_url")
+    @classmethod
+    def _gateway_shape(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("wss://", "ws://")):
+            raise ValueError("a wss:// address")
+        return value
+
+
+class Settings(BaseSettings):
+    """Everything Steady reads from its environment: a section per platform, then the rest."""
+
+    model_config = _FROM_ENVIRONMENT
+
+    telegram: TelegramSettings
+    discord: DiscordSettings
     data_dir: Path = Field(default=Path("data"), validation_alias="STEADY_DATA_DIR")
     database_path: Path | None = Field(default=None, validation_alias="STEADY_DATABASE_PATH")
     encryption_key: str | None = Field(default=None, validation_alias="STEADY_ENCRYPTION_KEY")
@@ -76,54 +136,18 @@ class Settings(BaseSettings):
         default=timedelta(minutes=2), validation_alias="STEADY_START_RETRY"
     )
 
-    @field_validator(
-        "telegram_bot_token",
-        "discord_bot_token",
-        "encryption_key",
-        "telegram_webhook_url",
-        "telegram_webhook_secret",
-        "discord_gateway_url",
-        mode="before",
-    )
-    @classmethod
-    def _blank_is_unset(cls, value: object) -> object:
-        # `.env.example` copied as-is leaves `TOKEN=`; that means "not configured".
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
+    def __init__(self, _env_file: DotenvType | None = ENV_FILE_SENTINEL, **values: Any) -> None:
+        # Each section reads its own variables (names unchanged) from the same file.
+        values.setdefault("telegram", TelegramSettings(_env_file=_env_file))
+        values.setdefault("discord", DiscordSettings(_env_file=_env_file))
+        super().__init__(_env_file=_env_file, **values)
+
+    _unset_when_blank = field_validator("encryption_key", mode="before")(_blank_is_unset)
 
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_log_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
-
-    @field_validator("telegram_webhook_url")
-    @classmethod
-    def _https_webhook(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith("https://"):
-            raise ValueError("an https:// address")
-        return value
-
-    @field_validator("discord_api_base_url")
-    @classmethod
-    def _discord_api_shape(cls, value: str) -> str:
-        if not value.startswith(("https://", "http://")):
-            raise ValueError("an http(s):// address")
-        return value.rstrip("/")
-
-    @field_validator("discord_gateway_url")
-    @classmethod
-    def _discord_gateway_shape(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("wss://", "ws://")):
-            raise ValueError("a wss:// address")
-        return value
-
-    @field_validator("telegram_webhook_secret")
-    @classmethod
-    def _secret_shape(cls, value: str | None) -> str | None:
-        if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value):
-            raise ValueError("1 to 256 letters, digits, _ or -")
-        return value
 
     @field_validator("missed_grace", "step_expiry", "start_retry", mode="before")
     @classmethod
@@ -160,7 +184,7 @@ class Settings(BaseSettings):
 
     @property
     def has_platform(self) -> bool:
-        return bool(self.telegram_bot_token or self.discord_bot_token)
+        return bool(self.telegram.token or self.discord.token)
 
     @property
     def key_file(self) -> Path:

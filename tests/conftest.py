@@ -16,7 +16,10 @@ from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
+from tests.helpers.discord_world import DiscordWorld, running_discord
+from tests.helpers.telegram_world import TelegramWorld, running_telegram
+from tests.helpers.world import World, build_world
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -67,3 +70,25 @@ def text_of(content: ContentPack) -> Callable[..., str]:
         return content.text("en", message, **values)
 
     return lookup
+
+
+@pytest.fixture
+async def world(services: Services, clock: ManualClock) -> AsyncIterator[World]:
+    """The core with its scheduler and outbox, sending to a recording adapter."""
+    built = await build_world(services, clock)
+    yield built
+    await built.outbox.stop()
+
+
+@pytest.fixture
+async def telegram(services: Services, clock: ManualClock) -> AsyncIterator[TelegramWorld]:
+    """Steady on Telegram: the real PTB against the fake Bot API."""
+    async with running_telegram(services, clock) as running:
+        yield running
+
+
+@pytest.fixture
+async def discord_world(services: Services, clock: ManualClock) -> AsyncIterator[DiscordWorld]:
+    """Steady on Discord: the real discord.py against the fake Discord."""
+    async with running_discord(services, clock) as running:
+        yield running

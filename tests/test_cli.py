@@ -11,28 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.content_pack.synthetic import write_pack
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
-from tests.processes import start_steady_run, steady_environment
+from tests.helpers.processes import start_steady_run, steady, steady_environment
+from tests.helpers.synthetic_pack import write_pack
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def steady(
-    args: list[str], data_dir: Path, stdin: str = "", **env: str
-) -> subprocess.CompletedProcess[str]:
-    environment = steady_environment(data_dir, **env)
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=environment,
-        cwd=data_dir.parent,
-        timeout=60,
-        check=False,
-    )
 
 
 def test_piped_console_onboards_checks_in_and_remembers(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import discord_config, telegram_config
 from bot.config import SettingsError, load_settings
 from bot.storage.crypto import generate_key_text
 
@@ -14,7 +15,12 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)  # no stray .env from the working directory
     for name in (
         "TELEGRAM_BOT_TOKEN",
+        "TELEGRAM_WEBHOOK_URL",
+        "TELEGRAM_WEBHOOK_SECRET",
+        "TELEGRAM_WEBHOOK_PORT",
         "DISCORD_BOT_TOKEN",
+        "DISCORD_API_BASE_URL",
+        "DISCORD_GATEWAY_URL",
         "STEADY_DATA_DIR",
         "STEADY_DATABASE_PATH",
         "STEADY_ENCRYPTION_KEY",
@@ -31,8 +37,8 @@ def test_defaults() -> None:
     settings = load_settings()
     assert settings.data_dir == Path("data")
     assert settings.database_file == Path("data/steady.db")
-    assert settings.telegram_bot_token is None
-    assert settings.telegram_api_base_url == "https://api.telegram.org/bot"
+    assert settings.telegram.token is None
+    assert settings.telegram.base_url == "https://api.telegram.org/bot"
     assert settings.log_level == "INFO"
     assert (settings.content_dir / "en" / "messages.yaml").is_file()
 
@@ -47,7 +53,7 @@ def test_database_path_follows_the_data_dir(monkeypatch: pytest.MonkeyPatch) -> 
 def test_dot_env_file_is_read_and_blank_tokens_mean_unset(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("TELEGRAM_BOT_TOKEN=\nSTEADY_LOG_LEVEL=debug\n")
     settings = load_settings()
-    assert settings.telegram_bot_token is None
+    assert settings.telegram.token is None
     assert settings.log_level == "DEBUG"
 
 
@@ -114,15 +120,15 @@ def test_retention_days(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_discord_endpoints(monkeypatch: pytest.MonkeyPatch) -> None:
     settings = load_settings()
-    assert settings.discord_api_base_url == "https://discord.com/api/v10"
-    assert settings.discord_gateway_url is None  # asked of the API at start-up
+    assert settings.discord.api_base_url == "https://discord.com/api/v10"
+    assert settings.discord.gateway_url is None  # asked of the API at start-up
     monkeypatch.setenv("DISCORD_API_BASE_URL", "http://127.0.0.1:9000/api/v10/")
     monkeypatch.setenv("DISCORD_GATEWAY_URL", "ws://127.0.0.1:9000/gateway")
     settings = load_settings()
-    assert settings.discord_api_base_url == "http://127.0.0.1:9000/api/v10"
-    assert settings.discord_gateway_url == "ws://127.0.0.1:9000/gateway"
+    assert settings.discord.api_base_url == "http://127.0.0.1:9000/api/v10"
+    assert settings.discord.gateway_url == "ws://127.0.0.1:9000/gateway"
     monkeypatch.setenv("DISCORD_GATEWAY_URL", "")
-    assert load_settings().discord_gateway_url is None
+    assert load_settings().discord.gateway_url is None
 
 
 @pytest.mark.parametrize(
@@ -134,4 +140,34 @@ def test_discord_endpoints_must_be_addresses(
 ) -> None:
     monkeypatch.setenv(variable, value)
     with pytest.raises(SettingsError, match=f"^{variable} is not valid"):
+        load_settings()
+
+
+def test_each_platform_section_reaches_its_adapter_as_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The platform sections read the same .env file as the rest of the settings.
+    (tmp_path / ".env").write_text("TELEGRAM_BOT_TOKEN=123:abc\nDISCORD_BOT_TOKEN=d-token\n")
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_URL", "https://example.org/hook")
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_SECRET", "s3cret")
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_PORT", "9443")
+    monkeypatch.setenv("DISCORD_GATEWAY_URL", "ws://127.0.0.1:9000/gateway")
+    settings = load_settings()
+    assert settings.has_platform
+    telegram = telegram_config(settings)
+    assert (telegram.token, telegram.base_url) == ("123:abc", "https://api.telegram.org/bot")
+    assert (telegram.webhook_url, telegram.webhook_secret) == ("https://example.org/hook", "s3cret")
+    assert (telegram.webhook_listen, telegram.webhook_port) == ("0.0.0.0", 9443)
+    discord = discord_config(settings)
+    assert (discord.token, discord.gateway_url) == ("d-token", "ws://127.0.0.1:9000/gateway")
+    assert discord.api_base_url == "https://discord.com/api/v10"
+
+
+def test_a_platform_section_is_validated_with_its_variable_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_PORT", "70000")
+    with pytest.raises(
+        SettingsError, match=r"^TELEGRAM_WEBHOOK_PORT is not valid: expected a port"
+    ):
         load_settings()

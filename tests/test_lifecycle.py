@@ -16,8 +16,8 @@ from bot.config import Settings
 from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
 from tests.fakes.telegram_api import FakeTelegram
-from tests.processes import start_steady_run, steady_environment
-from tests.scheduling.conftest import build_world
+from tests.helpers.processes import start_steady_run, steady_environment
+from tests.helpers.world import build_world
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # the clock fixture's start
 

@@ -10,7 +10,7 @@ import pytest
 
 from bot.flows import checkin
 from bot.logs import configure_logging
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 WORDS = [
     "Europe/Berlin",

@@ -22,8 +22,7 @@ from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.engine.router import Router
 from bot.logs import configure_logging
-from tests.processes import start_steady_run, steady_environment
-from tests.test_cli import steady
+from tests.helpers.processes import start_steady_run, steady, steady_environment
 
 
 def closed_port() -> int:

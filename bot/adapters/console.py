@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
-from bot.core.platform import Capabilities, SentMessage
+from bot.core.platform import SentMessage
 from bot.core.replies import Button, Reply
 from bot.engine.router import Router
 from bot.safety.screen import SAFETY_BUTTONS
@@ -40,9 +40,6 @@ def parse_command(text: str) -> tuple[str, str] | None:
 
 class ConsoleAdapter:
     platform = "console"
-    capabilities = Capabilities(
-        buttons=True, edits=False, max_text_length=1_000_000, ephemeral=False, images=False
-    )
 
     def __init__(
         self,

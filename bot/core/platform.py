@@ -10,15 +10,6 @@ from bot.core.replies import Reply
 
 
 @dataclass(frozen=True, slots=True)
-class Capabilities:
-    buttons: bool
-    edits: bool
-    max_text_length: int
-    ephemeral: bool
-    images: bool
-
-
-@dataclass(frozen=True, slots=True)
 class SentMessage:
     """What an adapter reports back about a delivered message, so it can be edited later."""
 
@@ -27,8 +18,11 @@ class SentMessage:
 
 
 class Adapter(Protocol):
+    """One platform. The core sends every platform the same `Reply`; each adapter shows it
+    as well as its platform can (see `Reply`): frames only where a message can be edited,
+    numbered choices for buttons on the console, text cut to the platform's length."""
+
     platform: str
-    capabilities: Capabilities
 
     async def start(self) -> None:
         """Connect and begin delivering inbound events to the router."""

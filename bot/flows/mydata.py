@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 
 from bot.content_pack.ids import Msg
@@ -21,7 +21,8 @@ from bot.storage import (
     sent_messages,
     urges,
 )
-from bot.storage.flow_positions import FlowPosition
+from bot.storage.crypto import WrongKeyError
+from bot.storage.flow_positions import FlowPosition, StoredPrompt
 from bot.storage.user_texts import TextKind, list_texts
 
 
@@ -43,6 +44,9 @@ class ProfileExport:
     created_at: str
     onboarded_at: str | None
     history_kept_days: int | None  # None: as long as the operator's retention allows
+    # Ids of the check-in opening and reply shown last, so the next differs.
+    last_opening_shown: str | None
+    last_reply_shown: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +79,9 @@ class FlowExport:
     draft_waiting: str | None = None
     # A text over its limit, waiting for "keep the first part" or "write it shorter".
     text_waiting: str | None = None
+    # The question last asked at this step and its buttons, kept to ask it again later.
+    question_asked: str | None = None
+    question_buttons: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +104,32 @@ class UserExport:
     group_reminders_created: int
 
 
+# Which part of the export shows each table holding a user's rows. A test compares
+# this with the schema (as /forget reads it), so a table added by a later migration
+# fails the suite until the export shows it too.
+EXPORTED_TABLES: dict[str, tuple[str, ...]] = {
+    "users": ("profile",),
+    "checkin_slots": ("profile",),
+    "checkins": ("checkins",),
+    "reasons": ("reasons",),
+    "drafts": ("kept_drafts",),
+    "urge_pauses": ("pauses",),
+    "no_contact": ("no_contact",),
+    "followups": ("pending_followup_at",),
+    "checkin_snoozes": ("pending_snooze_at",),
+    "sent_messages": ("sent_message_ids_kept",),
+    "affirmations_seen": ("affirmations_seen",),
+    "content_seen": ("content_seen",),
+    "flow_positions": ("current_flow",),
+    "group_reminders": ("group_reminders_created",),
+}
+
+
+def export_fields() -> frozenset[str]:
+    """The top-level parts of an export."""
+    return frozenset(part.name for part in fields(UserExport))
+
+
 async def export_user(ctx: FlowContext) -> UserExport | None:
     user = await ctx.find_user()
     if user is None:
@@ -107,6 +140,8 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
     counter = await urges.get_no_contact(ctx.db, user.id)
     followup = await urges.pending_followup(ctx.db, user.id)
     pauses = await urges.pause_counts(ctx.db, user.id, since=datetime.fromtimestamp(0, UTC))
+
+    prompt = await flow_positions.get_prompt(ctx.db, user.id)
 
     async def texts(kind: TextKind) -> list[TextExport]:
         found = await list_texts(ctx.db, ctx.cipher, kind, user.id)
@@ -130,6 +165,8 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
             created_at=user.created_at.isoformat(),
             onboarded_at=user.onboarded_at.isoformat() if user.onboarded_at else None,
             history_kept_days=user.keep_days,
+            last_opening_shown=user.last_opening_id,
+            last_reply_shown=user.last_reply_id,
         ),
         checkins=[
             CheckInExport(
@@ -165,6 +202,8 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
             position.step,
             _waiting(ctx, position, user.id, "draft"),
             _waiting(ctx, position, user.id, "long"),
+            _question(ctx, prompt, user.id),
+            [] if prompt is None else [label for row in prompt.buttons for label, _ in row],
         ),
         group_reminders_created=await group_reminders.count_created_by(
             ctx.db, user.platform, user.platform_user_id
@@ -191,3 +230,13 @@ def _waiting(ctx: FlowContext, position: FlowPosition, user_id: int, field: str)
     if not isinstance(sealed, str):
         return None
     return ctx.cipher.decrypt(base64.b64decode(sealed), user_id)
+
+
+def _question(ctx: FlowContext, prompt: StoredPrompt | None, user_id: int) -> str | None:
+    """The kept question, readable again; None when sealed under a key since replaced."""
+    if prompt is None:
+        return None
+    try:
+        return ctx.cipher.decrypt(prompt.sealed_text, user_id)
+    except WrongKeyError:
+        return None

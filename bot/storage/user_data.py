@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.storage.db import Transaction
 from bot.storage.group_reminders import forget_creator
+from bot.storage.queries import Queryable
 
 # Tables keyed by the user's row id are found from the schema itself, so a
 # table added by a later migration is covered by /forget without anyone
@@ -12,6 +13,21 @@ _TABLES_WITH_USER_ID = """
 SELECT m.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c
 WHERE m.type = 'table' AND c.name = 'user_id'
 """
+
+# Group reminders belong to their group; only their creator's platform id is the user's.
+_TABLES_WITH_CREATOR = """
+SELECT m.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c
+WHERE m.type = 'table' AND c.name = 'creator_user_id'
+"""
+
+
+async def tables_with_user_data(db: Queryable) -> frozenset[str]:
+    """Every table that holds something of one user, read from the schema as /forget
+    reads it: `users`, each table with a `user_id`, and tables naming a creator."""
+    found = {"users"}
+    for query in (_TABLES_WITH_USER_ID, _TABLES_WITH_CREATOR):
+        found.update(str(row["name"]) for row in await db.fetch_all(query))
+    return frozenset(found)
 
 
 async def forget_user(tx: Transaction, user_id: int) -> None:

@@ -11,14 +11,13 @@ from bot.content_pack.pack import ContentPack
 from bot.core.events import CommandIssued
 from bot.storage.checkins import list_checkins
 from bot.storage.users import QuietHours, find_user, set_quiet_hours
-from tests.adapters.discord_world import (  # noqa: F401
+from tests.fakes.discord_api import SUPPRESS_NOTIFICATIONS
+from tests.helpers.discord_world import (
     ANA,
     BEN,
     MOD,
     DiscordWorld,
-    discord_world_fixture,
 )
-from tests.fakes.discord_api import SUPPRESS_NOTIFICATIONS
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # the clock fixture's start: 10:00 in Berlin
 SEND = "POST /channels/{channel_id}/messages"

@@ -16,12 +16,11 @@ from bot.flows.context import Services
 from bot.storage.db import Params, Row
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
-from tests.adapters.discord_world import (  # noqa: F401
+from tests.helpers.discord_world import (
     ANA,
     BEN,
     MOD,
     DiscordWorld,
-    discord_world_fixture,
 )
 
 CRISIS = "i want to die"

@@ -9,12 +9,11 @@ from typing import Any
 
 from bot.adapters.discord.render import escape
 from bot.content_pack.ids import Msg
-from tests.adapters.discord_world import (  # noqa: F401
+from tests.helpers.discord_world import (
     ANA,
     BEN,
     MOD,
     DiscordWorld,
-    discord_world_fixture,
 )
 
 SEND = "POST /channels/{channel_id}/messages"

@@ -14,13 +14,10 @@ from bot.adapters.discord.inbound import private_address
 from bot.adapters.retry import REPLY_ATTEMPTS
 from bot.core import platform
 from bot.core.replies import Reply
-from tests.adapters.conftest import TelegramWorld
-from tests.adapters.discord_world import ANA as DISCORD_ANA
-from tests.adapters.discord_world import (  # noqa: F401
-    DiscordWorld,
-    discord_world_fixture,
-)
 from tests.adapters.test_telegram import ANA, START, onboard
+from tests.helpers.discord_world import ANA as DISCORD_ANA
+from tests.helpers.discord_world import DiscordWorld
+from tests.helpers.telegram_world import TelegramWorld
 
 
 def sends(telegram: TelegramWorld) -> list[bool]:

@@ -20,7 +20,7 @@ from bot.adapters.sending import (
 from bot.core.events import Address
 from bot.core.platform import DeliveryError, DeliveryUncertain, TransientDeliveryError
 from bot.core.replies import Frame, Reply
-from tests.waiting import until
+from tests.helpers.waiting import until
 
 LOG = logging.getLogger("test_sending")
 ANA = Address("telegram", "1", "1")

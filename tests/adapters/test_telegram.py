@@ -22,9 +22,9 @@ from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage.checkins import list_checkins
 from bot.storage.users import find_user
-from tests.adapters.conftest import TelegramWorld, no_wait
-from tests.conversation import Conversation
 from tests.fakes.telegram_api import FakeTelegram
+from tests.helpers.conversation import Conversation
+from tests.helpers.telegram_world import TelegramWorld, no_wait
 
 ANA = 1001
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -20,8 +20,8 @@ from bot.flows.context import Services
 from bot.storage.db import Params, Row
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
-from tests.adapters.conftest import TelegramWorld, running_telegram
 from tests.fakes.telegram_api import StoredMessage
+from tests.helpers.telegram_world import TelegramWorld, running_telegram
 
 CRISIS = "i want to die"
 GROUP = -7001

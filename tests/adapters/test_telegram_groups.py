@@ -15,8 +15,8 @@ from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage import group_reminders
 from bot.storage.group_reminders import GroupReminder, PausedBecause
-from tests.adapters.conftest import TelegramWorld
 from tests.fakes.telegram_api import FakeTelegram
+from tests.helpers.telegram_world import TelegramWorld
 
 GROUP = -4001
 ADMIN, MEMBER = 3001, 3002

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 from bot.content_pack.ids import Command, Msg
 from bot.content_pack.pack import ContentPack
-from tests.adapters.conftest import TelegramWorld
 from tests.adapters.test_telegram import ANA, onboard
+from tests.helpers.telegram_world import TelegramWorld
 
 
 def described(world: TelegramWorld, scope: str = "default") -> dict[str, str] | None:

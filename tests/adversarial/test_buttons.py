@@ -14,7 +14,7 @@ from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage.flow_positions import FlowPosition, get_position
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 
 async def position_of(services: Services, user_id: str) -> FlowPosition | None:

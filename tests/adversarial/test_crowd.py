@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.content_pack.ids import Msg
-from tests.adversarial.conftest import TelegramWorld, failed_sends
+from tests.helpers.telegram_checks import failed_sends
+from tests.helpers.telegram_world import TelegramWorld
 
 USERS = range(5_000, 5_100)
 

@@ -24,7 +24,7 @@ from bot.storage import db as db_module
 from bot.storage.checkins import list_checkins
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 CRISIS = "i want to die"
 

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
 from bot.storage.users import find_user
-from tests.conversation import Conversation
-from tests.scheduling.conftest import World
-from tests.waiting import until
+from tests.helpers.conversation import Conversation
+from tests.helpers.waiting import until
+from tests.helpers.world import World
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

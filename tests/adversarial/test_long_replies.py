@@ -14,7 +14,8 @@ import pytest
 from bot.adapters.telegram.render import MAX_TEXT, text_pieces
 from bot.adapters.text_split import utf16_length
 from bot.content_pack.ids import Msg
-from tests.adversarial.conftest import TelegramWorld, failed_sends
+from tests.helpers.telegram_checks import failed_sends
+from tests.helpers.telegram_world import TelegramWorld
 
 ANA = 3001
 GRIN = "\U0001f600"  # two UTF-16 code units

@@ -12,7 +12,8 @@ from collections.abc import Callable
 import pytest
 
 from bot.content_pack.ids import Msg
-from tests.adversarial.conftest import TelegramWorld, failed_sends, mydata_export, onboard
+from tests.helpers.telegram_checks import failed_sends, mydata_export, onboard
+from tests.helpers.telegram_world import TelegramWorld
 
 ANA = 2001
 

@@ -14,7 +14,7 @@ from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.logs import KeyValueFormatter
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 MARKERS = {
     "reason": "zebra-lantern-reason-4417",

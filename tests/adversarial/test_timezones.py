@@ -13,8 +13,8 @@ from bot.flows.context import Services
 from bot.storage.checkin_slots import list_slots
 from bot.storage.flow_positions import get_position
 from bot.storage.users import User, find_user
-from tests.conversation import Conversation
-from tests.scheduling.conftest import World
+from tests.helpers.conversation import Conversation
+from tests.helpers.world import World
 
 NOT_ZONES = [
     "Mars/Phobos",

@@ -16,7 +16,7 @@ from bot.flows.context import Services
 from bot.storage.checkins import list_checkins
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 HIDDEN_CRISIS = [
     "I w\u200bant to d\u0301ie",  # a zero-width space and a combining accent

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bot.content_pack.audit import AuditReport, audit_pack
 from bot.content_pack.loader import load_pack
-from tests.content_pack.synthetic import Size, replace_in, write_pack
+from tests.helpers.synthetic_pack import Size, replace_in, write_pack
 
 
 def audit(content: Path) -> AuditReport:

@@ -7,7 +7,7 @@ from pathlib import Path
 from bot.content_pack.ids import COUNTS, Msg, placeholders_for
 from bot.content_pack.loader import check_pack, load_pack
 from bot.content_pack.pack import ContentPack
-from tests.content_pack.synthetic import REPO_CONTENT, replace_in, write_pack
+from tests.helpers.synthetic_pack import REPO_CONTENT, replace_in, write_pack
 
 
 def test_a_count_reads_right_for_nothing_one_and_two(content: ContentPack) -> None:

@@ -16,8 +16,8 @@ from bot.delivery.outbox import (
 )
 from bot.flows.context import Services
 from bot.storage.users import ensure_user, find_user
-from tests.recording_adapter import RecordingAdapter
-from tests.scheduling.conftest import Sleeps
+from tests.helpers.recording_adapter import RecordingAdapter
+from tests.helpers.world import Sleeps
 
 ANA = Address("test", "chat-ana", "ana")
 

@@ -18,7 +18,7 @@ from bot.storage.checkins import list_checkins
 from bot.storage.flow_positions import get_position
 from bot.storage.user_texts import TextKind, list_texts
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 CRISIS = "i want to die"
 SAD = "I cried all morning and I miss how things were"

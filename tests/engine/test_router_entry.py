@@ -16,7 +16,7 @@ from bot.flows.context import Services
 from bot.storage.db import Database, Params, Row
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 CRISIS = "i want to die"
 

@@ -12,7 +12,7 @@ from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage.checkins import list_checkins
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 
 async def answers(services: Services, user_id: str = "u1") -> list[tuple[int, str, str | None]]:

@@ -8,7 +8,7 @@ from bot.content_pack.pack import ContentPack
 from bot.flows.context import Services
 from bot.storage.affirmations_seen import seen_affirmations
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 
 async def test_help_lists_every_command_once(chat: Conversation, content: ContentPack) -> None:
@@ -65,6 +65,7 @@ async def test_mydata_shows_everything_decrypted(chat: Conversation) -> None:
     await chat.send("some")
     await chat.send("rough morning <b>really</b>")
     await chat.send("/affirm")
+    affirmation = chat.last[-1]
     await chat.send("/mydata")
     document = chat.last[-1]
     assert document.protect  # it quotes the user's own words
@@ -84,6 +85,8 @@ async def test_mydata_shows_everything_decrypted(chat: Conversation) -> None:
         "step": "shown",
         "draft_waiting": None,
         "text_waiting": None,
+        "question_asked": affirmation.text,  # kept to be asked again after a restart
+        "question_buttons": [button.label for button in affirmation.flat_buttons],
     }
 
 

@@ -11,7 +11,7 @@ from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 
 async def fill_everything(chat: Conversation) -> None:

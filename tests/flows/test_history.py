@@ -6,7 +6,7 @@ from datetime import date, timedelta
 from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
 from bot.flows.chart import ChartLabels, DayPoint, progress_figure
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 
 async def check_in(chat: Conversation, mood: str, urge: str) -> None:

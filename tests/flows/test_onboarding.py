@@ -13,7 +13,7 @@ from bot.flows.context import Services
 from bot.storage.checkin_slots import list_slots
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 
 async def test_onboarding_stores_timezone_and_time(

@@ -15,7 +15,7 @@ from bot.storage.flow_positions import get_position
 from bot.storage.urges import pause_counts, pending_followup
 from bot.storage.user_texts import TextKind, list_texts
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 LONG_AGO = datetime(2000, 1, 1, tzinfo=UTC)
 

@@ -8,7 +8,7 @@ from bot.core.clock import ManualClock
 from bot.flows.context import Services
 from bot.storage.checkin_slots import list_slots
 from bot.storage.users import QuietHours, User, find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 
 async def onboarded(chat: Conversation) -> None:

@@ -10,7 +10,7 @@ from bot.core.clock import ManualClock
 from bot.flows.context import Services
 from bot.storage.user_texts import TextKind, list_texts
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 
 async def test_reasons_add_list_remove_encrypted(

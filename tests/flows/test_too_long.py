@@ -12,7 +12,7 @@ from bot.flows.context import Services
 from bot.flows.limits import TextLimit
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 LONG = ("word " * 1200).strip()  # 5,999 characters: over every limit
 

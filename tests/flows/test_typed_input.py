@@ -13,7 +13,7 @@ from bot.storage.checkin_slots import list_slots
 from bot.storage.checkins import list_checkins
 from bot.storage.flow_positions import get_position
 from bot.storage.users import QuietHours, User, find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 # The clock stands at Monday 2026-03-02 09:00 UTC.
 

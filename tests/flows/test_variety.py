@@ -26,8 +26,8 @@ from bot.engine.router import Router
 from bot.flows.checkin import opening_period, pick_opening, pick_reply
 from bot.flows.context import Services
 from bot.storage.users import find_user
-from tests.content_pack.synthetic import REPO_CONTENT, write_pack
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
+from tests.helpers.synthetic_pack import REPO_CONTENT, write_pack
 
 BERLIN = ZoneInfo("Europe/Berlin")
 # How the days go, in turn: every reply category comes up, as over a real month.

@@ -20,8 +20,8 @@ from bot.flows.context import Services
 from bot.storage import users
 from bot.storage.urges import get_no_contact, pause_counts
 from bot.storage.user_texts import TextKind, list_texts
-from tests.conversation import Conversation
 from tests.flows.test_pause import LONG_AGO, user_id
+from tests.helpers.conversation import Conversation
 
 # Words that foretell what will happen, or judge where the reader is.
 FORECASTS = (

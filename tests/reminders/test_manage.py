@@ -12,7 +12,7 @@ from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage import group_reminders
 from bot.storage.group_reminders import MAX_PER_CHAT, PausedBecause
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 GROUP = Address("test", "group-1", "admin-1", is_group=True)
 MEMBER = Address("test", "group-1", "member-2", is_group=True)

@@ -14,7 +14,7 @@ from bot.content_pack.pack import ContentPack
 from bot.core.replies import Reply
 from bot.safety.screen import SOS_CARD, SOS_COUNTRY, SOS_MISREAD, SafetyScreen
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 CRISIS = "honestly i just want to die"
 DANGER = "he's outside my door banging and says he'll kill me"

@@ -18,8 +18,8 @@ from bot.flows.context import Services
 from bot.safety.screen import SOS_MISREAD
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
-from tests.conversation import Conversation
-from tests.recording_adapter import RecordingAdapter
+from tests.helpers.conversation import Conversation
+from tests.helpers.recording_adapter import RecordingAdapter
 
 CRISIS = "honestly i just want to die"
 DANGER = "he's outside my door banging and says he'll kill me"

@@ -14,7 +14,7 @@ from bot.core.clock import ManualClock
 from bot.core.platform import RecipientUnreachable, RetryAfter
 from bot.storage.checkin_slots import list_slots
 from bot.storage.users import find_user
-from tests.scheduling.conftest import World, build_world
+from tests.helpers.world import World, build_world
 
 
 def utc(*parts: int) -> datetime:

@@ -11,7 +11,7 @@ from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
 from bot.storage.urges import pause_counts
 from bot.storage.users import find_user
-from tests.scheduling.conftest import World, build_world
+from tests.helpers.world import World, build_world
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from bot.content_pack.ids import Msg
 from bot.core.platform import RetryAfter
 from bot.storage.users import find_user
-from tests.scheduling.conftest import World
+from tests.helpers.world import World
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

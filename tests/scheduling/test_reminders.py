@@ -12,7 +12,7 @@ from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
 from bot.storage import group_reminders
 from bot.storage.group_reminders import PausedBecause
-from tests.scheduling.conftest import World
+from tests.helpers.world import World
 
 GROUP = Address("test", "group-1", "admin-1", is_group=True)
 

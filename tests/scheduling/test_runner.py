@@ -19,8 +19,8 @@ from bot.scheduling.runner import TickRunner
 from bot.storage import checkin_slots
 from bot.storage.queries import to_epoch
 from bot.storage.users import ensure_user
-from tests.recording_adapter import RecordingAdapter
-from tests.waiting import until
+from tests.helpers.recording_adapter import RecordingAdapter
+from tests.helpers.waiting import until
 
 
 async def test_runner_ticks_and_wakes_up_for_the_next_due_checkin(services: Services) -> None:

@@ -27,7 +27,7 @@ from bot.storage.key_rotation import RotationError, old_key_file, rotate
 from bot.storage.meta import verify_key
 from bot.storage.process_lock import AlreadyRunningError
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 REPO = Path(__file__).resolve().parents[2]
 WORDS = {

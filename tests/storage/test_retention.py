@@ -11,7 +11,7 @@ from bot.flows.context import Services
 from bot.storage.retention import purge_expired
 from bot.storage.user_texts import TextKind, list_texts
 from bot.storage.users import find_user
-from tests.conversation import Conversation
+from tests.helpers.conversation import Conversation
 
 
 async def test_history_older_than_the_retention_is_deleted_reasons_stay(

@@ -23,7 +23,7 @@ from bot.adapters.discord.commands import command_payloads
 from bot.adapters.discord.inbound import PLATFORM, dm_edit_event, dm_event, private_address
 from bot.adapters.discord.interactions import Interactions
 from bot.adapters.discord.outbound import Editable, Poster, post_piece, poster
-from bot.adapters.discord.render import MAX_CONTENT, NO_MENTIONS, text_pieces, view_for
+from bot.adapters.discord.render import NO_MENTIONS, text_pieces, view_for
 from bot.adapters.sending import (
     Attempt,
     Background,
@@ -36,7 +36,6 @@ from bot.adapters.sending import (
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
 from bot.core.platform import (
-    Capabilities,
     DeliveryError,
     LoginRefused,
     SentMessage,
@@ -112,9 +111,6 @@ def intents() -> discord.Intents:
 
 class DiscordAdapter:
     platform = PLATFORM
-    capabilities = Capabilities(
-        buttons=True, edits=True, max_text_length=MAX_CONTENT, ephemeral=True, images=True
-    )
 
     def __init__(
         self,

@@ -33,7 +33,7 @@ from bot.adapters.telegram.outbound import Outbound
 from bot.content_pack.ids import Command
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
-from bot.core.platform import Capabilities, DeliveryError, LoginRefused, SentMessage
+from bot.core.platform import DeliveryError, LoginRefused, SentMessage
 from bot.core.replies import Reply
 from bot.delivery.sent_log import DeleteWindow, SentLog
 from bot.engine.router import Router
@@ -71,9 +71,6 @@ class TelegramConfig:
 
 class TelegramAdapter:
     platform = PLATFORM
-    capabilities = Capabilities(
-        buttons=True, edits=True, max_text_length=4096, ephemeral=True, images=True
-    )
 
     def __init__(
         self,

@@ -1,3 +1,5 @@
+"""A running Steady on Telegram for end-to-end tests: the real PTB against FakeTelegram."""
+
 from __future__ import annotations
 
 import random
@@ -7,8 +9,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-import pytest
-
 from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.core.clock import ManualClock
 from bot.delivery.outbox import Outbox
@@ -17,7 +17,7 @@ from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.scheduling.dispatcher import Dispatcher
 from tests.fakes.telegram_api import FakeTelegram, StoredMessage
-from tests.waiting import until
+from tests.helpers.waiting import until
 
 
 async def no_wait(_: float) -> None:
@@ -96,9 +96,3 @@ async def running_telegram(
         finally:
             await outbox.stop()
             await adapter.stop()
-
-
-@pytest.fixture
-async def telegram(services: Services, clock: ManualClock) -> AsyncIterator[TelegramWorld]:
-    async with running_telegram(services, clock) as world:
-        yield world

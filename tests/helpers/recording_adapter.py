@@ -6,18 +6,13 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from bot.core.events import Address
-from bot.core.platform import Capabilities, DeliveryError, SentMessage
+from bot.core.platform import DeliveryError, SentMessage
 from bot.core.replies import Reply
-
-CAPABILITIES = Capabilities(
-    buttons=True, edits=True, max_text_length=4096, ephemeral=False, images=True
-)
 
 
 @dataclass
 class RecordingAdapter:
     platform: str = "test"
-    capabilities: Capabilities = field(default=CAPABILITIES)
     sent: list[tuple[Address, Reply]] = field(default_factory=list)
     failures: deque[DeliveryError] = field(default_factory=deque)
 

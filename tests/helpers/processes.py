@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -26,3 +27,20 @@ async def start_steady_run(environment: dict[str, str], cwd: Path) -> asyncio.su
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
+
+
+def steady(
+    args: list[str], data_dir: Path, stdin: str = "", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`steady <args>` run to its end, `stdin` piped in, its output captured."""
+    environment = steady_environment(data_dir, **env)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=data_dir.parent,
+        timeout=60,
+        check=False,
+    )

@@ -1,11 +1,10 @@
+"""Steady's core with its scheduler and outbox on a fake clock, and a platform that records."""
+
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-
-import pytest
 
 from bot.core.clock import ManualClock
 from bot.core.events import Address
@@ -15,8 +14,8 @@ from bot.engine.due_work import build_dispatcher
 from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.scheduling.dispatcher import Dispatcher, TickReport
-from tests.conversation import Conversation
-from tests.recording_adapter import RecordingAdapter
+from tests.helpers.conversation import Conversation
+from tests.helpers.recording_adapter import RecordingAdapter
 
 
 @dataclass
@@ -83,10 +82,3 @@ async def build_world(services: Services, clock: ManualClock) -> World:
         services, router.checkin, router.pause, outbox, grace=timedelta(hours=2)
     )
     return World(services, clock, router, adapter, outbox, dispatcher, sleeps)
-
-
-@pytest.fixture
-async def world(services: Services, clock: ManualClock) -> AsyncIterator[World]:
-    built = await build_world(services, clock)
-    yield built
-    await built.outbox.stop()

@@ -1,4 +1,4 @@
-"""Shared pieces for the adversarial suite: the Telegram world, and ways to read what came back."""
+"""Ways to read what came back from Steady on Telegram: a hostile text must break nothing."""
 
 from __future__ import annotations
 
@@ -7,10 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.content_pack.ids import Msg
-from tests.adapters.conftest import TelegramWorld, telegram  # a shared fixture, re-exported below
-from tests.scheduling.conftest import world  # a shared fixture, re-exported below
-
-__all__ = ["TelegramWorld", "failed_sends", "mydata_export", "onboard", "telegram", "world"]
+from tests.helpers.telegram_world import TelegramWorld
 
 
 async def onboard(world: TelegramWorld, chat: int, text_of: Callable[..., str]) -> None:

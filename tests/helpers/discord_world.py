@@ -1,21 +1,17 @@
 """A running Steady on Discord for end-to-end tests: the real discord.py against FakeDiscord.
 
-Import the fixture into a test module (tests/adapters/conftest.py belongs to the
-Telegram tests); it is then requested as `discord_world`::
-
-    from tests.adapters.discord_world import DiscordWorld, discord_world_fixture  # noqa: F401
-"""
+Tests ask for it as the `discord_world` fixture (tests/conftest.py), which starts it with
+`running_discord`."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
-
-import pytest
 
 from bot.adapters.discord.adapter import DiscordAdapter, DiscordConfig
 from bot.core.clock import ManualClock
@@ -33,7 +29,7 @@ from tests.fakes.discord_api import (
     InteractionState,
     StoredMessage,
 )
-from tests.waiting import until
+from tests.helpers.waiting import until
 
 ANA = 310_000_000_000_000_001  # Discord user ids are snowflakes
 BEN = 310_000_000_000_000_002
@@ -182,10 +178,9 @@ class DiscordWorld:
         self.outbox.start()
 
 
-@pytest.fixture(name="discord_world")
-async def discord_world_fixture(
-    services: Services, clock: ManualClock
-) -> AsyncIterator[DiscordWorld]:
+@asynccontextmanager
+async def running_discord(services: Services, clock: ManualClock) -> AsyncIterator[DiscordWorld]:
+    """Steady on the fake Discord: one guild with a channel, two members and a moderator."""
     async with FakeDiscord(clock=lambda: clock.now().timestamp()) as dc:
         guild = dc.guild("Harbour")
         room = dc.channel(guild.id, "general")

@@ -1,0 +1,1 @@
+"""Plain helper modules shared by the test packages: worlds, conversations, waiting."""
