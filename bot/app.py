@@ -31,6 +31,7 @@ from bot.content_pack.pack import ContentPack
 from bot.core.clock import Clock, SystemClock
 from bot.core.router import Router
 from bot.delivery.outbox import Outbox
+from bot.due_work import build_dispatcher
 from bot.flows.context import Services
 from bot.logs import get_logger, log_event
 from bot.scheduling.dispatcher import Dispatcher
@@ -113,7 +114,7 @@ async def scheduled_delivery(
 ) -> AsyncIterator[Delivery]:
     services = router.services
     outbox = Outbox(services.db, services.clock, adapters)
-    dispatcher = Dispatcher(
+    dispatcher = build_dispatcher(
         services, router.checkin, router.pause, outbox, grace=settings.missed_grace
     )
     runner = TickRunner(

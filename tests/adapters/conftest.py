@@ -13,6 +13,7 @@ from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.core.clock import ManualClock
 from bot.core.router import Router
 from bot.delivery.outbox import Outbox
+from bot.due_work import build_dispatcher
 from bot.flows.context import Services
 from bot.scheduling.dispatcher import Dispatcher
 from tests.fakes.telegram_api import FakeTelegram, StoredMessage
@@ -85,7 +86,7 @@ async def running_telegram(
         config = TelegramConfig(token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1)
         adapter = TelegramAdapter(config, router, services.db, services.content, sleep=no_wait)
         outbox = Outbox(services.db, clock, {adapter.platform: adapter}, sleep=no_wait)
-        dispatcher = Dispatcher(
+        dispatcher = build_dispatcher(
             services, router.checkin, router.pause, outbox, grace=timedelta(hours=2)
         )
         await adapter.start()

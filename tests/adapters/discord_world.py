@@ -23,6 +23,7 @@ from bot.core.events import Event
 from bot.core.replies import Reply
 from bot.core.router import Router
 from bot.delivery.outbox import Outbox
+from bot.due_work import build_dispatcher
 from bot.flows.context import Services
 from bot.scheduling.dispatcher import Dispatcher
 from tests.fakes.discord_api import (
@@ -174,7 +175,7 @@ class DiscordWorld:
         self.outbox = Outbox(
             self.services.db, self.clock, {self.adapter.platform: self.adapter}, sleep=no_wait
         )
-        self.dispatcher = Dispatcher(
+        self.dispatcher = build_dispatcher(
             self.services, router.checkin, router.pause, self.outbox, grace=timedelta(hours=2)
         )
         await self.adapter.start()
@@ -196,7 +197,7 @@ async def discord_world_fixture(
             discord_config(dc), router, services.db, services.content, sleep=no_wait
         )
         outbox = Outbox(services.db, clock, {adapter.platform: adapter}, sleep=no_wait)
-        dispatcher = Dispatcher(
+        dispatcher = build_dispatcher(
             services, router.checkin, router.pause, outbox, grace=timedelta(hours=2)
         )
         await adapter.start()

@@ -18,8 +18,8 @@ from bot.core.events import Address
 from bot.core.replies import Reply
 from bot.core.router import Router
 from bot.delivery.outbox import Outbox
+from bot.due_work import build_dispatcher
 from bot.flows.context import Services
-from bot.scheduling.dispatcher import Dispatcher
 from bot.storage.checkins import list_checkins
 from bot.storage.users import find_user
 from tests.adapters.conftest import TelegramWorld, no_wait
@@ -301,7 +301,7 @@ async def test_a_scheduled_checkin_that_timed_out_after_sending_is_not_sent_agai
         )
         adapter = TelegramAdapter(config, router, services.db, services.content, sleep=no_wait)
         outbox = Outbox(services.db, clock, {adapter.platform: adapter}, sleep=no_wait)
-        dispatcher = Dispatcher(services, router.checkin, router.pause, outbox)
+        dispatcher = build_dispatcher(services, router.checkin, router.pause, outbox)
         await adapter.start()
         outbox.start()
         try:

@@ -12,6 +12,7 @@ from bot.core.events import Address
 from bot.core.replies import Reply
 from bot.core.router import Router
 from bot.delivery.outbox import Outbox
+from bot.due_work import build_dispatcher
 from bot.flows.context import Services
 from bot.scheduling.dispatcher import Dispatcher, TickReport
 from tests.conversation import Conversation
@@ -78,7 +79,7 @@ async def build_world(services: Services, clock: ManualClock) -> World:
     router = Router(services, rng=random.Random(3))
     outbox = Outbox(services.db, clock, {adapter.platform: adapter}, sleep=sleeps)
     outbox.start()
-    dispatcher = Dispatcher(
+    dispatcher = build_dispatcher(
         services, router.checkin, router.pause, outbox, grace=timedelta(hours=2)
     )
     return World(services, clock, router, adapter, outbox, dispatcher, sleeps)

@@ -13,8 +13,8 @@ from bot.core.clock import SystemClock
 from bot.core.events import Address
 from bot.core.router import Router
 from bot.delivery.outbox import Outbox
+from bot.due_work import build_dispatcher
 from bot.flows.context import Services
-from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.runner import TickRunner
 from bot.storage import checkin_slots
 from bot.storage.queries import to_epoch
@@ -38,7 +38,9 @@ async def test_runner_ticks_and_wakes_up_for_the_next_due_checkin(services: Serv
         )
     outbox = Outbox(live.db, live.clock, {adapter.platform: adapter})
     outbox.start()
-    runner = TickRunner(Dispatcher(live, router.checkin, router.pause, outbox), tick_seconds=15)
+    runner = TickRunner(
+        build_dispatcher(live, router.checkin, router.pause, outbox), tick_seconds=15
+    )
     runner.start()
     try:
         # The wake-up job fires about 2 s from now; the 15 s interval job would be too late
