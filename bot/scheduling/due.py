@@ -2,8 +2,14 @@
 
 The dispatcher runs every registered kind in one transaction per tick and hands
 what they return to the outbox; it knows no kind itself. A new kind of scheduled
-message is a `DueKind` (its storage functions, its claim, its handler) and one
-line where the kinds are registered: neither the dispatcher nor the outbox changes.
+message touches, and only touches:
+
+- its table and repository functions in `bot/storage/` (a migration, a claim that
+  reads the due rows and one that moves them on, a `next_..._due`);
+- its module with the `DueKind`: the claim, and a handler that builds `Outgoing`s
+  with their hooks (a guard such as "still wanted", what to record once
+  delivered, what to do if the platform refuses the recipient);
+- one registration line in `bot/due_work.py`, and its tests.
 """
 
 from __future__ import annotations
