@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 BOT = Path(__file__).resolve().parent.parent / "bot"
 
 
@@ -203,7 +201,6 @@ def test_the_sql_pattern_finds_statements_and_not_prose() -> None:
     assert not any(SQL.search(text) for text in prose)
 
 
-@pytest.mark.xfail(strict=False, reason="SQL still outside storage: being moved")
 def test_only_storage_holds_sql() -> None:
     storage = BOT / "storage"
     outside = [

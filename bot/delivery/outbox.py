@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from bot.core.clock import Clock
 from bot.core.events import Address
@@ -23,9 +24,7 @@ from bot.core.platform import (
 )
 from bot.core.replies import Reply
 from bot.logs import get_logger, log_event
-from bot.storage.db import Database
-from bot.storage.group_reminders import pause_for_lost_permission, still_active
-from bot.storage.urges import mark_followup_delivered
+from bot.storage.db import Database, Transaction
 from bot.storage.users import mark_unreachable
 
 log = get_logger("outbox")
@@ -39,16 +38,26 @@ MAX_RETRY_AFTER_SECONDS = 300.0
 MAX_RATE_LIMITED_SECONDS = 900.0  # in all, per message, waiting for the platform's 429s
 
 
+# A message's own checks and consequences, so the outbox knows no kind of message.
+# Checked again just before sending: False drops it (the user was forgotten, the
+# follow-up already answered, the reminder paused while it waited in the queue).
+Guard = Callable[[Database], Awaitable[bool]]
+# Run in a transaction of their own once the platform accepted the message.
+OnDelivered = Callable[[Transaction, datetime], Awaitable[None]]
+# Run in a transaction of their own when the platform refuses the recipient; what
+# they return is sent next (a note to a reminder's admin, say).
+OnRefused = Callable[[Transaction, datetime], Awaitable[Sequence["Outgoing"]]]
+
+
 @dataclass(frozen=True, slots=True)
 class Outgoing:
     address: Address
     reply: Reply
-    followup_id: int | None = None  # marked delivered once the platform accepted it
-    user_row_id: int | None = None  # not sent if this user was forgotten while it waited
-    # A group reminder's post: refused by the platform (no right to post, bot removed),
-    # the reminder is paused and `if_unreachable` (a note to its admin) is sent, once.
-    reminder_id: int | None = None
-    if_unreachable: Outgoing | None = None
+    guard: Guard | None = None
+    on_delivered: OnDelivered | None = None
+    # None: the recipient is a person, marked unreachable (routine sends stop until
+    # they write again).
+    on_refused: OnRefused | None = None
 
 
 @dataclass
@@ -131,17 +140,6 @@ class Outbox:
         """Wait until everything queued so far has been sent or given up on."""
         await asyncio.gather(*(queue.join() for queue in self._queues.values()))
 
-    async def _still_pending(self, outgoing: Outgoing) -> bool:
-        row = await self._db.fetch_one(
-            "SELECT 1 FROM followups WHERE id = ? AND delivered_at IS NULL",
-            (outgoing.followup_id,),
-        )
-        return row is not None
-
-    async def _still_known(self, user_row_id: int) -> bool:
-        row = await self._db.fetch_one("SELECT 1 FROM users WHERE id = ?", (user_row_id,))
-        return row is not None
-
     async def _work(self, platform: str, queue: asyncio.Queue[Outgoing]) -> None:
         adapter = self._adapters[platform]
         while True:
@@ -155,14 +153,8 @@ class Outbox:
                 queue.task_done()
 
     async def _deliver(self, adapter: Adapter, outgoing: Outgoing) -> None:
-        if outgoing.followup_id is not None and not await self._still_pending(outgoing):
-            return  # forgotten or already delivered while it waited in the queue
-        if outgoing.reminder_id is not None and not await still_active(
-            self._db, outgoing.reminder_id
-        ):
-            return  # an admin paused or deleted it while it waited
-        if outgoing.user_row_id is not None and not await self._still_known(outgoing.user_row_id):
-            return  # /forget came while it waited: nothing may follow it
+        if outgoing.guard is not None and not await outgoing.guard(self._db):
+            return  # no longer wanted: it changed while the message waited in the queue
         attempt = 0
         waited_for_platform = 0.0
         while attempt < MAX_ATTEMPTS:
@@ -170,8 +162,8 @@ class Outbox:
                 sent = await adapter.send(outgoing.address, outgoing.reply)
             except RecipientUnreachable:
                 self.stats.unreachable += 1
-                if outgoing.reminder_id is not None:
-                    await self._group_refused(outgoing, outgoing.reminder_id)
+                if outgoing.on_refused is not None:
+                    await self._refused(outgoing, outgoing.on_refused)
                     return
                 async with self._db.transaction() as tx:
                     await mark_unreachable(tx, outgoing.address, self._clock.now())
@@ -204,16 +196,15 @@ class Outbox:
         log_event(log, "outbox.gave_up", logging.WARNING, platform=outgoing.address.platform)
 
     async def _delivered(self, outgoing: Outgoing, sent: SentMessage | None) -> None:
-        if outgoing.followup_id is not None:
+        if outgoing.on_delivered is not None:
             async with self._db.transaction() as tx:
-                await mark_followup_delivered(tx, outgoing.followup_id, self._clock.now())
+                await outgoing.on_delivered(tx, self._clock.now())
         if self._on_sent is not None:
             self._on_sent(outgoing, sent)
 
-    async def _group_refused(self, outgoing: Outgoing, reminder_id: int) -> None:
-        """Paused, not deleted; its admin hears about it privately the first time only."""
+    async def _refused(self, outgoing: Outgoing, on_refused: OnRefused) -> None:
         async with self._db.transaction() as tx:
-            first = await pause_for_lost_permission(tx, reminder_id, self._clock.now())
-        log_event(log, "outbox.reminder_refused", platform=outgoing.address.platform)
-        if first and outgoing.if_unreachable is not None:
-            self.enqueue(outgoing.if_unreachable)
+            instead = await on_refused(tx, self._clock.now())
+        log_event(log, "outbox.refused", platform=outgoing.address.platform)
+        for message in instead:
+            self.enqueue(message)

@@ -1,20 +1,52 @@
-"""The tick's due work, wired: check-ins, urge follow-ups and group reminders, each bound
-to the services here, so the scheduler below knows none of the flows it hands work to."""
+"""Every kind of due work the scheduler runs, wired to the flows that handle it.
+
+The order here is the order in which a tick claims them and queues their
+messages. A new kind of scheduled message is registered with one line here.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from bot.core.events import CheckInDue
 from bot.delivery.outbox import Outbox, Outgoing
 from bot.flows.checkin import CheckIn
 from bot.flows.context import Services
 from bot.flows.pause import Pause
-from bot.reminders.posting import claim_due_reminders
-from bot.scheduling.dispatcher import DEFAULT_GRACE, Dispatcher, DueWork
+from bot.reminders.posting import reminder_kind
+from bot.scheduling.checkin_due import CheckInFlow, checkin_kind
+from bot.scheduling.dispatcher import Dispatcher
+from bot.scheduling.due import DueKinds
+from bot.scheduling.followup_due import FollowupStep, followup_kind
 from bot.storage.db import Transaction
 from bot.storage.users import User
+
+DEFAULT_GRACE = timedelta(hours=2)
+
+
+def due_kinds(
+    services: Services, checkin: CheckIn, pause: Pause, grace: timedelta = DEFAULT_GRACE
+) -> DueKinds:
+    checkin_flow = CheckInFlow(CheckIn.name, first_step="mood")
+
+    async def start_checkins(tx: Transaction, due: Sequence[CheckInDue]) -> list[Outgoing]:
+        return await checkin.start_due(tx, services, due)
+
+    async def ask_followups(tx: Transaction, claimed: Sequence[tuple[int, User]]) -> list[Outgoing]:
+        return await pause.followups_due(tx, services, claimed)
+
+    return DueKinds(
+        [
+            checkin_kind(checkin_flow, start_checkins, grace, services.step_expiry),
+            followup_kind(
+                checkin_flow,
+                FollowupStep(Pause.name, "followup"),
+                ask_followups,
+            ),
+            reminder_kind(services, grace),
+        ]
+    )
 
 
 def build_dispatcher(
@@ -24,18 +56,7 @@ def build_dispatcher(
     outbox: Outbox,
     grace: timedelta = DEFAULT_GRACE,
 ) -> Dispatcher:
-    async def start_checkins(tx: Transaction, due: Sequence[CheckInDue]) -> list[Outgoing]:
-        return await checkin.start_due(tx, services, due)
-
-    async def send_followups(
-        tx: Transaction, claimed: Sequence[tuple[int, User]]
-    ) -> list[Outgoing]:
-        return await pause.followups_due(tx, services, claimed)
-
-    async def post_reminders(tx: Transaction, now: datetime, late: timedelta) -> list[Outgoing]:
-        return await claim_due_reminders(tx, services, now, late)
-
-    work = DueWork(start_checkins, send_followups, post_reminders)
+    """The dispatcher with every kind registered, feeding `outbox`."""
     return Dispatcher(
-        services.db, services.clock, work, outbox, step_expiry=services.step_expiry, grace=grace
+        services.db, services.clock, outbox, due_kinds(services, checkin, pause, grace)
     )

@@ -27,6 +27,7 @@ from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choi
 from bot.flows.pause import Pause
 from bot.flows.typed_labels import Shown, showing
 from bot.flows.validation import too_long
+from bot.scheduling.checkin_due import while_known
 from bot.scheduling.planner import (
     out_of_quiet_hours,
     reschedule_user,
@@ -154,7 +155,7 @@ class CheckIn(Flow):
         """
         outgoing: list[Outgoing] = []
         placements: list[Placement] = []
-        openings: list[tuple[str, int]] = []
+        openings: list[tuple[int, str]] = []
         by_locale: dict[str, tuple[str, Shown]] = {}
         closed: dict[str, str] = {}
         rows = (*_MOODS, *_URGE_NOW, *_SNOOZES)
@@ -179,14 +180,14 @@ class CheckIn(Flow):
             opened.append((event.user_row_id, SeenKind.OPENING, opening.id))
             position = FlowPosition(self.name, "mood", new_token(), shown.data())
             placements.append(Placement(event.user_row_id, position))
-            openings.append((opening.id, event.user_row_id))
+            openings.append((event.user_row_id, opening.id))
             text = f"{opening.text}\n\n{question}"
             if event.closes_question:  # said after the neutral opening a lock screen shows
                 text = f"{opening.text}\n\n{closed[event.locale]}\n\n{question}"
             reply = Reply(text=text, buttons=shown.markup(position))
-            outgoing.append(Outgoing(event.address, reply, user_row_id=event.user_row_id))
+            outgoing.append(Outgoing(event.address, reply, guard=while_known(event.user_row_id)))
         await flow_positions.move_many(tx, placements, services.clock.now())
-        await tx.executemany("UPDATE users SET last_opening_id = ? WHERE id = ?", openings)
+        await users.remember_openings(tx, openings)
         await content_seen.mark_seen(tx, opened, now)
         return outgoing
 

@@ -38,6 +38,7 @@ from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choi
 from bot.flows.reasons import save_reason
 from bot.flows.typed_labels import showing
 from bot.flows.validation import too_long
+from bot.scheduling.followup_due import followup_outgoing
 from bot.scheduling.planner import in_quiet_hours, user_zone
 from bot.storage import content_seen, flow_positions, urges
 from bot.storage.content_seen import NO_REPEAT_WINDOW, SeenKind
@@ -169,7 +170,7 @@ class Pause(Flow):
                 buttons=shown.markup(position),
                 silent=in_quiet_hours(user, now),  # asked for, so sent, but without a sound
             )
-            outgoing.append(Outgoing(user.address, reply, followup_id=followup_id))
+            outgoing.append(followup_outgoing(user.address, reply, followup_id))
         await flow_positions.move_many(tx, placements, now)
         return outgoing
 

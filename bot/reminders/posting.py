@@ -1,4 +1,4 @@
-"""The dispatcher's part for group reminders: claim the due ones and build their posts.
+"""Group reminders as a kind of due work: claim the due ones and build their posts.
 
 Claiming moves each reminder to its next local date in the tick's own
 transaction, before anything is sent, so a crash can lose a post but never
@@ -7,78 +7,85 @@ repeat it, exactly as for check-ins.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 
 from bot.content_pack.ids import Msg
 from bot.core.events import Address
 from bot.core.replies import Reply
-from bot.delivery.outbox import Outgoing
+from bot.delivery.outbox import Guard, Outgoing
 from bot.flows.context import Services
 from bot.reminders.schedule import describe_when, next_post, reminder_post
-from bot.storage.db import Transaction
-from bot.storage.group_reminders import (
-    COLUMNS,
-    GroupReminder,
-    list_for_chat,
-    pause_for_lost_permission,
-    reminder_from_row,
-)
-from bot.storage.queries import from_epoch, to_epoch
+from bot.scheduling.due import Claimed, DueKind
+from bot.storage import group_reminders
+from bot.storage.db import Database, Transaction
+from bot.storage.group_reminders import GroupReminder, ReminderAdvance
 
+KIND = "reminder"
 BATCH_LIMIT = 10_000
 
-_DUE = f"""
-SELECT {COLUMNS}
-FROM group_reminders
-WHERE next_due_at IS NOT NULL AND next_due_at <= ? AND paused IS NULL
-ORDER BY next_due_at
-LIMIT ?
-"""
+
+class ReminderClaims:
+    def __init__(self, services: Services, grace: timedelta) -> None:
+        self._services = services
+        self._grace = grace
+
+    async def claim(self, tx: Transaction, now: datetime) -> Claimed[GroupReminder]:
+        due = await group_reminders.due_reminders(tx, self._services.cipher, now, BATCH_LIMIT)
+        advances: list[ReminderAdvance] = []
+        posting: list[GroupReminder] = []
+        for reminder in due:
+            claimed = reminder.next_local_date or date.min
+            # The bot was down: skip to the next date, as check-ins do.
+            due_at = reminder.next_due_at
+            late = due_at is not None and now - due_at > self._grace
+            following, following_date = next_post(_claimed(reminder, claimed), now)
+            posts = reminder.posts + (0 if late else 1)
+            advances.append(ReminderAdvance(reminder.id, following, following_date, claimed, posts))
+            if not late:
+                posting.append(reminder)
+        await group_reminders.advance_reminders(tx, advances)
+        return Claimed(posting)
+
+    async def handle(self, tx: Transaction, due: Sequence[GroupReminder]) -> list[Outgoing]:
+        return [reminder_outgoing(self._services, reminder) for reminder in due]
 
 
-async def claim_due_reminders(
-    tx: Transaction, services: Services, now: datetime, grace: timedelta
-) -> list[Outgoing]:
-    rows = await tx.fetch_all(_DUE, (to_epoch(now), BATCH_LIMIT))
-    updates: list[tuple[int, str, str, int, int]] = []
-    posts: list[Outgoing] = []
-    for row in rows:
-        reminder = reminder_from_row(row, services.cipher)
-        claimed = reminder.next_local_date or date.min
-        due_at = from_epoch(row["next_due_at"])
-        late = now - due_at > grace  # the bot was down: skip to the next date, as check-ins do
-        following, following_date = next_post(_claimed(reminder, claimed), now)
-        updates.append(
-            (
-                to_epoch(following),
-                following_date.isoformat(),
-                claimed.isoformat(),
-                reminder.posts + (0 if late else 1),
-                reminder.id,
-            )
-        )
-        if not late:
-            posts.append(_outgoing(services, reminder))
-    await tx.executemany(
-        "UPDATE group_reminders SET next_due_at = ?, next_local_date = ?, last_local_date = ?,"
-        " posts = ? WHERE id = ?",
-        updates,
-    )
-    return posts
+def reminder_kind(services: Services, grace: timedelta) -> DueKind[GroupReminder]:
+    """Due group reminders, posted to their groups."""
+    claims = ReminderClaims(services, grace)
+    return DueKind(KIND, claims.claim, claims.handle, group_reminders.next_reminder_due)
 
 
 def _claimed(reminder: GroupReminder, local_date: date) -> GroupReminder:
     return replace(reminder, last_local_date=local_date)
 
 
-def _outgoing(services: Services, reminder: GroupReminder) -> Outgoing:
+def while_active(reminder_id: int) -> Guard:
+    """A post not sent if an admin paused or deleted its reminder while it waited."""
+
+    async def guard(db: Database) -> bool:
+        return await group_reminders.still_active(db, reminder_id)
+
+    return guard
+
+
+def reminder_outgoing(services: Services, reminder: GroupReminder) -> Outgoing:
+    """The reminder's post. Refused by the platform (no right to post, bot removed), the
+    reminder is paused, not deleted, and its admin hears about it privately, once."""
+    note = _tell_creator(services, reminder)
+
+    async def refused(tx: Transaction, now: datetime) -> list[Outgoing]:
+        first = await group_reminders.pause_for_lost_permission(tx, reminder.id, now)
+        return [note] if first and note is not None else []
+
     group = Address(reminder.platform, reminder.chat_id, "", is_group=True)
     return Outgoing(
         group,
         reminder_post(services.content, reminder),
-        reminder_id=reminder.id,
-        if_unreachable=_tell_creator(services, reminder),
+        guard=while_active(reminder.id),
+        on_refused=refused,
     )
 
 
@@ -101,8 +108,10 @@ async def chat_lost(services: Services, platform: str, chat_id: str) -> list[Out
     now = services.clock.now()
     notes: list[Outgoing] = []
     async with services.db.transaction() as tx:
-        for reminder in await list_for_chat(tx, services.cipher, platform, chat_id):
-            if reminder.paused is None and await pause_for_lost_permission(tx, reminder.id, now):
+        for reminder in await group_reminders.list_for_chat(tx, services.cipher, platform, chat_id):
+            if reminder.paused is None and await group_reminders.pause_for_lost_permission(
+                tx, reminder.id, now
+            ):
                 note = _tell_creator(services, reminder)
                 if note is not None:
                     notes.append(note)

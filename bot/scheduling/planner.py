@@ -96,12 +96,9 @@ async def schedule_unplanned(db: Database, now: datetime) -> int:
     Such slots come from an upgrade (migration 0002 copied the old single
     check-in time) or an interrupted change; without this they would never fire.
     """
-    rows = await db.fetch_all(
-        "SELECT DISTINCT s.user_id FROM checkin_slots AS s JOIN users AS u ON u.id = s.user_id"
-        " WHERE s.next_due_at IS NULL AND u.checkins_stopped = 0"
-    )
-    if rows:
+    user_ids = await checkin_slots.users_with_unplanned_slots(db)
+    if user_ids:
         async with db.transaction() as tx:
-            for row in rows:
-                await reschedule_user(tx, row["user_id"], now)
-    return len(rows)
+            for user_id in user_ids:
+                await reschedule_user(tx, user_id, now)
+    return len(user_ids)

@@ -103,3 +103,13 @@ async def pending_snooze(db: Queryable, user_id: int) -> datetime | None:
 
 async def cancel_snooze(tx: Transaction, user_id: int) -> None:
     await tx.execute("DELETE FROM checkin_snoozes WHERE user_id = ?", (user_id,))
+
+
+async def users_with_unplanned_slots(db: Queryable) -> list[int]:
+    """Users not stopped who have a slot with no next due time (an upgrade, an interrupted
+    change): without a plan such a slot would never fire."""
+    rows = await db.fetch_all(
+        "SELECT DISTINCT s.user_id FROM checkin_slots AS s JOIN users AS u ON u.id = s.user_id"
+        " WHERE s.next_due_at IS NULL AND u.checkins_stopped = 0"
+    )
+    return [row["user_id"] for row in rows]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
@@ -163,6 +164,54 @@ async def save_plan(
             reminder_id,
         ),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderAdvance:
+    """A claimed reminder moved on to its next post; `posts` counts the ones made."""
+
+    reminder_id: int
+    next_due_at: datetime
+    next_local_date: date
+    claimed_date: date
+    posts: int
+
+
+async def due_reminders(
+    tx: Transaction, cipher: TextCipher, now: datetime, limit: int
+) -> list[GroupReminder]:
+    """Active reminders due at or before `now`, earliest first, at most `limit`."""
+    rows = await tx.fetch_all(
+        f"SELECT {COLUMNS} FROM group_reminders"
+        " WHERE next_due_at IS NOT NULL AND next_due_at <= ? AND paused IS NULL"
+        " ORDER BY next_due_at LIMIT ?",
+        (to_epoch(now), limit),
+    )
+    return [reminder_from_row(row, cipher) for row in rows]
+
+
+async def advance_reminders(tx: Transaction, advances: Sequence[ReminderAdvance]) -> None:
+    await tx.executemany(
+        "UPDATE group_reminders SET next_due_at = ?, next_local_date = ?, last_local_date = ?,"
+        " posts = ? WHERE id = ?",
+        [
+            (
+                to_epoch(a.next_due_at),
+                a.next_local_date.isoformat(),
+                a.claimed_date.isoformat(),
+                a.posts,
+                a.reminder_id,
+            )
+            for a in advances
+        ],
+    )
+
+
+async def next_reminder_due(db: Queryable) -> datetime | None:
+    row = await db.fetch_one(
+        "SELECT MIN(next_due_at) AS due FROM group_reminders WHERE next_due_at IS NOT NULL"
+    )
+    return None if row is None else optional_from_epoch(row["due"])
 
 
 async def pause(tx: Transaction, reminder_id: int, because: PausedBecause) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, time
 
@@ -61,6 +62,11 @@ _COLUMNS = (
 )
 
 
+def prefixed_columns(alias: str) -> str:
+    """The columns `user_from_row` reads, each as `alias.column`, for joins."""
+    return ", ".join(f"{alias}.{column.strip()}" for column in _COLUMNS.split(","))
+
+
 def weekdays_from_mask(mask: int) -> frozenset[int]:
     return frozenset(day for day in range(7) if mask & (1 << day))
 
@@ -109,6 +115,11 @@ async def find_user(db: Queryable, platform: str, platform_user_id: str) -> User
 async def get_user(db: Queryable, user_id: int) -> User | None:
     row = await db.fetch_one(f"SELECT {_COLUMNS} FROM users WHERE id = ?", (user_id,))
     return None if row is None else user_from_row(row)
+
+
+async def still_known(db: Queryable, user_id: int) -> bool:
+    """False once the user is forgotten: nothing queued for them may be sent after that."""
+    return await db.fetch_one("SELECT 1 FROM users WHERE id = ?", (user_id,)) is not None
 
 
 async def ensure_user(tx: Transaction, address: Address, locale: str, now: datetime) -> User:
@@ -166,6 +177,14 @@ async def set_checkins_stopped(tx: Transaction, user_id: int, stopped: bool) -> 
 
 async def set_last_reply(tx: Transaction, user_id: int, reply_id: str) -> None:
     await tx.execute("UPDATE users SET last_reply_id = ? WHERE id = ?", (reply_id, user_id))
+
+
+async def remember_openings(tx: Transaction, openings: Sequence[tuple[int, str]]) -> None:
+    """(user id, opening id): the first line each user was last sent."""
+    await tx.executemany(
+        "UPDATE users SET last_opening_id = ? WHERE id = ?",
+        [(opening_id, user_id) for user_id, opening_id in openings],
+    )
 
 
 async def mark_unreachable(tx: Transaction, address: Address, now: datetime) -> None:

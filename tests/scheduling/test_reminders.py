@@ -10,6 +10,7 @@ from bot.core.events import Address, CommandIssued
 from bot.core.platform import RecipientUnreachable
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
+from bot.reminders.posting import while_active
 from bot.storage import group_reminders
 from bot.storage.group_reminders import PausedBecause
 from tests.helpers.world import World
@@ -160,7 +161,8 @@ async def test_a_post_paused_while_it_waited_is_not_sent(world: World) -> None:
     reminder = await only_reminder(world)
     await world.router.handle(CommandIssued(GROUP, "reminder", "pause 1", admin=True))
     group = Address("test", "group-1", "", is_group=True)
-    world.outbox.enqueue(Outgoing(group, Reply("claimed before the pause"), reminder.id))
+    post = Outgoing(group, Reply("claimed before the pause"), guard=while_active(reminder.id))
+    world.outbox.enqueue(post)
     await world.outbox.drain()
     assert world.adapter.take() == []
 

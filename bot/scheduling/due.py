@@ -1,0 +1,88 @@
+"""Kinds of due work: each knows how to claim its due rows and what to send for them.
+
+The dispatcher runs every registered kind in one transaction per tick and hands
+what they return to the outbox; it knows no kind itself. A new kind of scheduled
+message touches, and only touches:
+
+- its table and repository functions in `bot/storage/` (a migration, a claim that
+  reads the due rows and one that moves them on, a `next_..._due`);
+- its module with the `DueKind`: the claim, and a handler that builds `Outgoing`s
+  with their hooks (a guard such as "still wanted", what to record once
+  delivered, what to do if the platform refuses the recipient);
+- one registration line in `bot/due_work.py`, and its tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from bot.delivery.outbox import Outgoing
+from bot.storage.db import Database, Transaction
+
+Item = TypeVar("Item")
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What a kind counts toward the tick's report and its log line, beyond what it sends.
+
+    Check-ins count every slot taken off the schedule (`claimed`, sent or not);
+    kinds whose claims are all sent leave these at zero.
+    """
+
+    claimed: int = 0
+    missed: int = 0  # older than the grace window: skipped to the next occurrence
+    unreachable: int = 0
+    deferred: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed(Generic[Item]):
+    """What one kind took off the schedule this tick, ready for its handler."""
+
+    items: Sequence[Item]
+    tally: Tally = field(default_factory=Tally)
+
+
+@dataclass(frozen=True, slots=True)
+class DueKind(Generic[Item]):
+    """One kind of due item, as RoboDanny dispatches `<event>_timer_complete`.
+
+    `claim` takes the due rows and moves them on; `handle` turns what was claimed
+    into messages. Both run inside the tick's transaction, before anything is sent,
+    so a crash can lose a message but never repeat it, and a /forget waits for it.
+    """
+
+    name: str
+    claim: Callable[[Transaction, datetime], Awaitable[Claimed[Item]]]
+    handle: Callable[[Transaction, Sequence[Item]], Awaitable[list[Outgoing]]]
+    next_due: Callable[[Database], Awaitable[datetime | None]]
+
+    async def run(self, tx: Transaction, now: datetime) -> tuple[list[Outgoing], Tally]:
+        claimed = await self.claim(tx, now)
+        outgoing = await self.handle(tx, claimed.items) if claimed.items else []
+        return outgoing, claimed.tally
+
+
+class DueKinds:
+    """The registry: kinds run, and their messages queue, in the order registered."""
+
+    def __init__(self, kinds: Sequence[DueKind[Any]] = ()) -> None:
+        self._kinds: dict[str, DueKind[Any]] = {}
+        for kind in kinds:
+            self.register(kind)
+
+    def register(self, kind: DueKind[Any]) -> None:
+        if kind.name in self._kinds:
+            raise ValueError(f"due kind {kind.name!r} is registered twice")
+        self._kinds[kind.name] = kind
+
+    def __iter__(self) -> Iterator[DueKind[Any]]:
+        return iter(self._kinds.values())
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._kinds)

@@ -1,0 +1,201 @@
+"""What the scheduler takes off the schedule each tick: due check-in slots, snoozes and
+follow-ups, each with its user and where that user is in a conversation.
+
+The reads and the writes that advance them belong together: the dispatcher runs
+both in one transaction, so a due item is claimed and moved on before anything
+is sent, and a crash can lose a message but never repeat it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from bot.storage.db import Row, Transaction
+from bot.storage.queries import Queryable, from_epoch, optional_from_epoch, to_epoch
+from bot.storage.users import User, prefixed_columns, user_from_row
+
+_USER_COLUMNS = (
+    f"{prefixed_columns('u')},"
+    " fp.flow AS current_flow, fp.step AS current_step, fp.updated_at AS flow_updated_at"
+)
+_WITH_USER = """
+JOIN users AS u ON u.id = {alias}.user_id
+LEFT JOIN flow_positions AS fp ON fp.user_id = u.id
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Whereabouts:
+    """Where the user is in a conversation when claimed: None fields when in none."""
+
+    flow: str | None
+    step: str | None
+    updated_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class DueSlot:
+    slot_id: int
+    local_time: str
+    due_at: datetime
+    local_date: date  # the local date this firing belongs to
+    user: User
+    whereabouts: Whereabouts
+
+
+@dataclass(frozen=True, slots=True)
+class DueSnooze:
+    due_at: datetime
+    user: User
+    whereabouts: Whereabouts
+
+
+@dataclass(frozen=True, slots=True)
+class DueFollowup:
+    followup_id: int
+    user: User
+    whereabouts: Whereabouts
+
+
+@dataclass(frozen=True, slots=True)
+class SlotAdvance:
+    """A claimed slot moved on: its next firing (None while check-ins are stopped)."""
+
+    slot_id: int
+    next_due_at: datetime | None
+    next_local_date: date | None
+    claimed_date: date
+
+
+def _whereabouts(row: Row) -> Whereabouts:
+    return Whereabouts(
+        row["current_flow"], row["current_step"], optional_from_epoch(row["flow_updated_at"])
+    )
+
+
+_DUE_SLOTS = f"""
+SELECT s.id AS slot_id, s.local_time, s.next_due_at, s.next_local_date, {_USER_COLUMNS}
+FROM checkin_slots AS s {_WITH_USER.format(alias="s")}
+WHERE s.next_due_at IS NOT NULL AND s.next_due_at <= ?
+ORDER BY s.next_due_at
+LIMIT ?
+"""
+
+
+async def due_checkins(tx: Transaction, now: datetime, limit: int) -> list[DueSlot]:
+    """Check-in slots due at or before `now`, earliest first, at most `limit`."""
+    rows = await tx.fetch_all(_DUE_SLOTS, (to_epoch(now), limit))
+    return [
+        DueSlot(
+            slot_id=row["slot_id"],
+            local_time=row["local_time"],
+            due_at=from_epoch(row["next_due_at"]),
+            local_date=date.fromisoformat(row["next_local_date"]),
+            user=user_from_row(row),
+            whereabouts=_whereabouts(row),
+        )
+        for row in rows
+    ]
+
+
+async def advance_slots(tx: Transaction, advances: Sequence[SlotAdvance]) -> None:
+    await tx.executemany(
+        "UPDATE checkin_slots SET next_due_at = ?, next_local_date = ?, last_local_date = ?"
+        " WHERE id = ?",
+        [
+            (
+                None if a.next_due_at is None else to_epoch(a.next_due_at),
+                None if a.next_local_date is None else a.next_local_date.isoformat(),
+                a.claimed_date.isoformat(),
+                a.slot_id,
+            )
+            for a in advances
+        ],
+    )
+
+
+_DUE_SNOOZES = f"""
+SELECT sn.due_at AS next_due_at, {_USER_COLUMNS}
+FROM checkin_snoozes AS sn {_WITH_USER.format(alias="sn")}
+WHERE sn.due_at <= ?
+"""
+
+
+async def take_due_snoozes(tx: Transaction, now: datetime) -> list[DueSnooze]:
+    """Snoozed check-ins due at or before `now`, removed as they are read."""
+    rows = await tx.fetch_all(_DUE_SNOOZES, (to_epoch(now),))
+    if rows:
+        await tx.execute("DELETE FROM checkin_snoozes WHERE due_at <= ?", (to_epoch(now),))
+    return [
+        DueSnooze(from_epoch(row["next_due_at"]), user_from_row(row), _whereabouts(row))
+        for row in rows
+    ]
+
+
+async def defer_checkins(tx: Transaction, until: Sequence[tuple[int, datetime]]) -> None:
+    """(user id, when): ask those users a little later instead, replacing any snooze."""
+    if until:
+        await tx.executemany(
+            "INSERT INTO checkin_snoozes (due_at, user_id) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET due_at = excluded.due_at",
+            [(to_epoch(when), user_id) for user_id, when in until],
+        )
+
+
+async def next_checkin_due(db: Queryable) -> datetime | None:
+    """The earliest due slot or snooze, if any."""
+    row = await db.fetch_one(
+        "SELECT MIN(due) AS due FROM ("
+        " SELECT MIN(next_due_at) AS due FROM checkin_slots WHERE next_due_at IS NOT NULL"
+        " UNION ALL SELECT MIN(due_at) FROM checkin_snoozes)"
+    )
+    return None if row is None else optional_from_epoch(row["due"])
+
+
+_DUE_FOLLOWUPS = f"""
+SELECT f.id AS followup_id, {_USER_COLUMNS}
+FROM followups AS f {_WITH_USER.format(alias="f")}
+WHERE f.delivered_at IS NULL AND f.due_at <= ?
+  AND (f.claimed_at IS NULL OR (f.claimed_by <> ? AND f.claimed_at <= ?))
+"""
+
+
+async def due_followups(
+    tx: Transaction, now: datetime, claimer: str, lease_ended: datetime
+) -> list[DueFollowup]:
+    """Undelivered follow-ups due by `now`: unclaimed, or claimed by another `claimer`
+    at or before `lease_ended` (that process most likely died before sending)."""
+    rows = await tx.fetch_all(_DUE_FOLLOWUPS, (to_epoch(now), claimer, to_epoch(lease_ended)))
+    return [DueFollowup(row["followup_id"], user_from_row(row), _whereabouts(row)) for row in rows]
+
+
+async def claim_followups(
+    tx: Transaction, followup_ids: Sequence[int], claimer: str, now: datetime
+) -> None:
+    await tx.executemany(
+        "UPDATE followups SET claimed_at = ?, claimed_by = ? WHERE id = ?",
+        [(to_epoch(now), claimer, followup_id) for followup_id in followup_ids],
+    )
+
+
+async def postpone_followups(tx: Transaction, until: Sequence[tuple[int, datetime]]) -> None:
+    """(follow-up id, new due time)."""
+    await tx.executemany(
+        "UPDATE followups SET due_at = ? WHERE id = ?",
+        [(to_epoch(when), followup_id) for followup_id, when in until],
+    )
+
+
+async def close_followups(tx: Transaction, followup_ids: Sequence[int], now: datetime) -> None:
+    """Closed without sending: marked delivered so they are never claimed again."""
+    await tx.executemany(
+        "UPDATE followups SET delivered_at = ? WHERE id = ?",
+        [(to_epoch(now), followup_id) for followup_id in followup_ids],
+    )
+
+
+async def next_followup_due(db: Queryable) -> datetime | None:
+    row = await db.fetch_one("SELECT MIN(due_at) AS due FROM followups WHERE delivered_at IS NULL")
+    return None if row is None else optional_from_epoch(row["due"])
