@@ -21,6 +21,7 @@ from bot.content_pack.schema import Affirmation, Theme
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.flows.names import FlowName
 from bot.storage import affirmations_seen
 from bot.storage.flow_positions import FlowPosition
 
@@ -58,7 +59,7 @@ def theme_label(theme: Theme) -> Msg:
 
 
 class Affirm(Flow):
-    name = "af"
+    name = FlowName.AFFIRM
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng

@@ -2,37 +2,58 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from bot.content_pack.ids import Msg
 from bot.core.replies import Button, Reply
-from bot.flows.context import Choice, FlowContext
+from bot.flows.context import END, Choice, FlowContext, Next, Outcome, StepHandler
 from bot.flows.typed_labels import Shown, showing
 from bot.storage import flow_positions
 from bot.storage.flow_positions import FlowData, FlowPosition
 
-StepHandler = Callable[[FlowContext, FlowPosition, str], Awaitable[list[Reply]]]
+RouterHandler = Callable[[FlowContext, FlowPosition, str], Awaitable[list[Reply]]]
+Rows = tuple[tuple[Choice, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One state. `on_choice` gets a button's value, `on_text` typed text.
+    """One state of a flow, as its table declares it.
+
+    asks:         the question the step puts, when a `Next` to it brings no other.
+    buttons:      every fixed button the step may show, each `Choice` with its `goes_to`
+                  (a step, or the handler that answers the press). A press whose value is
+                  none of them is answered "use the buttons" (once, here, for every flow),
+                  unless `other_choice` takes it: buttons built from data (a place, a
+                  country, a saved reason) that no table can list.
+    on_typed:     the handler of typed text.
 
     Typed text that names one of the buttons the step shows ("skip", "Yes") is
     that button's press, for every step (`bot.flows.typed_labels`). With
     `text_as_choice`, other typed text is tried as a button value too, so a user
     who types "3" for "3 days", or a country's name, is understood. With
     `passes_text`, typed text leaves the flow and is answered as if none were open.
+
+    `on_choice` and `on_text` are what the router calls, not declared: `Flow.table`
+    fills them in, so presses are guarded and a handler's `Next` carried out.
     """
 
-    on_choice: StepHandler | None = None
-    on_text: StepHandler | None = None
+    asks: Msg | None = None
+    buttons: Rows = ()
+    other_choice: StepHandler | None = None
+    on_typed: StepHandler | None = None
     text_as_choice: bool = False
     # Buttons on offer, but nothing asked: typed text leaves the flow and is read as if
     # no flow were open (an affirmation's "Another thought" must not swallow a message).
     passes_text: bool = False
+    on_choice: RouterHandler | None = None
+    on_text: RouterHandler | None = None
+
+
+def leading(rows: Sequence[Sequence[Choice]], goes_to: str | StepHandler) -> Rows:
+    """These buttons, every one leading to `goes_to`."""
+    return tuple(tuple(replace(choice, goes_to=goes_to) for choice in row) for row in rows)
 
 
 class Flow:
@@ -46,6 +67,59 @@ class Flow:
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
         raise NotImplementedError
+
+    def table(self, declared: Mapping[str, Step]) -> dict[str, Step]:
+        """The flow's steps as the router takes them, from the table a flow declares."""
+        for name, step in declared.items():
+            for choice in (choice for row in step.buttons for choice in row):
+                if choice.goes_to is None:
+                    raise ValueError(f"{self.name}:{name}: button {choice.value!r} leads nowhere")
+        return {str(name): self._bound(step) for name, step in declared.items()}
+
+    def _bound(self, step: Step) -> Step:
+        declared = {choice.value: choice for row in step.buttons for choice in row}
+
+        async def pressed(ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+            choice = declared.get(value)
+            if choice is not None:
+                target = choice.goes_to
+                if callable(target):
+                    return await self.go(ctx, await target(ctx, position, value))
+                return await self.go(ctx, Next(str(target)))
+            if step.other_choice is not None:
+                return await self.go(ctx, await step.other_choice(ctx, position, value))
+            return [ctx.reply(Msg.USE_BUTTONS)]
+
+        async def typed(ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+            assert step.on_typed is not None
+            return await self.go(ctx, await step.on_typed(ctx, position, text))
+
+        takes_choice = bool(declared) or step.other_choice is not None
+        return replace(
+            step,
+            on_choice=pressed if takes_choice else None,
+            on_text=None if step.on_typed is None else typed,
+        )
+
+    async def go(self, ctx: FlowContext, outcome: Outcome) -> list[Reply]:
+        """Carry out what a handler returned: replies as they are, or a `Next` move."""
+        if not isinstance(outcome, Next):
+            return outcome
+        if outcome.step == END:
+            await self.leave(ctx)
+            return [*outcome.before, *outcome.after]
+        step = self.steps[outcome.step]
+        rows = step.buttons if outcome.rows is None else outcome.rows
+        question = step.asks if outcome.question is None else outcome.question
+        if question is None:
+            await self.move(ctx, outcome.step, outcome.data)
+            return [*outcome.before, *outcome.after]
+        text = ctx.text(question) if isinstance(question, Msg) else question
+        buttons = await self.show(ctx, outcome.step, rows, outcome.data) if rows else ()
+        if not rows:
+            await self.move(ctx, outcome.step, outcome.data)
+        asked = Reply(text, buttons=buttons, protect=outcome.protect)
+        return [*outcome.before, asked, *outcome.after]
 
     async def reprompt(self, ctx: FlowContext, position: FlowPosition) -> Reply | None:
         """The question of `position` built afresh, for a step whose question was not

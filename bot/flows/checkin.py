@@ -23,6 +23,7 @@ from bot.delivery.outbox import Outgoing
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext, Services
 from bot.flows.limits import TextLimit
+from bot.flows.names import FlowName
 from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choice, write_shorter
 from bot.flows.pause import Pause
 from bot.flows.typed_labels import Shown, showing
@@ -117,7 +118,7 @@ def pick_reply(
 
 
 class CheckIn(Flow):
-    name = "ci"
+    name = FlowName.CHECKIN
 
     def __init__(self, rng: random.Random, pause: Pause) -> None:
         self._rng = rng

@@ -10,6 +10,7 @@ from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext
+from bot.flows.names import FlowName
 from bot.safety.countries import country_for_timezone
 from bot.storage import flow_positions
 from bot.storage.flow_positions import FlowPosition
@@ -40,7 +41,7 @@ def _values(rows: tuple[tuple[Choice, ...], ...]) -> frozenset[str]:
 
 
 class Contacted(Flow):
-    name = "ct"
+    name = FlowName.CONTACTED
 
     def __init__(self) -> None:
         self.steps = {

@@ -12,6 +12,7 @@ from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.flows.names import FlowName
 from bot.storage import flow_positions
 from bot.storage.flow_positions import FlowPosition
 from bot.storage.user_data import forget_user
@@ -21,7 +22,7 @@ _CONFIRM = ((Choice("yes", Msg.FORGET_YES),), (Choice("no", Msg.FORGET_NO),))
 
 
 class Forget(Flow):
-    name = "fg"
+    name = FlowName.FORGET
 
     def __init__(self) -> None:
         # No text_as_choice: deleting everything takes a deliberate tap, not a stray "yes".

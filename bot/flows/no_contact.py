@@ -12,12 +12,13 @@ from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext
+from bot.flows.names import FlowName
 from bot.storage import flow_positions, urges
 from bot.storage.flow_positions import FlowPosition
 
 
 class NoContactCounter(Flow):
-    name = "nc"
+    name = FlowName.NO_CONTACT
 
     def __init__(self) -> None:
         self.steps = {"status": Step(on_choice=self._choice)}

@@ -34,6 +34,7 @@ from bot.delivery.outbox import Outgoing
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext, Services
 from bot.flows.limits import TextLimit
+from bot.flows.names import FlowName
 from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choice, write_shorter
 from bot.flows.reasons import save_reason
 from bot.flows.typed_labels import showing
@@ -114,7 +115,7 @@ def breathing_text(ctx: FlowContext, exercise: Exercise) -> str:
 
 
 class Pause(Flow):
-    name = "pa"
+    name = FlowName.PAUSE
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng

@@ -16,6 +16,7 @@ from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext
 from bot.flows.limits import TextLimit
+from bot.flows.names import FlowName
 from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choice, write_shorter
 from bot.flows.validation import too_long
 from bot.storage import flow_positions
@@ -27,7 +28,7 @@ MAX_REASONS = 30
 
 
 class Reasons(Flow):
-    name = "rs"
+    name = FlowName.REASONS
 
     def __init__(self) -> None:
         self.steps = {

@@ -24,13 +24,15 @@ from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext
 from bot.flows.country import answer_country, ask_country, display_name
+from bot.flows.names import FlowName
 from bot.flows.parsing.days import read_days
 from bot.flows.parsing.times import ClockStyle, read_span, read_times
 from bot.flows.validation import both_forms
 from bot.flows.zone_question import (
+    AGAIN,
     ZoneSteps,
+    again,
     answer_zone,
-    ask_again,
     confirmed_zone,
     picked_zone,
 )
@@ -81,7 +83,7 @@ def format_local_date(user: User, instant: datetime) -> str:
 
 
 class Settings(Flow):
-    name = "st"
+    name = FlowName.SETTINGS
 
     def __init__(self) -> None:
         self.steps = {
@@ -195,6 +197,8 @@ class Settings(Flow):
     async def _zone_picked(
         self, ctx: FlowContext, position: FlowPosition, value: str
     ) -> list[Reply]:
+        if value == AGAIN:
+            return await self.go(ctx, again(_ZONE_STEPS))
         replies = await picked_zone(self, ctx, _ZONE_STEPS, value)
         return [ctx.reply(Msg.USE_BUTTONS)] if replies is None else replies
 
@@ -203,7 +207,7 @@ class Settings(Flow):
     ) -> list[Reply]:
         timezone = confirmed_zone(position, value)
         if timezone is None:
-            return await ask_again(self, ctx, _ZONE_STEPS)
+            return await self.go(ctx, again(_ZONE_STEPS))
 
         async def change(tx: Transaction, user: User) -> None:
             await users.set_timezone(tx, user.id, timezone)
