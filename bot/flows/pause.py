@@ -347,7 +347,7 @@ class Pause(Flow):
         if value in {"back", "skip"}:
             return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
         if value == WRITE_SHORTER:
-            return [await write_shorter(self, ctx, position, TextLimit.REASON)]
+            return await self.go(ctx, write_shorter(ctx, position, TextLimit.REASON))
         if value == KEEP_FIRST and (reason := await first_part(ctx, position, TextLimit.REASON)):
             return await self._reason(ctx, position, reason)
         return [ctx.reply(Msg.USE_BUTTONS)]
@@ -373,7 +373,7 @@ class Pause(Flow):
         self, ctx: FlowContext, position: FlowPosition, value: str
     ) -> list[Reply]:
         if value == WRITE_SHORTER:
-            return [await write_shorter(self, ctx, position, TextLimit.DRAFT)]
+            return await self.go(ctx, write_shorter(ctx, position, TextLimit.DRAFT))
         draft = await first_part(ctx, position, TextLimit.DRAFT) if value == KEEP_FIRST else None
         if draft is None:
             return [ctx.reply(Msg.USE_BUTTONS)]

@@ -95,7 +95,7 @@ class Reasons(Flow):
         self, ctx: FlowContext, position: FlowPosition, value: str
     ) -> list[Reply]:
         if value == WRITE_SHORTER:
-            return [await write_shorter(self, ctx, position, TextLimit.REASON)]
+            return await self.go(ctx, write_shorter(ctx, position, TextLimit.REASON))
         if value == KEEP_FIRST:
             reason = await first_part(ctx, position, TextLimit.REASON)
             if reason is not None:

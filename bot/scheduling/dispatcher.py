@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from bot.core.clock import Clock
 from bot.core.events import CheckInDue
 from bot.delivery.outbox import Outbox, Outgoing
-from bot.flows.checkin import CheckIn
+from bot.flows.checkin import CheckIn, CheckInStep
 from bot.flows.context import Services
 from bot.flows.pause import Pause
 from bot.logs import get_logger, log_event
@@ -305,4 +305,4 @@ def _awaiting_this(row: Row) -> bool:
 
 def _answered_part(row: Row) -> bool:
     """A check-in past its first question is being answered: do not reset it."""
-    return bool(row["current_step"] and row["current_step"] != "mood")
+    return bool(row["current_step"] and row["current_step"] != CheckInStep.MOOD)
