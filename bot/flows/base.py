@@ -22,11 +22,13 @@ class Step:
     """One state of a flow, as its table declares it.
 
     asks:         the question the step puts, when a `Next` to it brings no other.
-    buttons:      every fixed button the step may show, each `Choice` with its `goes_to`
-                  (a step, or the handler that answers the press). A press whose value is
-                  none of them is answered "use the buttons" (once, here, for every flow),
-                  unless `other_choice` takes it: buttons built from data (a place, a
-                  country, a saved reason) that no table can list.
+    buttons:      the buttons shown with it, each `Choice` with its `goes_to`: a step, a
+                  whole `Next`, or the handler that answers the press.
+    also:         buttons it takes that only some of its questions show (a longer menu,
+                  the choice offered for a text over its limit), declared the same way.
+                  A press whose value is none of these is answered "use the buttons" (once,
+                  here, for every flow), unless `other_choice` takes it: buttons built from
+                  data (a place, a country, a saved reason) that no table can list.
     on_typed:     the handler of typed text.
 
     Typed text that names one of the buttons the step shows ("skip", "Yes") is
@@ -41,6 +43,7 @@ class Step:
 
     asks: Msg | None = None
     buttons: Rows = ()
+    also: Rows = ()
     other_choice: StepHandler | None = None
     on_typed: StepHandler | None = None
     text_as_choice: bool = False
@@ -51,7 +54,16 @@ class Step:
     on_text: RouterHandler | None = None
 
 
-def leading(rows: Sequence[Sequence[Choice]], goes_to: str | StepHandler) -> Rows:
+def routed(
+    rows: Sequence[Sequence[Choice]], goes_to: Mapping[str, str | Next | StepHandler]
+) -> Rows:
+    """These buttons, each leading where `goes_to` says for its value (every one must be)."""
+    return tuple(
+        tuple(replace(choice, goes_to=goes_to[choice.value]) for choice in row) for row in rows
+    )
+
+
+def leading(rows: Sequence[Sequence[Choice]], goes_to: str | Next | StepHandler) -> Rows:
     """These buttons, every one leading to `goes_to`."""
     return tuple(tuple(replace(choice, goes_to=goes_to) for choice in row) for row in rows)
 
@@ -71,18 +83,21 @@ class Flow:
     def table(self, declared: Mapping[str, Step]) -> dict[str, Step]:
         """The flow's steps as the router takes them, from the table a flow declares."""
         for name, step in declared.items():
-            for choice in (choice for row in step.buttons for choice in row):
+            for choice in (choice for row in (*step.buttons, *step.also) for choice in row):
                 if choice.goes_to is None:
                     raise ValueError(f"{self.name}:{name}: button {choice.value!r} leads nowhere")
         return {str(name): self._bound(step) for name, step in declared.items()}
 
     def _bound(self, step: Step) -> Step:
-        declared = {choice.value: choice for row in step.buttons for choice in row}
+        rows = (*step.buttons, *step.also)
+        declared = {choice.value: choice for row in rows for choice in row}
 
         async def pressed(ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
             choice = declared.get(value)
             if choice is not None:
                 target = choice.goes_to
+                if isinstance(target, Next):
+                    return await self.go(ctx, target)
                 if callable(target):
                     return await self.go(ctx, await target(ctx, position, value))
                 return await self.go(ctx, Next(str(target)))
@@ -153,6 +168,14 @@ class Flow:
         """Move to `step` showing these buttons; typing one's label will press it."""
         buttons: Shown = showing(ctx, step, rows)
         return buttons.markup(await self.move(ctx, step, buttons.data(data)))
+
+    async def take_offer(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        """A yes to "Want to take a pause?": the flow begins."""
+        return await self.begin(ctx)
+
+    async def decline_offer(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        """A no to the offer: nothing starts, and that is fine."""
+        return Next(END, before=[ctx.reply(Msg.PAUSE_NOT_NOW)])
 
     async def answer_offer(
         self, ctx: FlowContext, position: FlowPosition, value: str

@@ -134,9 +134,8 @@ class CheckIn(Flow):
         self.steps = self.table({
             CheckInStep.MOOD: Step(
                 asks=Msg.ASK_MOOD,
-                buttons=(*leading(_MOODS, self._mood),
-                         *leading(_URGE_NOW, self._urge_now),
-                         *leading(_SNOOZES, self._snooze)),  # snoozes: a scheduled one only
+                buttons=(*leading(_MOODS, self._mood), *leading(_URGE_NOW, self._urge_now)),
+                also=leading(_SNOOZES, self._snooze),  # shown by a scheduled check-in only
                 text_as_choice=True,
             ),
             CheckInStep.URGE: Step(
@@ -146,8 +145,8 @@ class CheckIn(Flow):
             ),
             CheckInStep.NOTE: Step(
                 asks=Msg.ASK_NOTE,
-                buttons=(*leading(_SKIP, self._skip_note),
-                         *long_text_buttons(self._keep_first, self._write_shorter)),
+                buttons=leading(_SKIP, self._skip_note),
+                also=long_text_buttons(self._keep_first, self._write_shorter),
                 on_typed=self._note,
             ),
         })  # fmt: skip
@@ -155,9 +154,7 @@ class CheckIn(Flow):
     async def begin(self, ctx: FlowContext) -> list[Reply]:
         opening = ctx.text(Msg.CHECKIN_OPENING)
         asked = f"{opening}\n\n{ctx.text(Msg.ASK_MOOD)}"
-        return await self.go(
-            ctx, Next(CheckInStep.MOOD, question=asked, rows=(*_MOODS, *_URGE_NOW))
-        )
+        return await self.go(ctx, Next(CheckInStep.MOOD, question=asked))
 
     async def reprompt(self, ctx: FlowContext, position: FlowPosition) -> Reply | None:
         """A scheduled check-in's question is not kept when it is sent: built again here."""
@@ -253,7 +250,7 @@ class CheckIn(Flow):
 
     async def _urge(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         data = {"mood": position.data.get("mood"), "urge": value, **_still_there(position)}
-        return Next(CheckInStep.NOTE, data, rows=_SKIP)
+        return Next(CheckInStep.NOTE, data)
 
     async def _skip_note(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return await self._save(ctx, position, note=None)

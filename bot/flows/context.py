@@ -74,13 +74,13 @@ class Choice:
     from the pack itself (an exercise's title, a country's name).
 
     In a flow's step table, `goes_to` says where a press leads: a step of the same
-    flow (asked with that step's own question and buttons), or the handler that
-    answers it (`bot.flows.base`). Outside a table it is not read.
+    flow (asked with that step's own question and buttons), a `Next` spelled out, or
+    the handler that answers it (`bot.flows.base`). Outside a table it is not read.
     """
 
     value: str
     label: Msg | str
-    goes_to: str | StepHandler | None = None
+    goes_to: str | Next | StepHandler | None = None
 
 
 @dataclass(frozen=True, slots=True)

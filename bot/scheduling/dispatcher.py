@@ -17,7 +17,8 @@ from bot.core.events import CheckInDue
 from bot.delivery.outbox import Outbox, Outgoing
 from bot.flows.checkin import CheckIn, CheckInStep
 from bot.flows.context import Services
-from bot.flows.pause import Pause
+from bot.flows.names import FlowName
+from bot.flows.pause import Pause, PauseStep
 from bot.logs import get_logger, log_event
 from bot.reminders.posting import claim_due_reminders
 from bot.scheduling.planner import in_quiet_hours, out_of_quiet_hours, plan_slot, user_zone
@@ -288,7 +289,7 @@ class Dispatcher:
 def _busy(row: Row, now: datetime, any_flow: bool = False) -> bool:
     """In the middle of a conversation, judged by its last step being recent.
 
-    A routine check-in replaces an unanswered earlier one (flow "ci") unless
+    A routine check-in replaces an unanswered earlier one unless
     `any_flow`; nothing replaces a conversation the user is actively having.
     """
     flow, updated = row["current_flow"], row["flow_updated_at"]
@@ -300,7 +301,7 @@ def _busy(row: Row, now: datetime, any_flow: bool = False) -> bool:
 
 def _awaiting_this(row: Row) -> bool:
     """The position is this very follow-up's question, sent before a crash: not busy."""
-    return bool(row["current_flow"] == "pa" and row["current_step"] == "followup")
+    return bool(row["current_flow"] == FlowName.PAUSE and row["current_step"] == PauseStep.FOLLOWUP)
 
 
 def _answered_part(row: Row) -> bool:

@@ -19,6 +19,8 @@ from bot.config import Settings, decode_key
 from bot.core.clock import ManualClock
 from bot.core.events import Address, CommandIssued
 from bot.core.router import Router
+from bot.flows.checkin import CheckInStep
+from bot.flows.pause import PauseStep
 from bot.storage import group_reminders
 from bot.storage.crypto import TextCipher, WrongKeyError, generate_key_text
 from bot.storage.db import Database
@@ -104,7 +106,7 @@ async def everything_readable(settings: Settings, clock: ManualClock) -> None:
         user = await find_user(services.db, "console", "u2")
         assert user is not None
         waiting = await get_position(services.db, user.id)  # the draft waiting since before
-        assert waiting is not None and waiting.step == "keep"
+        assert waiting is not None and waiting.step == PauseStep.KEEP
         await other.press_data(f"pa:keep:{waiting.token}:keep")
         await other.send("/mydata")
         drafts = json.loads(other.last[-1].text)["kept_drafts"]
@@ -113,7 +115,7 @@ async def everything_readable(settings: Settings, clock: ManualClock) -> None:
         user = await find_user(services.db, "console", "u3")
         assert user is not None
         held = await get_position(services.db, user.id)
-        assert held is not None and held.step == "note"
+        assert held is not None and held.step == CheckInStep.NOTE
         await third.press_data(f"ci:note:{held.token}:first")
         await third.send("/mydata")
         [answer] = json.loads(third.last[-1].text)["checkins"]
