@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -177,16 +177,13 @@ class Flow:
         """A no to the offer: nothing starts, and that is fine."""
         return Next(END, before=[ctx.reply(Msg.PAUSE_NOT_NOW)])
 
-    async def answer_offer(
-        self, ctx: FlowContext, position: FlowPosition, value: str
-    ) -> list[Reply]:
-        """The step after "Want to take a pause?": a yes begins the flow, a no ends kindly."""
-        if value == "yes":
-            return await self.begin(ctx)
-        if value == "no":
-            await self.leave(ctx)
-            return [ctx.reply(Msg.PAUSE_NOT_NOW)]
-        return [ctx.reply(Msg.USE_BUTTONS)]
+    def buttons_without(self, step: str, left_out: Collection[str]) -> Rows:
+        """The step's table buttons less those that do not apply now (nothing to remove)."""
+        rows = (
+            tuple(choice for choice in row if choice.value not in left_out)
+            for row in self.steps[step].buttons
+        )
+        return tuple(row for row in rows if row)
 
     async def leave(self, ctx: FlowContext) -> None:
         user = await ctx.find_user()
