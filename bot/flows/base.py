@@ -8,7 +8,15 @@ from typing import ClassVar
 
 from bot.content_pack.ids import Msg
 from bot.core.replies import Button, Reply
-from bot.flows.context import END, Choice, FlowContext, Next, Outcome, StepHandler
+from bot.flows.context import (
+    END,
+    Choice,
+    FlowContext,
+    Next,
+    Outcome,
+    StepHandler,
+    choices_markup,
+)
 from bot.flows.typed_labels import Shown, showing
 from bot.storage import flow_positions
 from bot.storage.flow_positions import FlowData, FlowPosition
@@ -50,6 +58,9 @@ class Step:
     # Buttons on offer, but nothing asked: typed text leaves the flow and is read as if
     # no flow were open (an affirmation's "Another thought" must not swallow a message).
     passes_text: bool = False
+    # False: its buttons are only ever tapped, their labels not written down to be typed
+    # (deleting everything waits for a deliberate tap, never a stray "yes").
+    labels_typed: bool = True
     on_choice: RouterHandler | None = None
     on_text: RouterHandler | None = None
 
@@ -130,9 +141,11 @@ class Flow:
             await self.move(ctx, outcome.step, outcome.data)
             return [*outcome.before, *outcome.after]
         text = ctx.text(question) if isinstance(question, Msg) else question
-        buttons = await self.show(ctx, outcome.step, rows, outcome.data) if rows else ()
-        if not rows:
-            await self.move(ctx, outcome.step, outcome.data)
+        if rows and step.labels_typed:
+            buttons = await self.show(ctx, outcome.step, rows, outcome.data)
+        else:
+            moved = await self.move(ctx, outcome.step, outcome.data)
+            buttons = choices_markup(ctx, moved, rows)
         asked = Reply(text, buttons=buttons, protect=outcome.protect)
         return [*outcome.before, asked, *outcome.after]
 
