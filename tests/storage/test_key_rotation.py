@@ -20,6 +20,7 @@ from bot.core.clock import ManualClock
 from bot.core.events import Address, CommandIssued
 from bot.core.router import Router
 from bot.flows.checkin import CheckInStep
+from bot.flows.context import button_data
 from bot.flows.pause import PauseStep
 from bot.storage import group_reminders
 from bot.storage.crypto import TextCipher, WrongKeyError, generate_key_text
@@ -107,7 +108,7 @@ async def everything_readable(settings: Settings, clock: ManualClock) -> None:
         assert user is not None
         waiting = await get_position(services.db, user.id)  # the draft waiting since before
         assert waiting is not None and waiting.step == PauseStep.KEEP
-        await other.press_data(f"pa:keep:{waiting.token}:keep")
+        await other.press_data(button_data(waiting, "keep"))
         await other.send("/mydata")
         drafts = json.loads(other.last[-1].text)["kept_drafts"]
         assert [d["text"] for d in drafts] == [WORDS["pending"]]
@@ -116,7 +117,7 @@ async def everything_readable(settings: Settings, clock: ManualClock) -> None:
         assert user is not None
         held = await get_position(services.db, user.id)
         assert held is not None and held.step == CheckInStep.NOTE
-        await third.press_data(f"ci:note:{held.token}:first")
+        await third.press_data(button_data(held, "first"))
         await third.send("/mydata")
         [answer] = json.loads(third.last[-1].text)["checkins"]
         assert WORDS["long"].startswith(answer["note"]) and "marker" in answer["note"]
