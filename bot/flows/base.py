@@ -80,7 +80,8 @@ def leading(rows: Sequence[Sequence[Choice]], goes_to: str | Next | StepHandler)
 
 
 class Flow:
-    """A conversation with named steps. Subclasses fill `name` and `steps`.
+    """A conversation with named steps. Subclasses fill `name`, and `steps` from their
+    table: `self.steps = self.table({SomeStep.ASK: Step(...), ...})`.
 
     `name` is short because it travels in button data (64 bytes on Telegram).
     """
@@ -92,11 +93,22 @@ class Flow:
         raise NotImplementedError
 
     def table(self, declared: Mapping[str, Step]) -> dict[str, Step]:
-        """The flow's steps as the router takes them, from the table a flow declares."""
+        """The flow's steps as the router takes them, from the table a flow declares.
+
+        A table that cannot be right fails here, at start-up, not at a user's press: a
+        button leading nowhere or to a step the table lacks, or a handler the router would
+        call unguarded.
+        """
         for name, step in declared.items():
+            where = f"{self.name}:{name}"
+            if step.on_choice is not None or step.on_text is not None:
+                raise ValueError(f"{where}: declare buttons and on_typed, not router handlers")
             for choice in (choice for row in (*step.buttons, *step.also) for choice in row):
-                if choice.goes_to is None:
-                    raise ValueError(f"{self.name}:{name}: button {choice.value!r} leads nowhere")
+                target = choice.goes_to.step if isinstance(choice.goes_to, Next) else choice.goes_to
+                if target is None:
+                    raise ValueError(f"{where}: button {choice.value!r} leads nowhere")
+                if isinstance(target, str) and target != END and target not in declared:
+                    raise ValueError(f"{where}: button {choice.value!r} leads to no step")
         return {str(name): self._bound(step) for name, step in declared.items()}
 
     def _bound(self, step: Step) -> Step:
@@ -138,6 +150,8 @@ class Flow:
         rows = step.buttons if outcome.rows is None else outcome.rows
         question = step.asks if outcome.question is None else outcome.question
         if question is None:
+            if rows:
+                raise ValueError(f"{self.name}:{outcome.step}: buttons need a question to carry")
             await self.move(ctx, outcome.step, outcome.data)
             return [*outcome.before, *outcome.after]
         text = ctx.text(question) if isinstance(question, Msg) else question

@@ -89,3 +89,15 @@ def test_a_button_that_leads_nowhere_is_refused_when_the_table_is_built() -> Non
 
     with pytest.raises(ValueError, match="leads nowhere"):
         Lost()
+
+
+def test_a_button_leading_to_a_step_the_table_lacks_is_refused() -> None:
+    class Astray(Flow):
+        name = "zz"
+
+        def __init__(self) -> None:
+            yes = Choice("yes", Msg.FORGET_YES, goes_to="nowhere")
+            self.steps = self.table({"ask": Step(asks=Msg.FORGET_CONFIRM, buttons=((yes,),))})
+
+    with pytest.raises(ValueError, match="leads to no step"):
+        Astray()
