@@ -23,7 +23,7 @@ from bot.content_pack.rotation import pick_unseen
 from bot.content_pack.schema import Affirmation, Theme
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext, Next, Outcome
+from bot.flows.context import NOT_A_CHOICE, Choice, FlowContext, Next, Outcome
 from bot.flows.names import FlowName
 from bot.storage import affirmations_seen
 from bot.storage.flow_positions import FlowData, FlowPosition
@@ -137,9 +137,9 @@ class Affirm(Flow):
         try:
             theme = Theme(value)
         except ValueError:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         if not _filled(ctx, (theme,)):
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         return await self._show(ctx, theme)
 
 

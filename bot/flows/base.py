@@ -10,6 +10,7 @@ from bot.content_pack.ids import Msg
 from bot.core.replies import Button, Reply
 from bot.flows.context import (
     END,
+    NOT_A_CHOICE,
     Choice,
     FlowContext,
     Next,
@@ -126,7 +127,7 @@ class Flow:
                 return await self.go(ctx, Next(str(target)))
             if step.other_choice is not None:
                 return await self.go(ctx, await step.other_choice(ctx, position, value))
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return await self.go(ctx, NOT_A_CHOICE)
 
         async def typed(ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
             assert step.on_typed is not None
@@ -141,6 +142,8 @@ class Flow:
 
     async def go(self, ctx: FlowContext, outcome: Outcome) -> list[Reply]:
         """Carry out what a handler returned: replies as they are, or a `Next` move."""
+        if outcome is None:
+            return [ctx.reply(Msg.USE_BUTTONS)]
         if not isinstance(outcome, Next):
             return outcome
         if outcome.step == END:

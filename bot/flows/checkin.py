@@ -25,7 +25,7 @@ from bot.core.events import CheckInDue
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
 from bot.flows.base import Flow, Step, leading
-from bot.flows.context import Choice, FlowContext, Next, Outcome, Services
+from bot.flows.context import NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
 from bot.flows.limits import TextLimit
 from bot.flows.names import FlowName
 from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
@@ -261,7 +261,7 @@ class CheckIn(Flow):
     async def _keep_first(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         note = await first_part(ctx, position, TextLimit.NOTE)
         if note is None:  # nothing held (an old button)
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         return await self._save(ctx, position, note=note)
 
     async def _note(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
@@ -269,7 +269,7 @@ class CheckIn(Flow):
         if too_long(TextLimit.NOTE, note):
             return [await offer_choice(self, ctx, position, TextLimit.NOTE, note)]
         if not note:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         return await self._save(ctx, position, note=note)
 
     async def _save(

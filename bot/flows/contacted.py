@@ -12,7 +12,7 @@ from enum import StrEnum
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step, leading, routed
-from bot.flows.context import END, Choice, FlowContext, Next, Outcome
+from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome
 from bot.flows.names import FlowName
 from bot.safety.countries import country_for_timezone
 from bot.storage.flow_positions import FlowPosition
@@ -106,6 +106,6 @@ class Contacted(Flow):
     async def _protect(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         kind, timing = position.data.get("kind"), position.data.get("timing")
         if not isinstance(kind, str) or not isinstance(timing, str):
-            return [ctx.reply(Msg.USE_BUTTONS)]  # the earlier answers are lost
+            return NOT_A_CHOICE  # the earlier answers are lost
         advice = [ctx.text(_ADVICE[answer]) for answer in (kind, timing, value)]
         return Next(END, before=[Reply("\n\n".join([ctx.text(Msg.CT_SUMMARY), *advice]))])

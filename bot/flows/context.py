@@ -103,7 +103,10 @@ class Next:
 
 
 END = ""  # Next(END): the flow is over, the user is at no step
-Outcome = list[Reply] | Next
+# What came is not one of the step's choices (a value no button of it carries, or a button
+# whose earlier answers were lost): `Flow.go` answers "use the buttons", once for all flows.
+NOT_A_CHOICE = None
+Outcome = list[Reply] | Next | None  # None: NOT_A_CHOICE
 StepHandler = Callable[[FlowContext, FlowPosition, str], Awaitable[Outcome]]
 
 

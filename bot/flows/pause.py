@@ -38,7 +38,7 @@ from bot.content_pack.schema import Exercise
 from bot.core.replies import Frame, Reply
 from bot.delivery.outbox import Outgoing
 from bot.flows.base import Flow, Step, leading, routed
-from bot.flows.context import END, Choice, FlowContext, Next, Outcome, Services
+from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
 from bot.flows.limits import TextLimit
 from bot.flows.names import FlowName
 from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
@@ -315,7 +315,7 @@ class Pause(Flow):
     async def _breathe(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         exercise = self._exercise(ctx, value, "breathing")
         if exercise is None:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         # Shown by hand: the reply carries the breathing frames as well as the buttons.
         buttons = await self.show(ctx, PauseStep.AFTER, _AFTER, {"again": PauseStep.BPICK})
         return [
@@ -329,7 +329,7 @@ class Pause(Flow):
     async def _ground(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         exercise = self._exercise(ctx, value, "grounding")
         if exercise is None:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         first = self._step_text(ctx, exercise, 0)
         data: FlowData = {"exercise": int(value), "step": 0}
         return Next(PauseStep.GSTEP, data, question=f"{exercise.intro}\n\n{first}")
@@ -343,7 +343,7 @@ class Pause(Flow):
         index, step = position.data.get("exercise"), position.data.get("step")
         exercises = ctx.services.content.exercises(ctx.locale)
         if not isinstance(index, int) or not isinstance(step, int):
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         exercise = exercises[index]
         if step + 1 < len(exercise.steps):
             data: FlowData = {"exercise": index, "step": step + 1}
@@ -395,7 +395,7 @@ class Pause(Flow):
     ) -> Outcome:
         reason = await first_part(ctx, position, TextLimit.REASON)
         if not reason:  # nothing held (an old button)
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         return await self._reason(ctx, position, reason)
 
     async def _reason(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
@@ -423,13 +423,13 @@ class Pause(Flow):
     ) -> Outcome:
         draft = await first_part(ctx, position, TextLimit.DRAFT)
         if draft is None:  # nothing held (an old button)
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         return await self._write(ctx, position, draft)
 
     async def _keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         sealed = position.data.get("draft")
         if not isinstance(sealed, str):
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         user = await ctx.ensure_user()
         if value == "keep":
             draft = ctx.cipher.decrypt(base64.b64decode(sealed), user.id)
@@ -441,7 +441,7 @@ class Pause(Flow):
     async def _wait(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         minutes = value.removeprefix("wait ").removesuffix(" minutes").removesuffix(" min").strip()
         if minutes not in WAIT_MINUTES:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         user = await ctx.ensure_user()
         due = ctx.now() + timedelta(minutes=int(minutes))
         async with ctx.db.transaction() as tx:

@@ -17,7 +17,7 @@ from enum import StrEnum
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
-from bot.flows.context import END, Choice, FlowContext, Next, Outcome
+from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome
 from bot.flows.limits import TextLimit
 from bot.flows.names import FlowName
 from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
@@ -115,17 +115,17 @@ class Reasons(Flow):
     ) -> Outcome:
         reason = await first_part(ctx, position, TextLimit.REASON)
         if reason is None:  # nothing held (an old button)
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         return await self._add(ctx, position, reason)
 
     async def _remove(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         if not (value.isascii() and value.isdigit()):
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         async with ctx.db.transaction() as tx:
             removed = await remove_text(tx, TextKind.REASON, user.id, int(value))
         if not removed:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         return await self._list(ctx, before=ctx.text(Msg.REASONS_REMOVED))
 
     async def _drafts(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -153,11 +153,11 @@ class Reasons(Flow):
     async def _remove_draft(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         if not (value.isascii() and value.isdigit()):
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         async with ctx.db.transaction() as tx:
             removed = await remove_text(tx, TextKind.DRAFT, user.id, int(value))
         if not removed:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         return await self._drafts_list(ctx, before=ctx.text(Msg.DRAFTS_REMOVED))
 
 

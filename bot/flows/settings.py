@@ -236,8 +236,7 @@ class Settings(Flow):
         return again(_ZONE_STEPS)
 
     async def _zone_picked(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        replies = await picked_zone(self, ctx, _ZONE_STEPS, value)
-        return [ctx.reply(Msg.USE_BUTTONS)] if replies is None else replies
+        return await picked_zone(self, ctx, _ZONE_STEPS, value)
 
     async def _zone_confirmed(
         self, ctx: FlowContext, position: FlowPosition, value: str

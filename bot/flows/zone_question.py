@@ -53,7 +53,7 @@ async def confirm_zone(flow: Flow, ctx: FlowContext, steps: ZoneSteps, zone: str
 async def picked_zone(
     flow: Flow, ctx: FlowContext, steps: ZoneSteps, value: str
 ) -> list[Reply] | None:
-    """A tap at the pick step on a place to confirm. None for anything else."""
+    """A tap at the pick step on a place to confirm; NOT_A_CHOICE for anything else."""
     if is_zone(value):
         return [await confirm_zone(flow, ctx, steps, value)]
     return None
