@@ -1,4 +1,13 @@
-"""Flows as explicit state machines: a table of named steps and what each accepts."""
+"""Flows as explicit state machines: each flow declares a table of its named steps.
+
+A step in the table says what it asks, the buttons it shows and where each leads
+(`Choice.goes_to`: a step, a `Next`, or a handler), and what reads typed text. Handlers
+return where the conversation goes next (`Next`), as PTB's conversation handlers return
+the next state, or replies that leave the user where they are; `Flow.go` carries it out,
+so every move passes `Flow.move`/`Flow.show` and the labels a step shows can be typed.
+Step names are an enum per flow (`CheckInStep.MOOD`), flow names `FlowName`: both are
+stored and travel in button data, so their values never change.
+"""
 
 from __future__ import annotations
 
