@@ -97,6 +97,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as wall_time
+from enum import StrEnum
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -107,6 +108,10 @@ from bench.results import write_section
 from bench.soak_faults import FaultRates, FaultyTelegram
 from bot.content_pack.ids import Msg
 from bot.content_pack.loader import load_pack
+from bot.flows.checkin import CheckInStep
+from bot.flows.names import FlowName
+from bot.flows.onboarding import OnboardingStep
+from bot.flows.pause import PauseStep
 from bot.scheduling.rules import LocalRule, occurrences_between
 from tests.fakes.telegram_api import StoredMessage
 
@@ -248,6 +253,22 @@ def buttons(message: StoredMessage) -> list[str]:
     return [button.get("callback_data", "") for row in rows for button in row]
 
 
+def buttons_of(flow: FlowName, step: StrEnum) -> str:
+    """How the button data of a step's buttons begins: `flow:step:`."""
+    return f"{flow}:{step}:"
+
+
+# How the data of each step's buttons begins, for finding the message a step sent.
+COUNTRY_BUTTONS = buttons_of(FlowName.ONBOARDING, OnboardingStep.COUNTRY)
+FOLLOWUP_BUTTONS = buttons_of(FlowName.PAUSE, PauseStep.FOLLOWUP)
+MENU_BUTTONS = buttons_of(FlowName.PAUSE, PauseStep.MENU)
+MOOD_BUTTONS = buttons_of(FlowName.CHECKIN, CheckInStep.MOOD)
+NOTE_BUTTONS = buttons_of(FlowName.CHECKIN, CheckInStep.NOTE)
+OFFER_BUTTONS = buttons_of(FlowName.PAUSE, PauseStep.OFFER)
+URGE_BUTTONS = buttons_of(FlowName.CHECKIN, CheckInStep.URGE)
+WAIT_BUTTONS = buttons_of(FlowName.PAUSE, PauseStep.WAIT)
+
+
 def has_prefix(message: StoredMessage, prefix: str) -> bool:
     return any(data.startswith(prefix) for data in buttons(message))
 
@@ -255,13 +276,13 @@ def has_prefix(message: StoredMessage, prefix: str) -> bool:
 def is_scheduled_checkin(message: StoredMessage) -> bool:
     """The scheduled check-in's mood question alone has a snooze row (a /checkin has none)."""
     data = buttons(message)
-    return any(d.startswith("ci:mood:") for d in data) and any(
+    return any(d.startswith(MOOD_BUTTONS) for d in data) and any(
         d.endswith(":later-tomorrow") for d in data
     )
 
 
 def is_followup(message: StoredMessage) -> bool:
-    return has_prefix(message, "pa:followup:")
+    return has_prefix(message, FOLLOWUP_BUTTONS)
 
 
 def button_for(message: StoredMessage, prefix: str, value: str) -> str | None:
@@ -431,7 +452,10 @@ class World:
         steps: list[tuple[str, Callable[[StoredMessage], bool]]] = [
             ("/start", lambda m: m.text == t.ask_timezone),
             (user.zone, lambda m: m.text == t.ask_time),
-            (user.checkin_at, lambda m: has_prefix(m, "ob:country:")),
+            (
+                user.checkin_at,
+                lambda m: has_prefix(m, COUNTRY_BUTTONS),
+            ),
         ]
         for text, want in steps:
             result = await self.step(user, want, text=text)
@@ -439,7 +463,7 @@ class World:
                 self.stats.onboarding_failed += 1
                 return
         assert result.message is not None
-        skip = button_for(result.message, "ob:country:", "skip")
+        skip = button_for(result.message, COUNTRY_BUTTONS, "skip")
         assert skip is not None
         done = await self.step(
             user, lambda m: m.text == t.country_skipped, press=(result.message, skip)
@@ -450,7 +474,7 @@ class World:
             self.stats.onboarding_failed += 1
 
     async def answer_checkin(self, user: User, question: StoredMessage) -> None:
-        token = token_of(question, "ci:mood:")
+        token = token_of(question, MOOD_BUTTONS)
         if token in user.handled_tokens:  # a second copy of a question already handled
             self.stats.duplicate_checkin_messages_seen += 1
             return
@@ -461,17 +485,21 @@ class World:
         mood = user.rng.randint(1, 5)
         urge = user.rng.choice(URGES)
         note = user.rng.random() < NOTE_SHARE
-        mood_button = button_for(question, "ci:mood:", str(mood))
+        mood_button = button_for(question, MOOD_BUTTONS, str(mood))
         assert mood_button is not None
         asked = await self.step(
-            user, lambda m: has_prefix(m, "ci:urge:"), press=(question, mood_button)
+            user,
+            lambda m: has_prefix(m, URGE_BUTTONS),
+            press=(question, mood_button),
         )
         if asked.message is None:
             return
-        urge_button = button_for(asked.message, "ci:urge:", urge)
+        urge_button = button_for(asked.message, URGE_BUTTONS, urge)
         assert urge_button is not None
         asked = await self.step(
-            user, lambda m: has_prefix(m, "ci:note:"), press=(asked.message, urge_button)
+            user,
+            lambda m: has_prefix(m, NOTE_BUTTONS),
+            press=(asked.message, urge_button),
         )
         if asked.message is None:
             return
@@ -483,7 +511,7 @@ class World:
                 text=user.rng.choice(NOTES),
             )
         else:
-            skip = button_for(asked.message, "ci:note:", "skip")
+            skip = button_for(asked.message, NOTE_BUTTONS, "skip")
             assert skip is not None
             final = await self.step(
                 user, lambda m: (m.text or "").startswith(t.saved), press=(asked.message, skip)
@@ -502,12 +530,12 @@ class World:
                 (
                     m
                     for mid, m in self.fake.messages.get(user.id, {}).items()
-                    if mid > since_message.message_id and has_prefix(m, "pa:offer:")
+                    if mid > since_message.message_id and has_prefix(m, OFFER_BUTTONS)
                 ),
                 None,
             )
             if offer is not None:
-                no = button_for(offer, "pa:offer:", "no")
+                no = button_for(offer, OFFER_BUTTONS, "no")
                 assert no is not None
                 await self.step(user, lambda m: m.text == self.texts.not_now, press=(offer, no))
                 self.stats.offers_declined += 1
@@ -516,18 +544,20 @@ class World:
                 await asyncio.wait_for(user.changed.wait(), 0.5)
 
     async def pause_with_timer(self, user: User) -> None:
-        menu = await self.step(user, lambda m: has_prefix(m, "pa:menu:"), text="/pause")
+        menu = await self.step(user, lambda m: has_prefix(m, MENU_BUTTONS), text="/pause")
         if menu.message is None:
             return
-        wait = button_for(menu.message, "pa:menu:", "wait")
+        wait = button_for(menu.message, MENU_BUTTONS, "wait")
         assert wait is not None
         asked = await self.step(
-            user, lambda m: has_prefix(m, "pa:wait:"), press=(menu.message, wait)
+            user,
+            lambda m: has_prefix(m, WAIT_BUTTONS),
+            press=(menu.message, wait),
         )
         if asked.message is None:
             return
         minutes = user.rng.choice((10, 20, 30))
-        choice = button_for(asked.message, "pa:wait:", str(minutes))
+        choice = button_for(asked.message, WAIT_BUTTONS, str(minutes))
         assert choice is not None
         sent_sim = self.clock.timestamp()
         started = await self.step(
@@ -538,11 +568,11 @@ class World:
         user.waits.append(Wait(sent_sim, minutes, started.outcome))
 
     async def answer_followup(self, user: User, question: StoredMessage) -> None:
-        token = token_of(question, "pa:followup:")
+        token = token_of(question, FOLLOWUP_BUTTONS)
         if token in user.handled_tokens:
             return
         user.handled_tokens.add(token)
-        passed = button_for(question, "pa:followup:", "passed")
+        passed = button_for(question, FOLLOWUP_BUTTONS, "passed")
         assert passed is not None
         await self.step(user, lambda m: m.text == self.texts.passed, press=(question, passed))
         self.stats.followups_answered += 1

@@ -11,9 +11,9 @@ from datetime import timedelta
 
 from bot.core.events import CheckInDue
 from bot.delivery.outbox import Outbox, Outgoing
-from bot.flows.checkin import CheckIn
+from bot.flows.checkin import CheckIn, CheckInStep
 from bot.flows.context import Services
-from bot.flows.pause import Pause
+from bot.flows.pause import Pause, PauseStep
 from bot.reminders.posting import reminder_kind
 from bot.scheduling.checkin_due import CheckInFlow, checkin_kind
 from bot.scheduling.dispatcher import Dispatcher
@@ -28,7 +28,7 @@ DEFAULT_GRACE = timedelta(hours=2)
 def due_kinds(
     services: Services, checkin: CheckIn, pause: Pause, grace: timedelta = DEFAULT_GRACE
 ) -> DueKinds:
-    checkin_flow = CheckInFlow(CheckIn.name, first_step="mood")
+    checkin_flow = CheckInFlow(CheckIn.name, first_step=CheckInStep.MOOD)
 
     async def start_checkins(tx: Transaction, due: Sequence[CheckInDue]) -> list[Outgoing]:
         return await checkin.start_due(tx, services, due)
@@ -41,7 +41,7 @@ def due_kinds(
             checkin_kind(checkin_flow, start_checkins, grace, services.step_expiry),
             followup_kind(
                 checkin_flow,
-                FollowupStep(Pause.name, "followup"),
+                FollowupStep(Pause.name, PauseStep.FOLLOWUP),
                 ask_followups,
             ),
             reminder_kind(services, grace),

@@ -1,9 +1,10 @@
 """/affirm: one affirmation, never repeated until the user has seen them all; or one
 from a theme they choose.
 
-    /affirm ──▶ shown ──[Another thought]──▶ shown
-                  └──[Choose a theme]──▶ group ──[a group]──▶ theme ──[a theme]──▶ shown
-                                           └──[Any theme]──▶ shown      └──[Back]──▶ group
+    /affirm ──▶ shown ──[Another thought]──▶ shown (of the same theme, if one was chosen)
+                  │└──[Choose a theme]──▶ group ──[a group]──▶ theme ──[a theme]──▶ shown
+                  │                         └──[Any theme]──▶ shown      └──[Back]──▶ group
+                  └──(typed text)──▶ leaves the flow, read as any message
 
 The very first affirmation a user sees is one the pack marks `first`: it makes sense to
 someone who has told us nothing yet (a first card about the bond's mechanics, say, could
@@ -14,15 +15,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
+from enum import StrEnum
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.rotation import pick_unseen
 from bot.content_pack.schema import Affirmation, Theme
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext, choices_markup
+from bot.flows.context import NOT_A_CHOICE, Choice, FlowContext, Next, Outcome
+from bot.flows.names import FlowName
 from bot.storage import affirmations_seen
-from bot.storage.flow_positions import FlowPosition
+from bot.storage.flow_positions import FlowData, FlowPosition
 
 FIRST_THEMES = frozenset({Theme.BODY, Theme.PAUSE, Theme.SUPPORT, Theme.REBUILD})
 
@@ -49,7 +53,6 @@ THEME_GROUPS: dict[str, tuple[Msg, tuple[Theme, ...]]] = {
          Theme.DATING),
     ),
 }  # fmt: skip
-_SHOWN = ((Choice("another", Msg.AFFIRM_ANOTHER), Choice("themes", Msg.AFFIRM_BY_THEME)),)
 _BACK = (Choice("back", Msg.PAUSE_BACK),)
 
 
@@ -57,21 +60,42 @@ def theme_label(theme: Theme) -> Msg:
     return Msg(f"theme.{theme.value}")
 
 
+class AffirmStep(StrEnum):
+    SHOWN = "shown"
+    GROUP = "group"
+    THEME = "theme"
+
+
 class Affirm(Flow):
-    name = "af"
+    name = FlowName.AFFIRM
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
-        self.steps = {
-            "shown": Step(on_choice=self._shown, passes_text=True),
-            "group": Step(on_choice=self._group),
-            "theme": Step(on_choice=self._theme),
-        }
+        groups = tuple(
+            (Choice(key, label, goes_to=self._group),) for key, (label, _) in THEME_GROUPS.items()
+        )
+        self.steps = self.table({
+            AffirmStep.SHOWN: Step(
+                buttons=((Choice("another", Msg.AFFIRM_ANOTHER, goes_to=self._another),
+                          Choice("themes", Msg.AFFIRM_BY_THEME, goes_to=self._groups)),),
+                passes_text=True,
+                labels_typed=False,  # "another" typed is a message, not this button
+            ),
+            AffirmStep.GROUP: Step(
+                asks=Msg.AFFIRM_PICK_GROUP,
+                buttons=(*groups, (Choice("any", Msg.AFFIRM_ANY, goes_to=self._any),)),
+            ),
+            AffirmStep.THEME: Step(
+                asks=Msg.AFFIRM_PICK_THEME,
+                buttons=(tuple(replace(choice, goes_to=self._groups) for choice in _BACK),),
+                other_choice=self._theme,  # a theme of the group, as the pack fills it
+            ),
+        })  # fmt: skip
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
-        return [await self._show(ctx, None)]
+        return await self.go(ctx, await self._show(ctx, None))
 
-    async def _show(self, ctx: FlowContext, theme: Theme | None) -> Reply:
+    async def _show(self, ctx: FlowContext, theme: Theme | None) -> Next:
         user = await ctx.ensure_user()
         seen = await affirmations_seen.seen_affirmations(ctx.db, user.id)
         items = ctx.services.content.affirmations(ctx.locale)
@@ -90,45 +114,33 @@ class Affirm(Flow):
             if new_round:
                 await affirmations_seen.start_new_round(tx, user.id)
             await affirmations_seen.mark_seen(tx, user.id, chosen.id, ctx.now())
-        moved = await self.move(ctx, "shown", {} if theme is None else {"theme": theme.value})
-        return Reply(chosen.text, buttons=choices_markup(ctx, moved, _SHOWN))
+        data: FlowData = {} if theme is None else {"theme": theme.value}
+        return Next(AffirmStep.SHOWN, data, question=chosen.text)
 
-    async def _shown(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == "another":
-            theme = position.data.get("theme")
-            return [await self._show(ctx, Theme(theme) if isinstance(theme, str) else None)]
-        if value == "themes":
-            return [await self._groups(ctx)]
-        return [ctx.reply(Msg.USE_BUTTONS)]
+    async def _another(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        theme = position.data.get("theme")
+        return await self._show(ctx, Theme(theme) if isinstance(theme, str) else None)
 
-    async def _groups(self, ctx: FlowContext) -> Reply:
-        rows = [
-            (Choice(key, label),)
-            for key, (label, themes) in THEME_GROUPS.items()
-            if _filled(ctx, themes)
-        ]
-        rows.append((Choice("any", Msg.AFFIRM_ANY),))
-        return await self.ask(ctx, "group", Msg.AFFIRM_PICK_GROUP, rows)
+    async def _any(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await self._show(ctx, None)
 
-    async def _group(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == "any":
-            return [await self._show(ctx, None)]
-        group = THEME_GROUPS.get(value)
-        if group is None:
-            return [ctx.reply(Msg.USE_BUTTONS)]
-        rows = [(Choice(theme.value, theme_label(theme)),) for theme in _filled(ctx, group[1])]
-        return [await self.ask(ctx, "theme", Msg.AFFIRM_PICK_THEME, [*rows, _BACK])]
+    async def _groups(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        empty = {key for key, (_, themes) in THEME_GROUPS.items() if not _filled(ctx, themes)}
+        return Next(AffirmStep.GROUP, rows=self.buttons_without(AffirmStep.GROUP, empty))
 
-    async def _theme(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == "back":
-            return [await self._groups(ctx)]
+    async def _group(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        _, themes = THEME_GROUPS[value]
+        rows = [(Choice(theme.value, theme_label(theme)),) for theme in _filled(ctx, themes)]
+        return Next(AffirmStep.THEME, rows=[*rows, _BACK])
+
+    async def _theme(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         try:
             theme = Theme(value)
         except ValueError:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         if not _filled(ctx, (theme,)):
-            return [ctx.reply(Msg.USE_BUTTONS)]
-        return [await self._show(ctx, theme)]
+            return NOT_A_CHOICE
+        return await self._show(ctx, theme)
 
 
 def _filled(ctx: FlowContext, themes: Sequence[Theme]) -> list[Theme]:

@@ -2,8 +2,11 @@
 
     begin / due ──▶ mood ──[1..5]──▶ urge ──[none|some|strong]──▶ note ──(text)──▶ saved
                      │                                              └──[Skip]──▶ saved
-                     └──[In 1 hour | In 3 hours]──▶ snoozed   [Tomorrow]──▶ none today
+                     ├──[In 1 hour | In 3 hours]──▶ snoozed   [Tomorrow]──▶ none today
+                     └──[an urge right now]──▶ the pause flow
     urge ──[I live with them, or went back]──▶ urge again, and the reply is one for them
+    note ──(too long)──▶ note [Keep the first part]──▶ saved   [Write it shorter]──▶ note
+    saved, with a strong pull ──▶ the pause flow's offer
 
 A scheduled check-in opens with a neutral line: it may show on a lock screen.
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.rotation import pick_fresh
@@ -20,10 +24,11 @@ from bot.content_pack.schema import CheckInReply, Opening, ReplyCategory
 from bot.core.events import CheckInDue
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
-from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext, Services
+from bot.flows.base import Flow, Step, leading
+from bot.flows.context import NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
 from bot.flows.limits import TextLimit
-from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choice, write_shorter
+from bot.flows.names import FlowName
+from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
 from bot.flows.pause import Pause
 from bot.flows.typed_labels import Shown, showing
 from bot.flows.validation import too_long
@@ -53,8 +58,6 @@ _URGES = ((Choice("none", Msg.URGE_NONE), Choice("some", Msg.URGE_SOME),
            Choice("strong", Msg.URGE_STRONG)),)  # fmt: skip
 _SKIP = ((Choice("skip", Msg.SKIP_NOTE),),)
 
-MOOD_VALUES = frozenset(choice.value for row in _MOODS for choice in row)
-URGE_VALUES = frozenset(choice.value for row in _URGES for choice in row)
 SNOOZE_DELAYS = {"later-1h": timedelta(hours=1), "later-3h": timedelta(hours=3)}
 
 
@@ -117,29 +120,49 @@ def pick_reply(
     return pick_fresh(fitting or list(replies), seen_at, rng)
 
 
+class CheckInStep(StrEnum):
+    MOOD = "mood"
+    URGE = "urge"
+    NOTE = "note"
+
+
 class CheckIn(Flow):
-    name = "ci"
+    name = FlowName.CHECKIN
 
     def __init__(self, rng: random.Random, pause: Pause) -> None:
         self._rng = rng
         self._pause = pause
-        self.steps = {
-            "mood": Step(on_choice=self._mood, text_as_choice=True),
-            "urge": Step(on_choice=self._urge, text_as_choice=True),
-            "note": Step(on_choice=self._skip_note, on_text=self._note),
-        }
+        self.steps = self.table({
+            CheckInStep.MOOD: Step(
+                asks=Msg.ASK_MOOD,
+                buttons=(*leading(_MOODS, self._mood), *leading(_URGE_NOW, self._urge_now)),
+                also=leading(_SNOOZES, self._snooze),  # shown by a scheduled check-in only
+                text_as_choice=True,
+            ),
+            CheckInStep.URGE: Step(
+                asks=Msg.ASK_URGE,
+                buttons=(*leading(_URGES, self._urge), *leading(_STILL_THERE, self._still_there)),
+                text_as_choice=True,
+            ),
+            CheckInStep.NOTE: Step(
+                asks=Msg.ASK_NOTE,
+                buttons=leading(_SKIP, self._skip_note),
+                also=long_text_buttons(self._keep_first, self._write_shorter),
+                on_typed=self._note,
+            ),
+        })  # fmt: skip
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
         opening = ctx.text(Msg.CHECKIN_OPENING)
-        buttons = await self.show(ctx, "mood", (*_MOODS, *_URGE_NOW))
-        return [Reply(text=f"{opening}\n\n{ctx.text(Msg.ASK_MOOD)}", buttons=buttons)]
+        asked = f"{opening}\n\n{ctx.text(Msg.ASK_MOOD)}"
+        return await self.go(ctx, Next(CheckInStep.MOOD, question=asked))
 
     async def reprompt(self, ctx: FlowContext, position: FlowPosition) -> Reply | None:
         """A scheduled check-in's question is not kept when it is sent: built again here."""
-        if position.step != "mood":
+        if position.step != CheckInStep.MOOD:
             return None
         opening = ctx.text(Msg.CHECKIN_OPENING)
-        shown = showing(ctx, "mood", (*_MOODS, *_URGE_NOW))
+        shown = showing(ctx, CheckInStep.MOOD, (*_MOODS, *_URGE_NOW))
         return Reply(text=f"{opening}\n\n{ctx.text(Msg.ASK_MOOD)}", buttons=shown.markup(position))
 
     async def start_due(
@@ -167,7 +190,10 @@ class CheckIn(Flow):
         for event in due:
             if event.locale not in by_locale:
                 ctx = FlowContext(services, event.address, event.locale)
-                by_locale[event.locale] = (ctx.text(Msg.ASK_MOOD), showing(ctx, "mood", rows))
+                by_locale[event.locale] = (
+                    ctx.text(Msg.ASK_MOOD),
+                    showing(ctx, CheckInStep.MOOD, rows),
+                )
                 closed[event.locale] = ctx.text(Msg.QUESTION_CLOSED_BY_CHECKIN)
             question, shown = by_locale[event.locale]
             opening = pick_opening(
@@ -178,7 +204,7 @@ class CheckIn(Flow):
                 self._rng,
             )
             opened.append((event.user_row_id, SeenKind.OPENING, opening.id))
-            position = FlowPosition(self.name, "mood", new_token(), shown.data())
+            position = FlowPosition(self.name, CheckInStep.MOOD, new_token(), shown.data())
             placements.append(Placement(event.user_row_id, position))
             openings.append((event.user_row_id, opening.id))
             text = f"{opening.text}\n\n{question}"
@@ -191,18 +217,15 @@ class CheckIn(Flow):
         await content_seen.mark_seen(tx, opened, now)
         return outgoing
 
-    async def _mood(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == "urge":
-            return await self._pause.begin(ctx)
-        if value in SNOOZE_DELAYS or value == "later-tomorrow":
-            return await self._snooze(ctx, value)
-        if value not in MOOD_VALUES:
-            return [ctx.reply(Msg.USE_BUTTONS)]
-        rows = _URGES if position.data.get("with") else (*_URGES, *_STILL_THERE)
+    async def _mood(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        rows = _URGES if position.data.get("with") else None  # asked once is enough
         data: FlowData = {"mood": int(value), **_still_there(position)}
-        return [await self.ask(ctx, "urge", Msg.ASK_URGE, rows, data)]
+        return Next(CheckInStep.URGE, data, rows=rows)
 
-    async def _snooze(self, ctx: FlowContext, value: str) -> list[Reply]:
+    async def _urge_now(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await self._pause.begin(ctx)
+
+    async def _snooze(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         now = ctx.now()
         delay = SNOOZE_DELAYS.get(value)
@@ -220,33 +243,34 @@ class CheckIn(Flow):
         local = due_at.astimezone(user_zone(user))
         return [ctx.reply(Msg.SNOOZED, time=f"{local:%H:%M}")]
 
-    async def _urge(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == "with":  # lives with them, or went back: the same check-in, no forecast
-            data = {"mood": position.data.get("mood"), "with": True}
-            text = f"{ctx.text(Msg.STILL_THERE_INTRO)}\n\n{ctx.text(Msg.ASK_URGE)}"
-            return [Reply(text, buttons=await self.show(ctx, "urge", _URGES, data))]
-        if value not in URGE_VALUES:
-            return [ctx.reply(Msg.USE_BUTTONS)]
-        data = {"mood": position.data.get("mood"), "urge": value, **_still_there(position)}
-        return [await self.ask(ctx, "note", Msg.ASK_NOTE, _SKIP, data)]
+    async def _still_there(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        """They live with them, or went back: the same check-in, no forecast."""
+        data: FlowData = {"mood": position.data.get("mood"), "with": True}
+        asked = f"{ctx.text(Msg.STILL_THERE_INTRO)}\n\n{ctx.text(Msg.ASK_URGE)}"
+        return Next(CheckInStep.URGE, data, question=asked, rows=_URGES)
 
-    async def _skip_note(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == WRITE_SHORTER:
-            return [await write_shorter(self, ctx, position, TextLimit.NOTE)]
-        if value == KEEP_FIRST:
-            note = await first_part(ctx, position, TextLimit.NOTE)
-            if note is not None:
-                return await self._save(ctx, position, note=note)
-        if value != "skip":
-            return [ctx.reply(Msg.USE_BUTTONS)]
+    async def _urge(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        data = {"mood": position.data.get("mood"), "urge": value, **_still_there(position)}
+        return Next(CheckInStep.NOTE, data)
+
+    async def _skip_note(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return await self._save(ctx, position, note=None)
 
-    async def _note(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+    async def _write_shorter(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return write_shorter(ctx, position, TextLimit.NOTE)
+
+    async def _keep_first(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        note = await first_part(ctx, position, TextLimit.NOTE)
+        if note is None:  # nothing held (an old button)
+            return NOT_A_CHOICE
+        return await self._save(ctx, position, note=note)
+
+    async def _note(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         note = text.strip()
         if too_long(TextLimit.NOTE, note):
             return [await offer_choice(self, ctx, position, TextLimit.NOTE, note)]
         if not note:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         return await self._save(ctx, position, note=note)
 
     async def _save(

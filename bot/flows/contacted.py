@@ -1,17 +1,20 @@
 """/contacted: they got in touch. A short pause before replying, three questions, then a summary.
 
-kind ──[practical|emotional|not sure]──▶ timing ──[can wait|soon]──▶ protect ──[…]──▶ summary
+kind ──[practical|emotional|not sure]──▶ timing ──[can wait|soon]──▶ protect ──[…]──▶ summary (left)
   └──[they promise, plead or threaten]──▶ their emergency is for emergency services (left)
+offer ("they texted me", typed) ──[yes]──▶ kind   [not now]──▶ (left)
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from bot.content_pack.countries import country_for_timezone
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
-from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext
-from bot.storage import flow_positions
+from bot.flows.base import Flow, Step, leading, routed
+from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome
+from bot.flows.names import FlowName
 from bot.storage.flow_positions import FlowPosition
 
 _KIND = ((Choice("practical", Msg.CT_PRACTICAL), Choice("emotional", Msg.CT_EMOTIONAL),
@@ -35,42 +38,54 @@ _ADVICE = {
 }
 
 
-def _values(rows: tuple[tuple[Choice, ...], ...]) -> frozenset[str]:
-    return frozenset(choice.value for row in rows for choice in row)
+class ContactedStep(StrEnum):
+    OFFER = "offer"
+    KIND = "kind"
+    TIMING = "timing"
+    PROTECT = "protect"
 
 
 class Contacted(Flow):
-    name = "ct"
+    name = FlowName.CONTACTED
 
     def __init__(self) -> None:
-        self.steps = {
-            "offer": Step(on_choice=self.answer_offer),
-            "kind": Step(on_choice=self._kind),
-            "timing": Step(on_choice=self._timing),
-            "protect": Step(on_choice=self._protect),
-        }
+        self.steps = self.table({
+            ContactedStep.OFFER: Step(
+                asks=Msg.CT_OFFER,
+                buttons=routed(_OFFER, {"yes": self.take_offer, "no": self.decline_offer}),
+            ),
+            ContactedStep.KIND: Step(
+                asks=Msg.CT_Q_KIND,
+                buttons=routed(_KIND, {
+                    "practical": self._kind,
+                    "emotional": self._kind,
+                    "unsure": self._kind,
+                    "pressure": self._pressure,
+                }),
+            ),
+            ContactedStep.TIMING: Step(
+                asks=Msg.CT_Q_TIMING, buttons=leading(_TIMING, self._timing)
+            ),
+            ContactedStep.PROTECT: Step(
+                asks=Msg.CT_Q_PROTECT, buttons=leading(_PROTECT, self._protect)
+            ),
+        })  # fmt: skip
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
         text = f"{ctx.text(Msg.CT_INTRO)}\n\n{ctx.text(Msg.CT_Q_KIND)}"
-        return [Reply(text, buttons=await self.show(ctx, "kind", _KIND))]
+        return await self.go(ctx, Next(ContactedStep.KIND, question=text))
 
     async def offer(self, ctx: FlowContext) -> list[Reply]:
         """Free text said they got in touch: ask before starting anything."""
-        return [await self.ask(ctx, "offer", Msg.CT_OFFER, _OFFER)]
+        return await self.go(ctx, Next(ContactedStep.OFFER))
 
-    async def _kind(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == "pressure":
-            return await self._pressure(ctx)
-        if value not in _values(_KIND):
-            return [ctx.reply(Msg.USE_BUTTONS)]
-        return [await self.ask(ctx, "timing", Msg.CT_Q_TIMING, _TIMING, {"kind": value})]
+    async def _kind(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return Next(ContactedStep.TIMING, {"kind": value})
 
-    async def _pressure(self, ctx: FlowContext) -> list[Reply]:
+    async def _pressure(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         """They say they changed, plead, send gifts, or threaten to hurt themselves unless
         the reader returns: their emergency is for emergency services, not for the reader."""
         user = await ctx.ensure_user()
-        async with ctx.db.transaction() as tx:
-            await flow_positions.leave_flow(tx, user.id)
         country = user.country or country_for_timezone(user.timezone)
         content = ctx.services.content
         numbers = content.emergency_numbers(country)
@@ -83,24 +98,14 @@ class Contacted(Flow):
                 country=content.country_label(ctx.locale, numbers.code),
             )
         )
-        return [ctx.reply(Msg.CT_PRESSURE_REPLY, emergency=emergency)]
+        return Next(END, before=[ctx.reply(Msg.CT_PRESSURE_REPLY, emergency=emergency)])
 
-    async def _timing(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value not in _values(_TIMING):
-            return [ctx.reply(Msg.USE_BUTTONS)]
-        data = {**position.data, "timing": value}
-        return [await self.ask(ctx, "protect", Msg.CT_Q_PROTECT, _PROTECT, data)]
+    async def _timing(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return Next(ContactedStep.PROTECT, {**position.data, "timing": value})
 
-    async def _protect(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+    async def _protect(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         kind, timing = position.data.get("kind"), position.data.get("timing")
-        if (
-            value not in _values(_PROTECT)
-            or not isinstance(kind, str)
-            or not isinstance(timing, str)
-        ):
-            return [ctx.reply(Msg.USE_BUTTONS)]
-        user = await ctx.ensure_user()
-        async with ctx.db.transaction() as tx:
-            await flow_positions.leave_flow(tx, user.id)
+        if not isinstance(kind, str) or not isinstance(timing, str):
+            return NOT_A_CHOICE  # the earlier answers are lost
         advice = [ctx.text(_ADVICE[answer]) for answer in (kind, timing, value)]
-        return [Reply("\n\n".join([ctx.text(Msg.CT_SUMMARY), *advice]))]
+        return Next(END, before=[Reply("\n\n".join([ctx.text(Msg.CT_SUMMARY), *advice]))])

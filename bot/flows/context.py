@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -14,7 +14,7 @@ from bot.core.events import Address
 from bot.core.replies import Button, Reply
 from bot.storage.crypto import TextCipher
 from bot.storage.db import Database
-from bot.storage.flow_positions import FlowPosition
+from bot.storage.flow_positions import FlowData, FlowPosition
 from bot.storage.users import User, ensure_user, find_user
 
 
@@ -71,10 +71,43 @@ class FlowContext:
 @dataclass(frozen=True, slots=True)
 class Choice:
     """A button: its value, and a message id for its label, or a label that is data
-    from the pack itself (an exercise's title, a country's name)."""
+    from the pack itself (an exercise's title, a country's name).
+
+    In a flow's step table, `goes_to` says where a press leads: a step of the same
+    flow (asked with that step's own question and buttons), a `Next` spelled out, or
+    the handler that answers it (`bot.flows.base`). Outside a table it is not read.
+    """
 
     value: str
     label: Msg | str
+    goes_to: str | Next | StepHandler | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Next:
+    """What a step handler returns when the conversation moves on, as a state is returned
+    in a PTB conversation: the step to go to (`END` leaves the flow), and what to say.
+
+    The step is asked with its table's question and buttons unless `question` (a message
+    id, or text already built with its values) or `rows` (some of its buttons, or buttons
+    built from data) say otherwise. `before` and `after` are said around the question.
+    """
+
+    step: str
+    data: FlowData | None = None
+    question: Msg | str | None = None
+    rows: Sequence[Sequence[Choice]] | None = None
+    before: Sequence[Reply] = ()
+    after: Sequence[Reply] = ()
+    protect: bool = False  # the question echoes the user's own words
+
+
+END = ""  # Next(END): the flow is over, the user is at no step
+# What came is not one of the step's choices (a value no button of it carries, or a button
+# whose earlier answers were lost): `Flow.go` answers "use the buttons", once for all flows.
+NOT_A_CHOICE = None
+Outcome = list[Reply] | Next | None  # None: NOT_A_CHOICE
+StepHandler = Callable[[FlowContext, FlowPosition, str], Awaitable[Outcome]]
 
 
 def button_data(position: FlowPosition, value: str) -> str:

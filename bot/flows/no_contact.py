@@ -1,62 +1,79 @@
 """/nocontact: days since the last contact, and the longest stretch, which a restart never wipes.
 
-status ──[Start counting]──▶ counting
+status ──[Start counting]──▶ counting (left)            (shown while not counting)
    ├──[Only practical contact]──▶ noted apart; the count goes on (a handover is no reset)
-   ├──[I had other contact]──▶ restarted (longest kept)
-   └──[Stop counting]──▶ counter deleted
+   ├──[I had other contact]──▶ restarted (longest kept)   (these three while counting;
+   └──[Stop counting]──▶ counter deleted                    each leaves the flow)
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext
+from bot.flows.context import Choice, FlowContext, Next, Outcome
+from bot.flows.names import FlowName
 from bot.storage import flow_positions, urges
 from bot.storage.flow_positions import FlowPosition
 
 
+class NoContactStep(StrEnum):
+    STATUS = "status"
+
+
 class NoContactCounter(Flow):
-    name = "nc"
+    name = FlowName.NO_CONTACT
 
     def __init__(self) -> None:
-        self.steps = {"status": Step(on_choice=self._choice)}
+        self.steps = self.table({
+            NoContactStep.STATUS: Step(
+                buttons=((Choice("start", Msg.NC_START, goes_to=self._start),),
+                         (Choice("practical", Msg.NC_PRACTICAL, goes_to=self._practical),),
+                         (Choice("reset", Msg.NC_RESET, goes_to=self._reset),
+                          Choice("stop", Msg.NC_STOP, goes_to=self._stop))),
+            ),
+        })  # fmt: skip
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
         user = await ctx.ensure_user()
         counter = await urges.get_no_contact(ctx.db, user.id)
         if counter is None:
-            start = ((Choice("start", Msg.NC_START),),)
-            return [await self.ask(ctx, "status", Msg.NC_OFF, start)]
+            rows = self.buttons_without(NoContactStep.STATUS, {"practical", "reset", "stop"})
+            return await self.go(ctx, Next(NoContactStep.STATUS, question=Msg.NC_OFF, rows=rows))
         days = counter.current_days(ctx.now())
         longest = max(counter.longest_days, days)
-        rows = (
-            (Choice("practical", Msg.NC_PRACTICAL),),
-            (Choice("reset", Msg.NC_RESET), Choice("stop", Msg.NC_STOP)),
-        )
         lines = [ctx.text(Msg.NC_STATUS, days=days), ctx.text(Msg.NC_LONGEST, longest=longest)]
         if counter.practical_contacts:
             lines.append(ctx.text(Msg.NC_PRACTICAL_COUNT, practical=counter.practical_contacts))
-        return [Reply(" ".join(lines), buttons=await self.show(ctx, "status", rows))]
+        rows = self.buttons_without(NoContactStep.STATUS, {"start"})
+        return await self.go(ctx, Next(NoContactStep.STATUS, question=" ".join(lines), rows=rows))
 
-    async def _choice(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+    async def _start(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
-        now = ctx.now()
         async with ctx.db.transaction() as tx:
-            match value:
-                case "start":
-                    await urges.start_no_contact(tx, user.id, now)
-                    message = ctx.text(Msg.NC_STARTED)
-                case "practical":
-                    await urges.note_practical_contact(tx, user.id)
-                    message = ctx.text(Msg.NC_PRACTICAL_NOTED)
-                case "reset":
-                    counter = await urges.restart_no_contact(tx, user.id, now)
-                    message = ctx.text(Msg.NC_RESTARTED, longest=counter.longest_days)
-                case "stop":
-                    await urges.stop_no_contact(tx, user.id)
-                    message = ctx.text(Msg.NC_STOPPED)
-                case _:
-                    return [ctx.reply(Msg.USE_BUTTONS)]
+            await urges.start_no_contact(tx, user.id, ctx.now())
             await flow_positions.leave_flow(tx, user.id)
-        return [Reply(message)]
+        return [ctx.reply(Msg.NC_STARTED)]
+
+    async def _practical(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            await urges.note_practical_contact(tx, user.id)
+            await flow_positions.leave_flow(tx, user.id)
+        return [ctx.reply(Msg.NC_PRACTICAL_NOTED)]
+
+    async def _reset(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            counter = await urges.restart_no_contact(tx, user.id, ctx.now())
+            await flow_positions.leave_flow(tx, user.id)
+        return [ctx.reply(Msg.NC_RESTARTED, longest=counter.longest_days)]
+
+    async def _stop(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            await urges.stop_no_contact(tx, user.id)
+            await flow_positions.leave_flow(tx, user.id)
+        return [ctx.reply(Msg.NC_STOPPED)]

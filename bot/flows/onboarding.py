@@ -1,7 +1,7 @@
 """First contact: welcome, then time zone, then check-in time, then (optional) country.
 
 /start ──▶ timezone ──(a place)──▶ tzconfirm ──[yes]──▶ time ──(a time)──▶ country ──▶ (left)
-             │  └─(several)──▶ tzpick ──[a place]──┘ │                      [suggested|other|skip]
+             │  └─(several)──▶ tzpick ──[a place]──┘ │ [no]──▶ timezone   [suggested|other|skip]
              │ unknown: explain, stay                └─(a time typed instead: yes, and that time)
 
 The user counts as onboarded once the check-in time is set: the country only
@@ -10,70 +10,95 @@ picks helplines, so a user who moves on without answering loses nothing.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
-from bot.flows.context import FlowContext
+from bot.flows.context import END, Choice, FlowContext, Next, Outcome
 from bot.flows.country import answer_country, ask_country
+from bot.flows.names import FlowName
 from bot.flows.parsing.times import ClockStyle, read_time
 from bot.flows.validation import both_forms
 from bot.flows.zone_question import (
+    AGAIN,
+    YES,
     ZoneSteps,
+    again,
     answer_zone,
-    ask_again,
     confirmed_zone,
     picked_zone,
 )
 from bot.scheduling.planner import reschedule_user
-from bot.storage import checkin_slots, flow_positions, users
+from bot.storage import checkin_slots, users
 from bot.storage.flow_positions import FlowPosition
 
-_ZONE_STEPS = ZoneSteps(ask="timezone", pick="tzpick", confirm="tzconfirm")
+
+class OnboardingStep(StrEnum):
+    TIMEZONE = "timezone"
+    TZPICK = "tzpick"
+    TZCONFIRM = "tzconfirm"
+    TIME = "time"
+    COUNTRY = "country"
+
+
+_ZONE_STEPS = ZoneSteps(
+    ask=OnboardingStep.TIMEZONE, pick=OnboardingStep.TZPICK, confirm=OnboardingStep.TZCONFIRM
+)
 
 
 class Onboarding(Flow):
-    name = "ob"
+    name = FlowName.ONBOARDING
 
     def __init__(self) -> None:
-        self.steps = {
-            "timezone": Step(on_text=self._timezone),
-            "tzpick": Step(on_choice=self._zone_picked, on_text=self._timezone),
-            "tzconfirm": Step(on_choice=self._zone_confirmed, on_text=self._confirm_typed),
-            "time": Step(on_text=self._time),
-            "country": Step(on_choice=self._country, text_as_choice=True),
-        }
+        self.steps = self.table({
+            OnboardingStep.TIMEZONE: Step(asks=Msg.ASK_TIMEZONE, on_typed=self._timezone),
+            OnboardingStep.TZPICK: Step(
+                buttons=((Choice(AGAIN, Msg.TIMEZONE_NONE_OF_THESE, goes_to=self._zone_again),),),
+                other_choice=self._zone_picked,  # a place offered: its confirmation
+                on_typed=self._timezone,
+            ),
+            OnboardingStep.TZCONFIRM: Step(
+                buttons=((Choice(YES, Msg.TIMEZONE_YES, goes_to=self._zone_confirmed),
+                          Choice(AGAIN, Msg.TIMEZONE_AGAIN, goes_to=self._zone_again)),),
+                on_typed=self._confirm_typed,
+            ),
+            OnboardingStep.TIME: Step(asks=Msg.ASK_TIME, on_typed=self._time),
+            OnboardingStep.COUNTRY: Step(
+                buttons=((Choice("other", Msg.COUNTRY_OTHER, goes_to=self._country),
+                          Choice("skip", Msg.COUNTRY_SKIP, goes_to=self._country)),),
+                other_choice=self._country,  # the suggested country, or one typed
+                text_as_choice=True,
+            ),
+        })  # fmt: skip
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
         user = await ctx.ensure_user()
         if user.onboarded_at is not None:
             return [ctx.reply(Msg.WELCOME_BACK)]
-        async with ctx.db.transaction() as tx:
-            await flow_positions.move_to(tx, user.id, self.name, "timezone", ctx.now())
-        return [ctx.reply(Msg.WELCOME), ctx.reply(Msg.ASK_TIMEZONE)]
+        return await self.go(ctx, Next(OnboardingStep.TIMEZONE, before=[ctx.reply(Msg.WELCOME)]))
 
-    async def _timezone(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+    async def _timezone(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         return await answer_zone(self, ctx, _ZONE_STEPS, text)
 
-    async def _zone_picked(
-        self, ctx: FlowContext, position: FlowPosition, value: str
-    ) -> list[Reply]:
-        replies = await picked_zone(self, ctx, _ZONE_STEPS, value)
-        return [ctx.reply(Msg.USE_BUTTONS)] if replies is None else replies
+    async def _zone_again(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return again(_ZONE_STEPS)
+
+    async def _zone_picked(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await picked_zone(self, ctx, _ZONE_STEPS, value)
 
     async def _zone_confirmed(
         self, ctx: FlowContext, position: FlowPosition, value: str
-    ) -> list[Reply]:
+    ) -> Outcome:
         zone = confirmed_zone(position, value)
         if zone is None:
-            return await ask_again(self, ctx, _ZONE_STEPS)
+            return again(_ZONE_STEPS)
         await self._save_zone(ctx, zone)
-        return [ctx.reply(Msg.ASK_TIME)]
+        return Next(OnboardingStep.TIME)
 
-    async def _confirm_typed(
-        self, ctx: FlowContext, position: FlowPosition, text: str
-    ) -> list[Reply]:
+    async def _confirm_typed(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         """A time typed instead of a yes answers both questions; another place is read anew."""
-        zone = confirmed_zone(position, "yes")
+        zone = confirmed_zone(position, YES)
         if zone is not None and read_time(text).value is not None:
             await self._save_zone(ctx, zone)
             return await self._time(ctx, position, text)
@@ -83,9 +108,8 @@ class Onboarding(Flow):
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await users.set_timezone(tx, user.id, zone)
-            await flow_positions.move_to(tx, user.id, self.name, "time", ctx.now())
 
-    async def _time(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+    async def _time(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         reading = read_time(text)
         if reading.value is None:
             twelve = reading.style is ClockStyle.TWELVE_HOUR
@@ -99,10 +123,10 @@ class Onboarding(Flow):
         timezone = user.timezone or "UTC"
         shown = both_forms(ctx, checkin_time)
         done = ctx.reply(Msg.ONBOARDING_DONE, time=shown, timezone=timezone)
-        return [done, await ask_country(self, ctx, "country")]
+        return [done, await ask_country(self, ctx, OnboardingStep.COUNTRY)]
 
-    async def _country(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+    async def _country(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         code, replies = await answer_country(ctx, value)
         if code is not None or value == "skip":
-            await self.leave(ctx)
+            return Next(END, before=replies)
         return replies

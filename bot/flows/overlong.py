@@ -9,11 +9,12 @@ move of the position drops it.
 from __future__ import annotations
 
 import base64
+from dataclasses import replace
 
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
-from bot.flows.base import Flow
-from bot.flows.context import Choice, FlowContext
+from bot.flows.base import Flow, Rows
+from bot.flows.context import Choice, FlowContext, Next, StepHandler
 from bot.flows.limits import TextLimit
 from bot.flows.typed_labels import SHOWN_KEY
 from bot.storage.flow_positions import FlowData, FlowPosition
@@ -57,13 +58,17 @@ async def first_part(ctx: FlowContext, position: FlowPosition, limit: TextLimit)
     return cut(text, limit.characters)
 
 
-async def write_shorter(
-    flow: Flow, ctx: FlowContext, position: FlowPosition, limit: TextLimit
-) -> Reply:
+def write_shorter(ctx: FlowContext, position: FlowPosition, limit: TextLimit) -> Next:
     """Back to the same step, the long text dropped, ready for a shorter one."""
     kept = {key: value for key, value in _without_long(position.data).items() if key != SHOWN_KEY}
-    await flow.move(ctx, position.step, kept)
-    return ctx.reply(Msg.LONG_REWRITE, limit=limit.characters)
+    asked = ctx.text(Msg.LONG_REWRITE, limit=limit.characters)
+    return Next(position.step, kept, question=asked, rows=())
+
+
+def long_text_buttons(keep_first: StepHandler, shorter: StepHandler) -> Rows:
+    """The two buttons `offer_choice` shows, for the table of a step that takes text."""
+    keep, rewrite = _CHOICES[0]
+    return ((replace(keep, goes_to=keep_first), replace(rewrite, goes_to=shorter)),)
 
 
 def cut(text: str, characters: int) -> str:

@@ -4,6 +4,7 @@
       └──[not now]──▶ (left)                                            │
     menu shows Breathe, Wait, Write and More; More shows the rest:      │
       ├──[The urge is to look them up]──▶ checking ──[wait|breathe|didn't look|back]
+      ├──[back]──▶ menu (the first three again)
       ├──[I live with them, or went back]──▶ need (kind words, no forecast)
     menu ──[Breathe]──▶ bpick ──[rhythm]──▶ after ──[again|back]─────────┤
       ├──[Ground]─────▶ gpick ──[exercise]──▶ gstep ──[next]…──▶ after ──┤
@@ -14,7 +15,10 @@
       ├──[I reached out]──▶ need ──[ground|breathe|rest]─────────────────┘
       └──[I'm okay]───▶ (left; counted as passed)
 
-    follow-up (scheduled) ──▶ followup ──[passed|still strong|reached out|more time]
+    follow-up (scheduled) ──▶ followup ──[passed]──▶ (left)   [still strong]──▶ menu
+                                         [reached out]──▶ need   [more time]──▶ wait
+    need ──[rest]──▶ (left)   checking ──[didn't look]──▶ (left; counted as passed)
+    reason, write ──(too long)──▶ the same step [keep the first part | write it shorter]
 
 Nothing here shames: reaching out gets a kind, practical answer and a question.
 """
@@ -24,17 +28,20 @@ from __future__ import annotations
 import base64
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import timedelta
+from enum import StrEnum
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.rotation import pick_fresh
 from bot.content_pack.schema import Exercise
 from bot.core.replies import Frame, Reply
 from bot.delivery.outbox import Outgoing
-from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext, Services
+from bot.flows.base import Flow, Step, leading, routed
+from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
 from bot.flows.limits import TextLimit
-from bot.flows.overlong import KEEP_FIRST, WRITE_SHORTER, first_part, offer_choice, write_shorter
+from bot.flows.names import FlowName
+from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
 from bot.flows.reasons import save_reason
 from bot.flows.typed_labels import showing
 from bot.flows.validation import too_long
@@ -43,7 +50,7 @@ from bot.scheduling.planner import in_quiet_hours, user_zone
 from bot.storage import content_seen, flow_positions, urges
 from bot.storage.content_seen import NO_REPEAT_WINDOW, SeenKind
 from bot.storage.db import Transaction
-from bot.storage.flow_positions import FlowPosition, Placement, new_token
+from bot.storage.flow_positions import FlowData, FlowPosition, Placement, new_token
 from bot.storage.user_texts import TextKind, add_text, list_texts
 from bot.storage.users import User
 
@@ -53,39 +60,11 @@ BREATH_WORDS = {"in": Msg.BREATH_IN, "hold": Msg.BREATH_HOLD, "out": Msg.BREATH_
 # capitalised frame label never lands mid-sentence.
 BREATH_STEPS = {"in": Msg.BREATH_STEP_IN, "hold": Msg.BREATH_STEP_HOLD, "out": Msg.BREATH_STEP_OUT}
 
-_OFFER = ((Choice("yes", Msg.PAUSE_OFFER_YES), Choice("no", Msg.PAUSE_OFFER_NO)),)
-# Under stress, fewer choices: the three that help most first, the rest behind "More".
-_MENU = (
-    (Choice("breathe", Msg.PAUSE_BREATHE),),
-    (Choice("wait", Msg.PAUSE_WAIT),),
-    (Choice("write", Msg.PAUSE_WRITE),),
-    (Choice("more", Msg.PAUSE_MORE),),
-)
-_MORE = (
-    (Choice("ground", Msg.PAUSE_GROUND), Choice("remember", Msg.PAUSE_REMEMBER)),
-    (Choice("checking", Msg.PAUSE_CHECKING),),
-    (Choice("still", Msg.PAUSE_STILL_THERE),),
-    (Choice("reached", Msg.PAUSE_REACHED_OUT), Choice("done", Msg.PAUSE_DONE)),
-    (Choice("back", Msg.PAUSE_BACK),),
-)
-# The urge to look them up (a profile, a story, unblocking), not to write to them.
-_CHECKING = (
-    (Choice("wait", Msg.PAUSE_WAIT),),
-    (Choice("breathe", Msg.PAUSE_BREATHE),),
-    (Choice("done", Msg.CHECKING_PASSED), Choice("back", Msg.PAUSE_BACK)),
-)
 _AFTER = ((Choice("again", Msg.PAUSE_ANOTHER), Choice("back", Msg.PAUSE_BACK)),)
-_NEXT = ((Choice("next", Msg.PAUSE_NEXT), Choice("back", Msg.PAUSE_BACK)),)
-_SKIP = ((Choice("skip", Msg.PAUSE_SKIP),),)
-_KEEP = ((Choice("keep", Msg.WRITE_KEEP), Choice("letgo", Msg.WRITE_LET_GO)),)
 _WAIT = ((Choice("10", Msg.WAIT_10), Choice("20", Msg.WAIT_20), Choice("30", Msg.WAIT_30)),)
 _FOLLOWUP = (
     (Choice("passed", Msg.FOLLOWUP_PASSED), Choice("strong", Msg.FOLLOWUP_STRONG)),
     (Choice("reached", Msg.FOLLOWUP_REACHED), Choice("more", Msg.FOLLOWUP_MORE_TIME)),
-)
-_NEED = (
-    (Choice("ground", Msg.PAUSE_GROUND), Choice("breathe", Msg.PAUSE_BREATHE)),
-    (Choice("rest", Msg.PAUSE_NEED_REST),),
 )
 
 
@@ -114,27 +93,120 @@ def breathing_text(ctx: FlowContext, exercise: Exercise) -> str:
     return f"{exercise.intro}\n\n{sequence}\n\n{exercise.closing}"
 
 
+class PauseStep(StrEnum):
+    OFFER = "offer"
+    MENU = "menu"
+    BPICK = "bpick"
+    GPICK = "gpick"
+    GSTEP = "gstep"
+    AFTER = "after"
+    REMEMBER = "remember"
+    REASON = "reason"
+    WRITE = "write"
+    KEEP = "keep"
+    WAIT = "wait"
+    FOLLOWUP = "followup"
+    NEED = "need"
+    CHECKING = "checking"
+
+
+_BACK_ROW = ((Choice("back", Msg.PAUSE_BACK),),)
+
+
 class Pause(Flow):
-    name = "pa"
+    name = FlowName.PAUSE
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
-        self.steps = {
-            "offer": Step(on_choice=self.answer_offer),
-            "menu": Step(on_choice=self._menu),
-            "bpick": Step(on_choice=self._breathe),
-            "gpick": Step(on_choice=self._ground),
-            "gstep": Step(on_choice=self._ground_step),
-            "after": Step(on_choice=self._after),
-            "remember": Step(on_choice=self._remember_choice),
-            "reason": Step(on_choice=self._remember_choice, on_text=self._reason),
-            "write": Step(on_text=self._write, on_choice=self._write_choice),
-            "keep": Step(on_choice=self._keep),
-            "wait": Step(on_choice=self._wait, text_as_choice=True),
-            "followup": Step(on_choice=self._followup),
-            "need": Step(on_choice=self._need),
-            "checking": Step(on_choice=self._checking),
-        }
+        back = leading(_BACK_ROW, PauseStep.MENU)
+        # Under stress, fewer choices: the three that help most first, the rest behind "More"
+        # (shown at the same step).
+        more = (
+            (Choice("ground", Msg.PAUSE_GROUND, goes_to=self._grounding),
+             Choice("remember", Msg.PAUSE_REMEMBER, goes_to=self._remember)),
+            (Choice("checking", Msg.PAUSE_CHECKING, goes_to=PauseStep.CHECKING),),
+            (Choice("still", Msg.PAUSE_STILL_THERE, goes_to=self._still_there),),
+            (Choice("reached", Msg.PAUSE_REACHED_OUT, goes_to=self._reached_out),
+             Choice("done", Msg.PAUSE_DONE, goes_to=self._done)),
+            (Choice("back", Msg.PAUSE_BACK, goes_to=PauseStep.MENU),),
+        )  # fmt: skip
+        more_menu = Next(PauseStep.MENU, question=Msg.PAUSE_MORE_MENU, rows=more)
+        self.steps = self.table({
+            PauseStep.OFFER: Step(
+                asks=Msg.PAUSE_OFFER,
+                buttons=((Choice("yes", Msg.PAUSE_OFFER_YES, goes_to=self.take_offer),
+                          Choice("no", Msg.PAUSE_OFFER_NO, goes_to=self.decline_offer)),),
+            ),
+            PauseStep.MENU: Step(
+                asks=Msg.PAUSE_MENU,
+                buttons=(
+                    (Choice("breathe", Msg.PAUSE_BREATHE, goes_to=self._breathing),),
+                    (Choice("wait", Msg.PAUSE_WAIT, goes_to=PauseStep.WAIT),),
+                    (Choice("write", Msg.PAUSE_WRITE, goes_to=PauseStep.WRITE),),
+                    (Choice("more", Msg.PAUSE_MORE, goes_to=more_menu),),
+                ),
+                also=more,
+            ),
+            PauseStep.CHECKING: Step(
+                asks=Msg.PAUSE_CHECKING_REPLY,
+                buttons=(
+                    (Choice("wait", Msg.PAUSE_WAIT, goes_to=PauseStep.WAIT),),
+                    (Choice("breathe", Msg.PAUSE_BREATHE, goes_to=self._breathing),),
+                    (Choice("done", Msg.CHECKING_PASSED, goes_to=self._done),
+                     Choice("back", Msg.PAUSE_BACK, goes_to=PauseStep.MENU)),
+                ),
+            ),
+            # An exercise's own buttons come from the pack: other_choice reads them.
+            PauseStep.BPICK: Step(buttons=back, other_choice=self._breathe),
+            PauseStep.GPICK: Step(buttons=back, other_choice=self._ground),
+            PauseStep.GSTEP: Step(
+                buttons=((Choice("next", Msg.PAUSE_NEXT, goes_to=self._ground_step),
+                          Choice("back", Msg.PAUSE_BACK, goes_to=PauseStep.MENU)),),
+            ),
+            PauseStep.AFTER: Step(
+                buttons=routed(_AFTER, {"again": self._again, "back": PauseStep.MENU}),
+            ),
+            PauseStep.REMEMBER: Step(
+                buttons=((Choice("again", Msg.PAUSE_ANOTHER, goes_to=self._another_reflection),
+                          Choice("back", Msg.PAUSE_BACK, goes_to=PauseStep.MENU)),),
+            ),
+            PauseStep.REASON: Step(  # no reasons saved yet: one can be written here
+                asks=Msg.REMEMBER_EMPTY,
+                buttons=((Choice("skip", Msg.PAUSE_SKIP, goes_to=PauseStep.MENU),),),
+                also=long_text_buttons(self._reason_first_part, self._reason_shorter),
+                on_typed=self._reason,
+            ),
+            PauseStep.WRITE: Step(
+                asks=Msg.WRITE_PROMPT,
+                also=long_text_buttons(self._draft_first_part, self._draft_shorter),
+                on_typed=self._write,
+            ),
+            PauseStep.KEEP: Step(
+                asks=Msg.WRITE_WRITTEN,
+                buttons=((Choice("keep", Msg.WRITE_KEEP, goes_to=self._keep),
+                          Choice("letgo", Msg.WRITE_LET_GO, goes_to=self._keep)),),
+            ),
+            PauseStep.WAIT: Step(
+                asks=Msg.WAIT_PROMPT,
+                buttons=leading(_WAIT, self._wait),
+                other_choice=self._wait,  # typed: "10 min", "wait 20 minutes"
+                text_as_choice=True,
+            ),
+            PauseStep.FOLLOWUP: Step(  # asked by the scheduler (followups_due)
+                buttons=routed(_FOLLOWUP, {
+                    "passed": self._passed,
+                    "strong": self._still_strong,
+                    "reached": self._reached_out,
+                    "more": PauseStep.WAIT,
+                }),
+            ),
+            PauseStep.NEED: Step(
+                asks=Msg.REACHED_OUT_REPLY,
+                buttons=((Choice("ground", Msg.PAUSE_GROUND, goes_to=self._grounding),
+                          Choice("breathe", Msg.PAUSE_BREATHE, goes_to=self._breathing)),
+                         (Choice("rest", Msg.PAUSE_NEED_REST, goes_to=self._rest),)),
+            ),
+        })  # fmt: skip
 
     # Entry points -----------------------------------------------------------------------
 
@@ -143,11 +215,11 @@ class Pause(Flow):
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await urges.start_pause(tx, user.id, ctx.now())
-        return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
+        return await self.go(ctx, Next(PauseStep.MENU))
 
     async def offer(self, ctx: FlowContext) -> list[Reply]:
         """Free text sounded like an urge: ask first, start nothing without a yes."""
-        return [await self.ask(ctx, "offer", Msg.PAUSE_OFFER, _OFFER)]
+        return await self.go(ctx, Next(PauseStep.OFFER))
 
     async def followups_due(
         self, tx: Transaction, services: Services, claimed: Sequence[tuple[int, User]]
@@ -161,8 +233,8 @@ class Pause(Flow):
         placements, outgoing = [], []
         for followup_id, user in claimed:
             ctx = FlowContext(services, user.address, user.locale)
-            shown = showing(ctx, "followup", _FOLLOWUP)
-            position = FlowPosition(self.name, "followup", new_token(), shown.data())
+            shown = showing(ctx, PauseStep.FOLLOWUP, _FOLLOWUP)
+            position = FlowPosition(self.name, PauseStep.FOLLOWUP, new_token(), shown.data())
             placements.append(Placement(user.id, position))
             reply = Reply(
                 # It arrives unasked-for in the moment, so it may show on a lock screen.
@@ -176,9 +248,9 @@ class Pause(Flow):
 
     async def reprompt(self, ctx: FlowContext, position: FlowPosition) -> Reply | None:
         """A follow-up's question is sent by the scheduler, not kept: built again here."""
-        if position.step != "followup":
+        if position.step != PauseStep.FOLLOWUP:
             return None
-        shown = showing(ctx, "followup", _FOLLOWUP)
+        shown = showing(ctx, PauseStep.FOLLOWUP, _FOLLOWUP)
         user = await ctx.find_user()
         discreet = user is None or user.discreet
         return Reply(
@@ -188,39 +260,26 @@ class Pause(Flow):
 
     # Steps ------------------------------------------------------------------------------
 
-    async def _menu(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        match value:
-            case "breathe":
-                return [await self._pick(ctx, "bpick", "breathing")]
-            case "ground":
-                return [await self._pick(ctx, "gpick", "grounding")]
-            case "remember":
-                return await self._remember(ctx)
-            case "write":
-                await self.move(ctx, "write")
-                return [ctx.reply(Msg.WRITE_PROMPT)]
-            case "wait":
-                return [await self.ask(ctx, "wait", Msg.WAIT_PROMPT, _WAIT)]
-            case "reached":
-                return await self._reached_out(ctx)
-            case "done":
-                return await self._passed(ctx, Msg.PAUSE_DONE_REPLY)
-            case "more":
-                return [await self.ask(ctx, "menu", Msg.PAUSE_MORE_MENU, _MORE)]
-            case "back":
-                return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
-            case "checking":
-                return [await self.ask(ctx, "checking", Msg.PAUSE_CHECKING_REPLY, _CHECKING)]
-            case "still":
-                return await self._still_there(ctx)
-        return [ctx.reply(Msg.USE_BUTTONS)]
+    async def _breathing(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return self._pick(ctx, PauseStep.BPICK, "breathing")
 
-    async def _checking(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value in {"wait", "breathe", "done", "back"}:
-            return await self._menu(ctx, position, value)
-        return [ctx.reply(Msg.USE_BUTTONS)]
+    async def _grounding(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return self._pick(ctx, PauseStep.GPICK, "grounding")
 
-    async def _still_there(self, ctx: FlowContext) -> list[Reply]:
+    async def _done(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await self._resolved_passed(ctx, Msg.PAUSE_DONE_REPLY)
+
+    async def _passed(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await self._resolved_passed(ctx, Msg.PASSED_REPLY)
+
+    async def _rest(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return Next(END, before=[ctx.reply(Msg.PAUSE_REST_REPLY)])
+
+    async def _still_strong(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        text = f"{ctx.text(Msg.STRONG_REPLY)}\n\n{ctx.text(Msg.PAUSE_MENU)}"
+        return Next(PauseStep.MENU, question=text)
+
+    async def _still_there(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         """Lives with them, or went back: kindness and a next step, never a forecast."""
         user = await ctx.ensure_user()
         replies = [
@@ -236,16 +295,16 @@ class Pause(Flow):
             async with ctx.db.transaction() as tx:
                 await content_seen.mark_seen(tx, [(user.id, SeenKind.REPLY, chosen.id)], ctx.now())
             text = f"{chosen.text}\n\n{text}"
-        return [Reply(text, buttons=await self.show(ctx, "need", _NEED))]
+        return Next(PauseStep.NEED, question=text)
 
-    async def _pick(self, ctx: FlowContext, step: str, kind: str) -> Reply:
+    def _pick(self, ctx: FlowContext, step: PauseStep, kind: str) -> Next:
         choices = [
             Choice(str(index), exercise.title)
             for index, exercise in enumerate(ctx.services.content.exercises(ctx.locale))
             if exercise.kind == kind
         ]
         rows = [choices[i : i + 2] for i in range(0, len(choices), 2)]
-        return await self.ask(ctx, step, Msg.PAUSE_PICK, (*rows, *_BACK_ROW))
+        return Next(step, question=Msg.PAUSE_PICK, rows=(*rows, *_BACK_ROW))
 
     def _exercise(self, ctx: FlowContext, value: str, kind: str) -> Exercise | None:
         exercises = ctx.services.content.exercises(ctx.locale)
@@ -254,13 +313,12 @@ class Pause(Flow):
             return exercises[index]
         return None
 
-    async def _breathe(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == "back":
-            return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
+    async def _breathe(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         exercise = self._exercise(ctx, value, "breathing")
         if exercise is None:
-            return [ctx.reply(Msg.USE_BUTTONS)]
-        buttons = await self.show(ctx, "after", _AFTER, {"again": "bpick"})
+            return NOT_A_CHOICE
+        # Shown by hand: the reply carries the breathing frames as well as the buttons.
+        buttons = await self.show(ctx, PauseStep.AFTER, _AFTER, {"again": PauseStep.BPICK})
         return [
             Reply(
                 text=breathing_text(ctx, exercise),
@@ -269,63 +327,53 @@ class Pause(Flow):
             )
         ]
 
-    async def _ground(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == "back":
-            return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
+    async def _ground(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         exercise = self._exercise(ctx, value, "grounding")
         if exercise is None:
-            return [ctx.reply(Msg.USE_BUTTONS)]
-        buttons = await self.show(ctx, "gstep", _NEXT, {"exercise": int(value), "step": 0})
+            return NOT_A_CHOICE
         first = self._step_text(ctx, exercise, 0)
-        return [Reply(f"{exercise.intro}\n\n{first}", buttons=buttons)]
+        data: FlowData = {"exercise": int(value), "step": 0}
+        return Next(PauseStep.GSTEP, data, question=f"{exercise.intro}\n\n{first}")
 
     def _step_text(self, ctx: FlowContext, exercise: Exercise, step: int) -> str:
         return ctx.text(
             Msg.EXERCISE_STEP, number=step + 1, total=len(exercise.steps), text=exercise.steps[step]
         )
 
-    async def _ground_step(
-        self, ctx: FlowContext, position: FlowPosition, value: str
-    ) -> list[Reply]:
-        if value == "back":
-            return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
+    async def _ground_step(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         index, step = position.data.get("exercise"), position.data.get("step")
         exercises = ctx.services.content.exercises(ctx.locale)
-        if value != "next" or not isinstance(index, int) or not isinstance(step, int):
-            return [ctx.reply(Msg.USE_BUTTONS)]
+        if not isinstance(index, int) or not isinstance(step, int):
+            return NOT_A_CHOICE
         exercise = exercises[index]
         if step + 1 < len(exercise.steps):
-            buttons = await self.show(ctx, "gstep", _NEXT, {"exercise": index, "step": step + 1})
-            return [
-                Reply(
-                    self._step_text(ctx, exercise, step + 1),
-                    buttons=buttons,
-                )
-            ]
-        buttons = await self.show(ctx, "after", _AFTER, {"again": "gpick"})
+            data: FlowData = {"exercise": index, "step": step + 1}
+            return Next(PauseStep.GSTEP, data, question=self._step_text(ctx, exercise, step + 1))
         text = f"{exercise.closing}\n\n{ctx.text(Msg.PAUSE_AFTER_EXERCISE)}"
-        return [Reply(text, buttons=buttons)]
+        return Next(PauseStep.AFTER, {"again": PauseStep.GPICK}, question=text)
 
-    async def _after(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == "again" and position.data.get("again") == "gpick":
-            return [await self._pick(ctx, "gpick", "grounding")]
-        if value == "again":
-            return [await self._pick(ctx, "bpick", "breathing")]
-        if value == "back":
-            return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
-        return [ctx.reply(Msg.USE_BUTTONS)]
+    async def _again(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        """Another exercise of the kind just done."""
+        if position.data.get("again") == PauseStep.GPICK:
+            return self._pick(ctx, PauseStep.GPICK, "grounding")
+        return self._pick(ctx, PauseStep.BPICK, "breathing")
 
-    async def _remember(self, ctx: FlowContext) -> list[Reply]:
+    async def _remember(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         reasons = await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user.id)
         if not reasons:
-            return [await self.ask(ctx, "reason", Msg.REMEMBER_EMPTY, _SKIP)]
+            return Next(PauseStep.REASON)
         listed = "\n".join(f"• {reason.text}" for reason in reasons)
         # protect: this quotes the user's own words back to them.
         mine = Reply(f"{ctx.text(Msg.REMEMBER_INTRO)}\n\n{listed}", protect=True)
-        return [mine, await self._reflection(ctx)]
+        return replace(await self._reflection(ctx), before=[mine])
 
-    async def _reflection(self, ctx: FlowContext) -> Reply:
+    async def _another_reflection(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> Outcome:
+        return await self._reflection(ctx)
+
+    async def _reflection(self, ctx: FlowContext) -> Next:
         user = await ctx.ensure_user()
         seen = await content_seen.seen_since(
             ctx.db, user.id, SeenKind.REFLECTION, ctx.now() - NO_REPEAT_WINDOW
@@ -335,30 +383,29 @@ class Pause(Flow):
             await content_seen.mark_seen(
                 tx, [(user.id, SeenKind.REFLECTION, question.id)], ctx.now()
             )
-        buttons = await self.show(ctx, "remember", _AFTER)
         text = f"{ctx.text(Msg.REFLECT_INTRO)}\n\n{question.text}"
-        return Reply(text, buttons=buttons)
+        return Next(PauseStep.REMEMBER, question=text)
 
-    async def _remember_choice(
+    async def _reason_shorter(
         self, ctx: FlowContext, position: FlowPosition, value: str
-    ) -> list[Reply]:
-        if value == "again":
-            return [await self._reflection(ctx)]
-        if value in {"back", "skip"}:
-            return [await self.ask(ctx, "menu", Msg.PAUSE_MENU, _MENU)]
-        if value == WRITE_SHORTER:
-            return [await write_shorter(self, ctx, position, TextLimit.REASON)]
-        if value == KEEP_FIRST and (reason := await first_part(ctx, position, TextLimit.REASON)):
-            return await self._reason(ctx, position, reason)
-        return [ctx.reply(Msg.USE_BUTTONS)]
+    ) -> Outcome:
+        return write_shorter(ctx, position, TextLimit.REASON)
 
-    async def _reason(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+    async def _reason_first_part(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> Outcome:
+        reason = await first_part(ctx, position, TextLimit.REASON)
+        if not reason:  # nothing held (an old button)
+            return NOT_A_CHOICE
+        return await self._reason(ctx, position, reason)
+
+    async def _reason(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         if too_long(TextLimit.REASON, text):
             return [await offer_choice(self, ctx, position, TextLimit.REASON, text)]
         refused = await save_reason(ctx, text)
-        return [refused] if refused is not None else await self._remember(ctx)
+        return [refused] if refused is not None else await self._remember(ctx, position, text)
 
-    async def _write(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+    async def _write(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         draft = text.strip()
         if not draft:
             return [ctx.reply(Msg.WRITE_PROMPT)]
@@ -367,39 +414,35 @@ class Pause(Flow):
         user = await ctx.ensure_user()
         # Until the user chooses, the draft waits sealed, never in clear, in the position row.
         sealed = base64.b64encode(ctx.cipher.encrypt(draft, user.id)).decode("ascii")
-        return [await self.ask(ctx, "keep", Msg.WRITE_WRITTEN, _KEEP, {"draft": sealed})]
+        return Next(PauseStep.KEEP, {"draft": sealed})
 
-    async def _write_choice(
+    async def _draft_shorter(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return write_shorter(ctx, position, TextLimit.DRAFT)
+
+    async def _draft_first_part(
         self, ctx: FlowContext, position: FlowPosition, value: str
-    ) -> list[Reply]:
-        if value == WRITE_SHORTER:
-            return [await write_shorter(self, ctx, position, TextLimit.DRAFT)]
-        draft = await first_part(ctx, position, TextLimit.DRAFT) if value == KEEP_FIRST else None
-        if draft is None:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+    ) -> Outcome:
+        draft = await first_part(ctx, position, TextLimit.DRAFT)
+        if draft is None:  # nothing held (an old button)
+            return NOT_A_CHOICE
         return await self._write(ctx, position, draft)
 
-    async def _keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+    async def _keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         sealed = position.data.get("draft")
-        if value not in {"keep", "letgo"} or not isinstance(sealed, str):
-            return [ctx.reply(Msg.USE_BUTTONS)]
+        if not isinstance(sealed, str):
+            return NOT_A_CHOICE
         user = await ctx.ensure_user()
-        async with ctx.db.transaction() as tx:
-            if value == "keep":
-                draft = ctx.cipher.decrypt(base64.b64decode(sealed), user.id)
+        if value == "keep":
+            draft = ctx.cipher.decrypt(base64.b64decode(sealed), user.id)
+            async with ctx.db.transaction() as tx:
                 await add_text(tx, ctx.cipher, TextKind.DRAFT, user.id, draft, ctx.now())
-            menu = showing(ctx, "menu", _MENU)
-            moved = await flow_positions.move_to(
-                tx, user.id, self.name, "menu", ctx.now(), menu.data()
-            )
         said = ctx.text(Msg.WRITE_KEPT if value == "keep" else Msg.WRITE_LET_GONE)
-        text = f"{said}\n\n{ctx.text(Msg.PAUSE_MENU)}"
-        return [Reply(text, buttons=menu.markup(moved))]
+        return Next(PauseStep.MENU, question=f"{said}\n\n{ctx.text(Msg.PAUSE_MENU)}")
 
-    async def _wait(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+    async def _wait(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         minutes = value.removeprefix("wait ").removesuffix(" minutes").removesuffix(" min").strip()
         if minutes not in WAIT_MINUTES:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return NOT_A_CHOICE
         user = await ctx.ensure_user()
         due = ctx.now() + timedelta(minutes=int(minutes))
         async with ctx.db.transaction() as tx:
@@ -408,40 +451,15 @@ class Pause(Flow):
         local = due.astimezone(user_zone(user))
         return [ctx.reply(Msg.WAIT_STARTED, time=f"{local:%H:%M}")]
 
-    async def _followup(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        match value:
-            case "passed":
-                return await self._passed(ctx, Msg.PASSED_REPLY)
-            case "strong":
-                buttons = await self.show(ctx, "menu", _MENU)
-                text = f"{ctx.text(Msg.STRONG_REPLY)}\n\n{ctx.text(Msg.PAUSE_MENU)}"
-                return [Reply(text, buttons=buttons)]
-            case "reached":
-                return await self._reached_out(ctx)
-            case "more":
-                return [await self.ask(ctx, "wait", Msg.WAIT_PROMPT, _WAIT)]
-        return [ctx.reply(Msg.USE_BUTTONS)]
-
-    async def _reached_out(self, ctx: FlowContext) -> list[Reply]:
+    async def _reached_out(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await urges.resolve_latest_pause(tx, user.id, "reached_out", ctx.now())
-        return [await self.ask(ctx, "need", Msg.REACHED_OUT_REPLY, _NEED)]
+        return Next(PauseStep.NEED)
 
-    async def _need(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
-        if value == "rest":
-            await self.leave(ctx)
-            return [ctx.reply(Msg.PAUSE_REST_REPLY)]
-        if value in {"ground", "breathe"}:
-            return await self._menu(ctx, position, value)
-        return [ctx.reply(Msg.USE_BUTTONS)]
-
-    async def _passed(self, ctx: FlowContext, message: Msg) -> list[Reply]:
+    async def _resolved_passed(self, ctx: FlowContext, message: Msg) -> list[Reply]:
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await urges.resolve_latest_pause(tx, user.id, "passed", ctx.now())
             await flow_positions.leave_flow(tx, user.id)
         return [ctx.reply(message)]
-
-
-_BACK_ROW = ((Choice("back", Msg.PAUSE_BACK),),)

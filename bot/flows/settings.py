@@ -1,14 +1,18 @@
-"""/settings: time zone, check-in times, days, quiet hours, pause, stop and resume.
+"""/settings: country, time zone, check-in times, days, quiet hours, pause, history kept,
+discreet mode, stop and resume.
 
-    menu ──[Time zone]──────▶ timezone ──(a place)──▶ tzconfirm ──[yes]──▶ menu
-      │                          └──(several)──▶ tzpick ──[a place]──┘
-      ├───[Check-in times]──▶ times ─────(valid)──▶ menu
-      ├───[Days]────────────▶ days ──────(valid)──▶ menu
-      ├───[Quiet hours]─────▶ quiet ─────(valid)──▶ menu
-      ├───[Pause]───────────▶ pause ──[1|3|7 days or typed N]──▶ (left, paused)
-      ├───[History kept]────▶ keep ──[7|30|90 days, longest, or typed N]──▶ menu
-      ├───[Stop | Resume]───▶ (left, stopped | resumed)
-      └───[Done]────────────▶ (left)
+    menu ──[Country]──────────▶ country ──[suggested | typed name]──▶ menu
+      │                            └──[Other]──▶ (asks for the name)   [Skip]──▶ menu
+      ├───[Time zone]──────────▶ timezone ──(a place)──▶ tzconfirm ──[yes]──▶ menu
+      │                            └──(several)──▶ tzpick ──[a place]──┘ [no]──▶ timezone
+      ├───[Check-in times]─────▶ times ─────(valid)──▶ menu
+      ├───[Days]───────────────▶ days ──────(valid)──▶ menu
+      ├───[Quiet hours]────────▶ quiet ─────(valid)──▶ menu
+      ├───[Pause]──────────────▶ pause ──[1|3|7 days or typed N]──▶ (left, paused)
+      ├───[History kept]───────▶ keep ──[7|30|90 days, longest, or typed N]──▶ menu
+      ├───[Discreet off | on]──▶ menu (saved; the command menu's words change too)
+      ├───[Stop | Resume]──────▶ (left, stopped | resumed)
+      └───[Done]───────────────▶ (left)
 
 Every change reschedules the user's check-ins in the same transaction.
 """
@@ -18,19 +22,23 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, time, timedelta
+from enum import StrEnum
 
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
-from bot.flows.base import Flow, Step
-from bot.flows.context import Choice, FlowContext
+from bot.flows.base import Flow, Rows, Step, leading
+from bot.flows.context import END, Choice, FlowContext, Next, Outcome
 from bot.flows.country import answer_country, ask_country, display_name
+from bot.flows.names import FlowName
 from bot.flows.parsing.days import read_days
 from bot.flows.parsing.times import ClockStyle, read_span, read_times
 from bot.flows.validation import both_forms
 from bot.flows.zone_question import (
+    AGAIN,
+    YES,
     ZoneSteps,
+    again,
     answer_zone,
-    ask_again,
     confirmed_zone,
     picked_zone,
 )
@@ -43,14 +51,24 @@ from bot.storage.retention import purge_expired
 from bot.storage.users import QuietHours, User
 
 MAX_PAUSE_DAYS = 60
-_ZONE_STEPS = ZoneSteps(ask="timezone", pick="tzpick", confirm="tzconfirm")
 
-_QUESTIONS = {
-    "tz": ("timezone", Msg.SETTINGS_ASK_TIMEZONE),  # no "First," as in onboarding
-    "times": ("times", Msg.ASK_TIMES),
-    "days": ("days", Msg.ASK_DAYS),
-    "quiet": ("quiet", Msg.ASK_QUIET),
-}
+
+class SettingsStep(StrEnum):
+    MENU = "menu"
+    TIMEZONE = "timezone"
+    TZPICK = "tzpick"
+    TZCONFIRM = "tzconfirm"
+    TIMES = "times"
+    DAYS = "days"
+    QUIET = "quiet"
+    PAUSE = "pause"
+    COUNTRY = "country"
+    KEEP = "keep"
+
+
+_ZONE_STEPS = ZoneSteps(
+    ask=SettingsStep.TIMEZONE, pick=SettingsStep.TZPICK, confirm=SettingsStep.TZCONFIRM
+)
 _PAUSES = ((Choice("1", Msg.PAUSE_1), Choice("3", Msg.PAUSE_3), Choice("7", Msg.PAUSE_7)),)
 
 Change = Callable[[Transaction, User], Awaitable[None]]
@@ -62,7 +80,7 @@ def kept_days(ctx: FlowContext, user: User) -> int:
     return longest if user.keep_days is None else min(user.keep_days, longest)
 
 
-def _keep_choices(ctx: FlowContext) -> tuple[tuple[Choice, ...], ...]:
+def _keep_choices(ctx: FlowContext) -> Rows:
     longest = ctx.services.retention_days
     shorter = tuple(
         Choice(str(days), ctx.text(Msg.KEEP_DAYS, days=days))
@@ -81,26 +99,69 @@ def format_local_date(user: User, instant: datetime) -> str:
 
 
 class Settings(Flow):
-    name = "st"
+    name = FlowName.SETTINGS
 
     def __init__(self) -> None:
-        self.steps = {
-            "menu": Step(on_choice=self._menu),
-            "timezone": Step(on_text=self._timezone),
-            "tzpick": Step(on_choice=self._zone_picked, on_text=self._timezone),
-            "tzconfirm": Step(on_choice=self._zone_confirmed, on_text=self._timezone),
-            "times": Step(on_text=self._times),
-            "days": Step(on_text=self._days),
-            "quiet": Step(on_text=self._quiet),
-            "pause": Step(on_choice=self._pause, text_as_choice=True),
-            "country": Step(on_choice=self._country, text_as_choice=True),
-            "keep": Step(on_choice=self._keep, text_as_choice=True),
-        }
+        self.steps = self.table({
+            SettingsStep.MENU: Step(
+                buttons=(
+                    (Choice("country", Msg.SETTINGS_CHANGE_COUNTRY, goes_to=self._ask_country),),
+                    (Choice("tz", Msg.SETTINGS_CHANGE_TIMEZONE, goes_to=SettingsStep.TIMEZONE),
+                     Choice("times", Msg.SETTINGS_CHANGE_TIMES, goes_to=SettingsStep.TIMES)),
+                    (Choice("days", Msg.SETTINGS_CHANGE_DAYS, goes_to=SettingsStep.DAYS),
+                     Choice("quiet", Msg.SETTINGS_CHANGE_QUIET, goes_to=SettingsStep.QUIET)),
+                    (Choice("pause", Msg.SETTINGS_PAUSE, goes_to=SettingsStep.PAUSE),
+                     Choice("stop", Msg.SETTINGS_STOP, goes_to=self._stop)),
+                    (Choice("keep", Msg.SETTINGS_CHANGE_KEEP, goes_to=self._ask_keep),),
+                    (Choice("discreet", Msg.SETTINGS_DISCREET_OFF, goes_to=self._discreet),),
+                    (Choice("done", Msg.SETTINGS_DONE, goes_to=self._done),),
+                ),
+                # Shown in place of "stop" while paused or stopped, and of "discreet off"
+                # while discreet mode is off.
+                also=((Choice("resume", Msg.SETTINGS_RESUME, goes_to=self._resume),
+                       Choice("discreet", Msg.SETTINGS_DISCREET_ON, goes_to=self._discreet)),),
+            ),
+            SettingsStep.COUNTRY: Step(
+                buttons=((Choice("other", Msg.COUNTRY_OTHER, goes_to=self._country),
+                          Choice("skip", Msg.COUNTRY_SKIP, goes_to=self._country)),),
+                other_choice=self._country,  # the suggested country, or one typed
+                text_as_choice=True,
+            ),
+            # No "First," as in onboarding.
+            SettingsStep.TIMEZONE: Step(asks=Msg.SETTINGS_ASK_TIMEZONE, on_typed=self._timezone),
+            SettingsStep.TZPICK: Step(
+                buttons=((Choice(AGAIN, Msg.TIMEZONE_NONE_OF_THESE, goes_to=self._zone_again),),),
+                other_choice=self._zone_picked,  # a place offered: its confirmation
+                on_typed=self._timezone,
+            ),
+            SettingsStep.TZCONFIRM: Step(
+                buttons=((Choice(YES, Msg.TIMEZONE_YES, goes_to=self._zone_confirmed),
+                          Choice(AGAIN, Msg.TIMEZONE_AGAIN, goes_to=self._zone_again)),),
+                on_typed=self._timezone,
+            ),
+            SettingsStep.TIMES: Step(asks=Msg.ASK_TIMES, on_typed=self._times),
+            SettingsStep.DAYS: Step(asks=Msg.ASK_DAYS, on_typed=self._days),
+            SettingsStep.QUIET: Step(asks=Msg.ASK_QUIET, on_typed=self._quiet),
+            SettingsStep.PAUSE: Step(
+                asks=Msg.ASK_PAUSE,
+                buttons=leading(_PAUSES, self._pause),
+                other_choice=self._pause,  # a number of days typed
+                text_as_choice=True,
+            ),
+            SettingsStep.KEEP: Step(
+                asks=Msg.ASK_KEEP,
+                # The shorter choices depend on the operator's retention: built when asked.
+                buttons=((Choice("max", Msg.KEEP_LONGEST, goes_to=self._keep),),),
+                other_choice=self._keep,
+                text_as_choice=True,
+            ),
+        })  # fmt: skip
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
-        return [await self._show_menu(ctx)]
+        return await self.go(ctx, await self._menu(ctx))
 
-    async def _show_menu(self, ctx: FlowContext) -> Reply:
+    async def _menu(self, ctx: FlowContext) -> Next:
+        """The menu, each setting's value shown, its buttons fitting the user's state."""
         user = await ctx.ensure_user()
         slots = await checkin_slots.list_slots(ctx.db, user.id)
         not_set = ctx.text(Msg.NOT_SET)
@@ -111,106 +172,85 @@ class Settings(Flow):
             status = ctx.text(Msg.STATUS_PAUSED, date=format_local_date(user, user.paused_until))
         else:
             status = ctx.text(Msg.STATUS_ON)
-        toggle = (
-            Choice("resume", Msg.SETTINGS_RESUME)
-            if user.checkins_stopped or paused
-            else Choice("stop", Msg.SETTINGS_STOP)
+        text = ctx.text(
+            Msg.SETTINGS_MENU,
+            country=display_name(ctx, user.country) if user.country else not_set,
+            timezone=user.timezone or not_set,
+            times=", ".join(slot.local_time for slot in slots) or not_set,
+            days=format_weekdays(user.weekdays),
+            quiet=str(user.quiet_hours) if user.quiet_hours else ctx.text(Msg.QUIET_OFF),
+            discreet=ctx.text(Msg.STATUS_ON if user.discreet else Msg.QUIET_OFF),
+            keep=ctx.text(Msg.KEEP_DAYS, days=kept_days(ctx, user)),
+            status=status,
         )
-        menu = (
-            (Choice("country", Msg.SETTINGS_CHANGE_COUNTRY),),
-            (
-                Choice("tz", Msg.SETTINGS_CHANGE_TIMEZONE),
-                Choice("times", Msg.SETTINGS_CHANGE_TIMES),
-            ),
-            (Choice("days", Msg.SETTINGS_CHANGE_DAYS), Choice("quiet", Msg.SETTINGS_CHANGE_QUIET)),
-            (Choice("pause", Msg.SETTINGS_PAUSE), toggle),
-            (Choice("keep", Msg.SETTINGS_CHANGE_KEEP),),
-            (
-                Choice(
-                    "discreet",
-                    Msg.SETTINGS_DISCREET_OFF if user.discreet else Msg.SETTINGS_DISCREET_ON,
-                ),
-            ),
-            (Choice("done", Msg.SETTINGS_DONE),),
+        menu = self.steps[SettingsStep.MENU]
+        resume, discreet_on = menu.also[0]
+        instead: dict[str, Choice] = {}
+        if user.checkins_stopped or paused:
+            instead["stop"] = resume
+        if not user.discreet:
+            instead["discreet"] = discreet_on
+        rows: Rows = tuple(
+            tuple(instead.get(choice.value, choice) for choice in row) for row in menu.buttons
         )
-        return Reply(
-            text=ctx.text(
-                Msg.SETTINGS_MENU,
-                country=display_name(ctx, user.country) if user.country else not_set,
-                timezone=user.timezone or not_set,
-                times=", ".join(slot.local_time for slot in slots) or not_set,
-                days=format_weekdays(user.weekdays),
-                quiet=str(user.quiet_hours) if user.quiet_hours else ctx.text(Msg.QUIET_OFF),
-                discreet=ctx.text(Msg.STATUS_ON if user.discreet else Msg.QUIET_OFF),
-                keep=ctx.text(Msg.KEEP_DAYS, days=kept_days(ctx, user)),
-                status=status,
-            ),
-            buttons=await self.show(ctx, "menu", menu),
-        )
+        return Next(SettingsStep.MENU, question=text, rows=rows)
 
-    async def _menu(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+    async def _done(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return Next(END, before=[ctx.reply(Msg.SETTINGS_CLOSED)])
+
+    async def _stop(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await self._stop_or_resume(ctx, await ctx.ensure_user(), stop=True)
+
+    async def _resume(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await self._stop_or_resume(ctx, await ctx.ensure_user(), stop=False)
+
+    async def _ask_country(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return [await ask_country(self, ctx, SettingsStep.COUNTRY)]
+
+    async def _ask_keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return Next(SettingsStep.KEEP, rows=_keep_choices(ctx))
+
+    async def _discreet(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
-        if value == "done":
-            async with ctx.db.transaction() as tx:
-                await flow_positions.leave_flow(tx, user.id)
-            return [ctx.reply(Msg.SETTINGS_CLOSED)]
-        if value in {"stop", "resume"}:
-            return await self._stop_or_resume(ctx, user, stop=value == "stop")
-        if value == "country":
-            return [await ask_country(self, ctx, "country")]
-        if value == "discreet":
 
-            async def toggle(tx: Transaction, user: User) -> None:
-                await users.set_discreet(tx, user.id, not user.discreet)
+        async def toggle(tx: Transaction, user: User) -> None:
+            await users.set_discreet(tx, user.id, not user.discreet)
 
-            saved, *rest = await self._apply(ctx, toggle)
-            # Discreet mode changes the words of the command menu too, where it can.
-            menu = "full" if user.discreet else "discreet"
-            return [replace(saved, command_menu=menu), *rest]
-        if value == "keep":
-            return [await self.ask(ctx, "keep", Msg.ASK_KEEP, _keep_choices(ctx))]
-        if value == "pause":
-            return [await self.ask(ctx, "pause", Msg.ASK_PAUSE, _PAUSES)]
-        question = _QUESTIONS.get(value)
-        if question is None:
-            return [ctx.reply(Msg.USE_BUTTONS)]
-        step, message = question
-        async with ctx.db.transaction() as tx:
-            await flow_positions.move_to(tx, user.id, self.name, step, ctx.now())
-        return [ctx.reply(message)]
+        # Discreet mode changes the words of the command menu too, where it can.
+        menu = "full" if user.discreet else "discreet"
+        saved = replace(ctx.reply(Msg.SETTINGS_SAVED), command_menu=menu)
+        return await self._apply(ctx, toggle, saved)
 
-    async def _apply(
-        self, ctx: FlowContext, change: Change, saved: Reply | None = None
-    ) -> list[Reply]:
+    async def _apply(self, ctx: FlowContext, change: Change, saved: Reply | None = None) -> Next:
         """Save one change and reschedule, atomically, then show the menu again."""
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await change(tx, user)
             await reschedule_user(tx, user.id, ctx.now())
-        return [saved or ctx.reply(Msg.SETTINGS_SAVED), await self._show_menu(ctx)]
+        return replace(await self._menu(ctx), before=[saved or ctx.reply(Msg.SETTINGS_SAVED)])
 
-    async def _timezone(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+    async def _timezone(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         return await answer_zone(self, ctx, _ZONE_STEPS, text)
 
-    async def _zone_picked(
-        self, ctx: FlowContext, position: FlowPosition, value: str
-    ) -> list[Reply]:
-        replies = await picked_zone(self, ctx, _ZONE_STEPS, value)
-        return [ctx.reply(Msg.USE_BUTTONS)] if replies is None else replies
+    async def _zone_again(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return again(_ZONE_STEPS)
+
+    async def _zone_picked(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await picked_zone(self, ctx, _ZONE_STEPS, value)
 
     async def _zone_confirmed(
         self, ctx: FlowContext, position: FlowPosition, value: str
-    ) -> list[Reply]:
+    ) -> Outcome:
         timezone = confirmed_zone(position, value)
         if timezone is None:
-            return await ask_again(self, ctx, _ZONE_STEPS)
+            return again(_ZONE_STEPS)
 
         async def change(tx: Transaction, user: User) -> None:
             await users.set_timezone(tx, user.id, timezone)
 
         return await self._apply(ctx, change)
 
-    async def _times(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+    async def _times(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         readings, style = read_times(text)
         times = sorted({reading.value for reading in readings if reading.value is not None})
         if not times or len(times) != len(readings) or len(times) > checkin_slots.MAX_SLOTS:
@@ -228,7 +268,7 @@ class Settings(Flow):
         shown = ", ".join(both_forms(ctx, local_time) for local_time in times)
         return await self._apply(ctx, change, ctx.reply(Msg.TIMES_SAVED, times=shown))
 
-    async def _days(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+    async def _days(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         days = read_days(text)
         if days is None:
             return [ctx.reply(Msg.BAD_DAYS)]
@@ -238,7 +278,7 @@ class Settings(Flow):
 
         return await self._apply(ctx, change)
 
-    async def _quiet(self, ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
+    async def _quiet(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         quiet: QuietHours | None = None
         if text.strip().casefold() not in {"off", "none", ctx.text(Msg.QUIET_OFF).casefold()}:
             span = read_span(text)
@@ -257,7 +297,7 @@ class Settings(Flow):
 
         return await self._apply(ctx, change)
 
-    async def _pause(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+    async def _pause(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         days = int(value) if value.isascii() and value.isdigit() else 0
         if not 1 <= days <= MAX_PAUSE_DAYS:
             return [ctx.reply(Msg.BAD_PAUSE)]
@@ -271,7 +311,7 @@ class Settings(Flow):
             await flow_positions.leave_flow(tx, user.id)
         return [ctx.reply(Msg.PAUSED, date=format_local_date(user, until))]
 
-    async def _keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+    async def _keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         """A shorter history takes effect at once: what is older goes now, not tonight."""
         longest = ctx.services.retention_days
         days: int | None = None
@@ -290,11 +330,11 @@ class Settings(Flow):
         await purge_expired(ctx.db, ctx.now(), longest, user_id=user.id)
         return replies
 
-    async def _country(self, ctx: FlowContext, position: FlowPosition, value: str) -> list[Reply]:
+    async def _country(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         code, replies = await answer_country(ctx, value)
         if code is None and value != "skip":
             return replies
-        return [*replies, await self._show_menu(ctx)]
+        return replace(await self._menu(ctx), before=replies)
 
     async def _stop_or_resume(self, ctx: FlowContext, user: User, stop: bool) -> list[Reply]:
         async with ctx.db.transaction() as tx:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow
-from bot.flows.context import Choice, FlowContext
+from bot.flows.context import Choice, FlowContext, Next
 from bot.flows.parsing.zones import ZoneGuess, is_zone, local_time, place_name, read_zone
 from bot.storage.flow_positions import FlowPosition
 
@@ -53,9 +53,7 @@ async def confirm_zone(flow: Flow, ctx: FlowContext, steps: ZoneSteps, zone: str
 async def picked_zone(
     flow: Flow, ctx: FlowContext, steps: ZoneSteps, value: str
 ) -> list[Reply] | None:
-    """A tap at the pick step: a place to confirm, or "try again". None for anything else."""
-    if value == AGAIN:
-        return await ask_again(flow, ctx, steps)
+    """A tap at the pick step on a place to confirm; NOT_A_CHOICE for anything else."""
     if is_zone(value):
         return [await confirm_zone(flow, ctx, steps, value)]
     return None
@@ -67,9 +65,9 @@ def confirmed_zone(position: FlowPosition, value: str) -> str | None:
     return zone if value == YES and isinstance(zone, str) and is_zone(zone) else None
 
 
-async def ask_again(flow: Flow, ctx: FlowContext, steps: ZoneSteps) -> list[Reply]:
-    await flow.move(ctx, steps.ask)
-    return [ctx.reply(Msg.TIMEZONE_ASK_AGAIN)]
+def again(steps: ZoneSteps) -> Next:
+    """Back to the first question, asked in other words."""
+    return Next(steps.ask, question=Msg.TIMEZONE_ASK_AGAIN)
 
 
 async def _offer(flow: Flow, ctx: FlowContext, steps: ZoneSteps, guess: ZoneGuess) -> Reply:

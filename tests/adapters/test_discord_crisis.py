@@ -13,6 +13,7 @@ from bot.adapters.discord.render import escape
 from bot.content_pack.ids import Msg
 from bot.core.events import Event, TextMessage
 from bot.flows.context import Services
+from bot.flows.onboarding import OnboardingStep
 from bot.storage.db import Params, Row
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
@@ -60,7 +61,7 @@ async def test_an_ordinary_edit_shows_nothing_and_answers_no_question(
     user = await find_user(services.db, "discord", str(ANA))
     assert user is not None and user.timezone is None
     position = await get_position(services.db, user.id)
-    assert position is not None and position.step == "timezone"  # still asking
+    assert position is not None and position.step == OnboardingStep.TIMEZONE  # still asking
 
 
 async def test_a_link_preview_is_not_an_edit_and_gets_no_second_reply(

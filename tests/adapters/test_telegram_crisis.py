@@ -17,6 +17,7 @@ from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.engine import router as router_module
 from bot.flows.context import Services
+from bot.flows.onboarding import OnboardingStep
 from bot.storage.db import Params, Row
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
@@ -142,7 +143,7 @@ async def test_an_ordinary_edit_shows_nothing_and_answers_no_question(
     user = await find_user(services.db, "telegram", str(ANA))
     assert user is not None and user.timezone is None
     position = await get_position(services.db, user.id)
-    assert position is not None and position.step == "timezone"  # still asking
+    assert position is not None and position.step == OnboardingStep.TIMEZONE  # still asking
 
 
 @pytest.mark.parametrize("kind", ["photo", "video", "document"])

@@ -11,7 +11,7 @@ import pytest
 from bot.content_pack.ids import Msg
 from bot.core.events import Address
 from bot.engine.router import Router
-from bot.flows.context import Services
+from bot.flows.context import Services, button_data
 from bot.storage.flow_positions import FlowPosition, get_position
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
@@ -105,7 +105,7 @@ async def test_a_forged_value_on_a_live_step_is_refused(
     position = await position_of(services, "u1")
     assert position is not None
     for value in ("9", "0", "-1", "4.0", "\u0664", "4; DROP TABLE users"):  # \u0664: Arabic 4
-        [reply] = await chat.press_data(f"ci:mood:{position.token}:{value}")
+        [reply] = await chat.press_data(button_data(position, value))
         assert reply.text == text_of(Msg.USE_BUTTONS)
     assert await position_of(services, "u1") == position
 
@@ -128,7 +128,7 @@ async def test_removing_someone_elses_reason_by_its_id_does_nothing(
     assert eve_user is not None
     row = await services.db.fetch_one("SELECT id FROM reasons WHERE user_id = ?", (eve_user.id,))
     assert row is not None
-    [reply] = await ana.press_data(f"rs:remove:{position.token}:{row['id']}")
+    [reply] = await ana.press_data(button_data(position, str(row["id"])))
     assert reply.text == text_of(Msg.USE_BUTTONS)
     reasons = (await export(eve))["reasons"]
     assert isinstance(reasons, list) and [r["text"] for r in reasons] == ["eve's own reason"]

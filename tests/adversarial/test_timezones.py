@@ -10,6 +10,7 @@ import pytest
 from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
 from bot.flows.context import Services
+from bot.flows.onboarding import OnboardingStep
 from bot.storage.checkin_slots import list_slots
 from bot.storage.flow_positions import get_position
 from bot.storage.users import User, find_user
@@ -51,7 +52,7 @@ async def test_onboarding_refuses_a_bad_zone_kindly_and_saves_nothing(
     user = await me(services)
     assert user.timezone is None
     position = await get_position(services.db, user.id)
-    assert position is not None and position.step == "timezone"  # still asking
+    assert position is not None and position.step == OnboardingStep.TIMEZONE  # still asking
 
 
 @pytest.mark.parametrize("text", ["Mars/Phobos", "UTC+25", "", "../etc/passwd", "Europe"])

@@ -11,7 +11,7 @@ import pytest
 from bot.content_pack.ids import Msg
 from bot.core.events import Address, ButtonPressed, TextMessage
 from bot.engine.router import Router
-from bot.flows.checkin import NOTE_LIMIT
+from bot.flows.checkin import NOTE_LIMIT, CheckInStep
 from bot.flows.context import Services
 from bot.storage.checkins import list_checkins
 from bot.storage.flow_positions import get_position
@@ -52,7 +52,8 @@ async def test_hidden_crisis_words_in_a_check_in_note_are_answered_and_not_saved
     user = await find_user(services.db, "console", "u1")
     assert user is not None and await list_checkins(services.db, user.id) == []
     position = await get_position(services.db, user.id)
-    assert position is not None and position.step == "note"  # the check-in waits, untouched
+    # the check-in waits, untouched
+    assert position is not None and position.step == CheckInStep.NOTE
 
 
 async def test_a_10000_character_message_is_answered(

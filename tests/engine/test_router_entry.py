@@ -12,6 +12,7 @@ from bot.content_pack.ids import Command, Msg
 from bot.core.events import Address, CommandIssued, TextMessage
 from bot.engine import router as router_module
 from bot.engine.router import Router
+from bot.flows.checkin import CheckInStep
 from bot.flows.context import Services
 from bot.storage.db import Database, Params, Row
 from bot.storage.flow_positions import get_position
@@ -94,7 +95,8 @@ async def test_an_ordinary_edit_answers_nothing_and_leaves_the_step_as_it_was(
     user = await find_user(services.db, address.platform, address.user_id)
     assert user is not None
     position = await get_position(services.db, user.id)
-    assert position is not None and position.step == "mood"  # "4" was not taken as the mood
+    # "4" was not taken as the mood
+    assert position is not None and position.step == CheckInStep.MOOD
 
 
 async def test_a_crisis_in_an_edit_gets_the_crisis_reply(

@@ -5,7 +5,9 @@ from collections.abc import Callable
 
 from bot.content_pack.ids import Command, Msg
 from bot.content_pack.pack import ContentPack
+from bot.flows.affirm import AffirmStep
 from bot.flows.context import Services
+from bot.flows.names import FlowName
 from bot.storage.affirmations_seen import seen_affirmations
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
@@ -81,8 +83,8 @@ async def test_mydata_shows_everything_decrypted(chat: Conversation) -> None:
     assert len(data["affirmations_seen"]) == 1
     # /affirm left its "Another thought" button on offer; nothing else is open.
     assert data["current_flow"] == {
-        "flow": "af",
-        "step": "shown",
+        "flow": FlowName.AFFIRM,
+        "step": AffirmStep.SHOWN,
         "draft_waiting": None,
         "text_waiting": None,
         "question_asked": affirmation.text,  # kept to be asked again after a restart

@@ -9,6 +9,7 @@ import pytest
 
 from bot.content_pack.ids import Msg
 from bot.flows.context import Services
+from bot.flows.onboarding import OnboardingStep
 from bot.storage.checkin_slots import list_slots
 from bot.storage.checkins import list_checkins
 from bot.storage.flow_positions import get_position
@@ -126,7 +127,7 @@ async def test_offsets_and_abbreviations_offer_places_and_are_never_stored(
     user = await me(services)
     assert user.timezone is None
     position = await get_position(services.db, user.id)
-    assert position is not None and position.step == "tzpick"
+    assert position is not None and position.step == OnboardingStep.TZPICK
     await chat.press(offered)
     await chat.press(text_of(Msg.TIMEZONE_YES))
     assert (await me(services)).timezone not in {typed, "EST", "CET", "PST8PDT", "Etc/GMT+2"}

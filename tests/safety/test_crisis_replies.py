@@ -14,6 +14,7 @@ from bot.core.platform import RetryAfter
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outbox, Outgoing
 from bot.engine.router import Router
+from bot.flows.checkin import CheckInStep
 from bot.flows.context import Services
 from bot.safety.screen import SOS_MISREAD
 from bot.storage.flow_positions import get_position
@@ -92,7 +93,8 @@ async def test_crisis_mid_flow_answers_first_and_keeps_the_flow(
     user = await find_user(services.db, "console", "u1")
     assert user is not None
     position = await get_position(services.db, user.id)
-    assert position is not None and position.step == "note"  # nothing was stored as a note
+    # nothing was stored as a note
+    assert position is not None and position.step == CheckInStep.NOTE
     count = await services.db.fetch_one("SELECT COUNT(*) AS n FROM checkins")
     assert count is not None and count["n"] == 0
 

@@ -19,6 +19,9 @@ from bot.config import Settings, decode_key
 from bot.core.clock import ManualClock
 from bot.core.events import Address, CommandIssued
 from bot.engine.router import Router
+from bot.flows.checkin import CheckInStep
+from bot.flows.context import button_data
+from bot.flows.pause import PauseStep
 from bot.storage import group_reminders
 from bot.storage.crypto import TextCipher, WrongKeyError, generate_key_text
 from bot.storage.db import Database
@@ -104,8 +107,8 @@ async def everything_readable(settings: Settings, clock: ManualClock) -> None:
         user = await find_user(services.db, "console", "u2")
         assert user is not None
         waiting = await get_position(services.db, user.id)  # the draft waiting since before
-        assert waiting is not None and waiting.step == "keep"
-        await other.press_data(f"pa:keep:{waiting.token}:keep")
+        assert waiting is not None and waiting.step == PauseStep.KEEP
+        await other.press_data(button_data(waiting, "keep"))
         await other.send("/mydata")
         drafts = json.loads(other.last[-1].text)["kept_drafts"]
         assert [d["text"] for d in drafts] == [WORDS["pending"]]
@@ -113,8 +116,8 @@ async def everything_readable(settings: Settings, clock: ManualClock) -> None:
         user = await find_user(services.db, "console", "u3")
         assert user is not None
         held = await get_position(services.db, user.id)
-        assert held is not None and held.step == "note"
-        await third.press_data(f"ci:note:{held.token}:first")
+        assert held is not None and held.step == CheckInStep.NOTE
+        await third.press_data(button_data(held, "first"))
         await third.send("/mydata")
         [answer] = json.loads(third.last[-1].text)["checkins"]
         assert WORDS["long"].startswith(answer["note"]) and "marker" in answer["note"]
