@@ -114,6 +114,11 @@ class Msg(StrEnum):
     SAFETY_MISREAD_BUTTON = "safety.misread_button"
     SAFETY_MISREAD_REPLY = "safety.misread_reply"
     SAFETY_SHOW_BUTTON = "safety.show_button"
+    # The graded reply: a short check when crisis words are softened by their context.
+    SAFETY_CHECK = "safety.check"
+    SAFETY_CHECK_SAFE_BUTTON = "safety.check_safe_button"
+    SAFETY_CHECK_HELP_BUTTON = "safety.check_help_button"
+    SAFETY_CHECK_SAFE_REPLY = "safety.check_safe_reply"
     PAUSE_OFFER = "pause.offer"
     PAUSE_OFFER_YES = "pause.offer_yes"
     PAUSE_OFFER_NO = "pause.offer_no"

@@ -12,12 +12,14 @@ from bot.content_pack.schema import (
     CommandInfo,
     CountryResources,
     CrisisFile,
+    DetectionContext,
     DetectionFile,
     Exercise,
     Opening,
     Reflection,
 )
-from bot.safety.rules import CompiledRule, Detector, Intent
+from bot.safety.prefilter import required_strings
+from bot.safety.rules import PRIORITY, CompiledRule, ContextCues, Detector, Intent
 
 
 @dataclass(frozen=True)
@@ -35,14 +37,47 @@ class LocaleContent:
     crisis: CrisisFile
 
 
-def compile_detector(detection: DetectionFile) -> Detector:
-    """Compiled once at load; every pattern was already checked to compile."""
-    return Detector(
-        exceptions=tuple(re.compile(item.pattern) for item in detection.exceptions),
-        rules=tuple(
-            CompiledRule(rule.id, Intent(rule.intent), re.compile(rule.pattern))
+def compile_detector(files: list[DetectionFile]) -> Detector:
+    """One detector for every language's rules, so a message is screened in all of them
+    whatever the user's locale. Compiled once at load; every pattern already compiles."""
+    exceptions: list[re.Pattern[str]] = []
+    rules: list[CompiledRule] = []
+    for detection in files:
+        exceptions += [re.compile(item.pattern) for item in detection.exceptions]
+        cues = _compile_cues(detection.context)
+        rules += [
+            CompiledRule(
+                rule.id,
+                Intent(rule.intent),
+                re.compile(rule.pattern),
+                required_strings(rule.pattern),
+                cues,
+            )
             for rule in detection.rules
-        ),
+        ]
+    # The most urgent rules first, whatever their language: once a full crisis match is
+    # found, the other crisis rules need not run.
+    rules.sort(key=lambda rule: PRIORITY.index(rule.intent))
+    return Detector(exceptions=tuple(exceptions), rules=tuple(rules))
+
+
+def _compile_cues(context: DetectionContext | None) -> ContextCues:
+    if context is None:
+        return ContextCues()
+
+    def cue(pattern: str | None, words: bool = False) -> re.Pattern[str] | None:
+        if pattern is None:
+            return None
+        return re.compile(rf"(?<!\w)(?:{pattern})(?!\w)" if words else pattern)
+
+    return ContextCues(
+        negation=cue(context.negation),
+        distant_past=cue(context.distant_past),
+        accident=cue(context.accident),
+        title=cue(context.title),
+        present=cue(context.present),
+        first_person=cue(context.first_person, words=True),
+        other_person=cue(context.other_person, words=True),
     )
 
 

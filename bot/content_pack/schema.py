@@ -162,10 +162,32 @@ class DetectionRule(_Strict):
     _valid = field_validator("pattern")(_compiles)
 
 
+class DetectionContext(_Strict):
+    """A language's signs that crisis words are softened by their context: what turns a
+    full reply into a short check. Each is a pattern; the words just before a match are
+    read for `negation` and `title`, the rest of its sentence for `distant_past`,
+    `accident` and `present` (which keeps the reply full), and `first_person` and
+    `other_person` are alternations of words naming who a match is about."""
+
+    negation: str | None = None
+    distant_past: str | None = None
+    accident: str | None = None
+    title: str | None = None
+    present: str | None = None
+    first_person: str | None = None
+    other_person: str | None = None
+
+    @field_validator("*")
+    @classmethod
+    def _valid(cls, pattern: str | None) -> str | None:
+        return None if pattern is None else _compiles(pattern)
+
+
 class DetectionFile(_Strict):
     locale: LocaleCode
     exceptions: list[DetectionException] = Field(default_factory=list)
     rules: list[DetectionRule] = Field(min_length=1)
+    context: DetectionContext | None = None
 
 
 HttpsUrl = Annotated[str, StringConstraints(pattern=r"^https://[^\s]+$", max_length=300)]

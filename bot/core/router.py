@@ -34,7 +34,7 @@ from bot.logs import get_logger, log_event
 from bot.reminders.manage import reminder_command
 from bot.safety.countries import country_for_timezone
 from bot.safety.rules import Intent
-from bot.safety.screen import SOS_MISREAD, SOS_SHOW, SafetyScreen
+from bot.safety.screen import CHECK_BUTTONS, SOS_MISREAD, SOS_SHOW, SafetyScreen
 from bot.safety.well_formed import well_formed_event
 from bot.scheduling.planner import in_quiet_hours
 from bot.storage import flow_positions
@@ -137,6 +137,9 @@ class Router:
         group = ctx.address.is_group
         if isinstance(event, ButtonPressed) and event.data == SOS_SHOW:
             return self.safety.sos_replies(ctx.locale, country, group)
+        if isinstance(event, ButtonPressed) and event.data in CHECK_BUTTONS:
+            log_event(log, "safety.check_answered", platform=ctx.address.platform)
+            return self.safety.check_pressed(event.data, ctx.locale, country, group)
         if isinstance(event, ButtonPressed) and event.data == SOS_MISREAD:
             log_event(log, "safety.misread", platform=ctx.address.platform)
             return [self.safety.misread_reply(ctx.locale)]
@@ -157,11 +160,9 @@ class Router:
             return self.safety.sos_replies(ctx.locale, country, group)
         if found is None:
             return None
-        first = found.detection.matches[0]
-        log_event(
-            log, "safety.matched", platform=ctx.address.platform, intent=first.intent.value,
-            rule=first.rule_id,
-        )  # fmt: skip
+        # The reply level only: a rule's name would paraphrase what the person wrote.
+        reply = found.detection.reply.value
+        log_event(log, "safety.matched", platform=ctx.address.platform, reply=reply)
         return list(found.replies)
 
     async def _user_for(self, event: Event) -> User | None:

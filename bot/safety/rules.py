@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.safety.normalise import as_displayed, normalise, unmask_lookalikes
+from bot.safety.normalise import as_displayed, join_spelled_out, normalise, unmask_lookalikes
 
 
 class Intent(StrEnum):
@@ -16,9 +16,49 @@ class Intent(StrEnum):
     URGE = "urge"  # the pull to reach out or go back
 
 
+class ReplyLevel(StrEnum):
+    """What the bot answers to a message, from the most urgent down."""
+
+    CRISIS = "crisis"  # the full reply, helplines first
+    DANGER = "danger"  # the full reply, domestic abuse lines first
+    CHECK = "check"  # crisis words in a context that softens them: one kind line, two buttons
+    URGE = "urge"  # the pull to reach out: a pause is offered
+    CONTACTED = "contacted"  # they got in touch: a pause before replying is offered
+    NONE = "none"  # ordinary talk
+
+
 # The order in which intents are reported: the most urgent first.
 PRIORITY = (Intent.CRISIS, Intent.DANGER, Intent.CONTACTED, Intent.URGE)
 SAFETY_INTENTS = frozenset({Intent.CRISIS, Intent.DANGER})
+SAFETY_REPLIES = frozenset({ReplyLevel.CRISIS, ReplyLevel.DANGER, ReplyLevel.CHECK})
+
+# Long texts are screened in pieces of this size, each overlapping the one before by more
+# than any rule can match, so a phrase across a boundary is still found whole. Each piece
+# then costs a bounded time, and a caller can yield between pieces.
+PIECE = 4096
+OVERLAP = 512
+_SENTENCE_END = re.compile(r"[.!?;]")
+_WORD = re.compile(r"[\w']+")
+# How far before a match its context is read: a few words, within the same sentence.
+_LEAD_IN = 48
+
+
+@dataclass(frozen=True, slots=True)
+class ContextCues:
+    """One language's signs that crisis words are not about the writer, here and now.
+
+    Each cue is a compiled pattern or None. `negation` and `title` are read in the few
+    words just before a match; `distant_past`, `accident` and `present` anywhere else in
+    its sentence; `first_person` and `other_person` name who a match is about.
+    """
+
+    negation: re.Pattern[str] | None = None
+    distant_past: re.Pattern[str] | None = None
+    accident: re.Pattern[str] | None = None
+    title: re.Pattern[str] | None = None
+    present: re.Pattern[str] | None = None
+    first_person: re.Pattern[str] | None = None
+    other_person: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,12 +66,19 @@ class CompiledRule:
     id: str
     intent: Intent
     pattern: re.Pattern[str]
+    # Strings one of which any match contains (None: no such set, always run the rule).
+    required: frozenset[str] | None = None
+    cues: ContextCues = ContextCues()
 
 
 @dataclass(frozen=True, slots=True)
 class Match:
     intent: Intent
     rule_id: str
+    # False when the words matched but their context (a negation, the past, someone else,
+    # a title, an accident) says they may not be about the writer now: a check, not the
+    # full reply.
+    full: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +91,26 @@ class Detection:
         return frozenset(match.intent for match in self.matches)
 
     @property
+    def reply(self) -> ReplyLevel:
+        """Exactly what the bot answers: the full reply for any crisis or danger said in
+        the first person, now; a check when such words only appear softened; else the
+        pause offers, or nothing."""
+        full = {match.intent for match in self.matches if match.full}
+        if Intent.CRISIS in full:
+            return ReplyLevel.CRISIS
+        if Intent.DANGER in full:
+            return ReplyLevel.DANGER
+        if self.intents & SAFETY_INTENTS:
+            return ReplyLevel.CHECK
+        if Intent.CONTACTED in self.intents:
+            return ReplyLevel.CONTACTED
+        if Intent.URGE in self.intents:
+            return ReplyLevel.URGE
+        return ReplyLevel.NONE
+
+    @property
     def needs_safety_reply(self) -> bool:
-        return bool(self.intents & SAFETY_INTENTS)
+        return self.reply in SAFETY_REPLIES
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,22 +120,116 @@ class Detector:
 
     def detect(self, text: str) -> Detection:
         normalised = normalise(text)
-        found: dict[Intent, str] = {}
-        # What the reader sees counts, not only the characters: the text as written,
-        # in the order overrides show it, and with look-alike letters read as Latin.
-        shown = as_displayed(text) or text
-        readings = {normalised, normalise(shown), normalise(unmask_lookalikes(shown))}
-        for reading in readings:
-            self._match(reading, found)
-        matches = tuple(Match(intent, found[intent]) for intent in PRIORITY if intent in found)
+        found: dict[Intent, Match] = {}
+        for reading in _readings(text, normalised):
+            for piece in pieces(reading):
+                self._match(piece, found)
+        matches = tuple(found[intent] for intent in PRIORITY if intent in found)
         return Detection(normalised, matches)
 
-    def _match(self, normalised: str, found: dict[Intent, str]) -> None:
+    def _match(self, normalised: str, found: dict[Intent, Match]) -> None:
         screened = normalised
         # Harmless idioms ("killing it at work") are blanked out first; a real
         # crisis phrase elsewhere in the same message still matches its rule.
         for exception in self.exceptions:
             screened = exception.sub(" ", screened)
         for rule in self.rules:
-            if rule.intent not in found and rule.pattern.search(screened):
-                found[rule.intent] = rule.id
+            settled = found.get(rule.intent)
+            if settled is not None and settled.full:
+                continue
+            if rule.required is not None and not any(s in screened for s in rule.required):
+                continue  # a word the rule cannot match without is absent: skip the scan
+            if rule.intent not in SAFETY_INTENTS:
+                if rule.pattern.search(screened):
+                    found[rule.intent] = Match(rule.intent, rule.id)
+                continue
+            # Crisis and danger: every place the rule matches counts, since one softened
+            # mention ("i'd never hurt myself") must not hide a real one later on.
+            for hit in rule.pattern.finditer(screened):
+                full = not _softened(screened, hit, rule.cues, rule.intent)
+                if settled is None or (full and not settled.full):
+                    settled = found[rule.intent] = Match(rule.intent, rule.id, full)
+                if full:
+                    break
+
+
+def _readings(text: str, normalised: str) -> set[str]:
+    """What the reader sees counts, not only the characters: the text as written, in the
+    order overrides show it, with look-alike letters read as Latin, and with letters
+    spelled out one by one joined into words."""
+    shown = as_displayed(text) or text
+    readings = {normalised, normalise(shown), normalise(unmask_lookalikes(shown))}
+    for reading in list(readings):
+        joined = join_spelled_out(reading)
+        if joined is not None:
+            readings.add(joined)
+    return readings
+
+
+def pieces(text: str) -> list[str]:
+    """`text` in overlapping pieces of at most PIECE characters (one piece when short);
+    each piece after the first starts at a space inside the previous one's last OVERLAP
+    characters, so no phrase shorter than the overlap is cut in every piece it is in."""
+    if len(text) <= PIECE:
+        return [text]
+    found: list[str] = []
+    start = 0
+    while True:
+        end = min(start + PIECE, len(text))
+        found.append(text[start:end])
+        if end == len(text):
+            return found
+        space = text.find(" ", end - OVERLAP, end)
+        start = space + 1 if space != -1 else end - OVERLAP
+
+
+def _softened(text: str, hit: re.Match[str], cues: ContextCues, intent: Intent) -> bool:
+    """Whether this match's context says it is likely not the writer, here and now: a
+    negation just before it, a title, someone else, the distant past, an accident. Any
+    sign of the present in the sentence ("again", "tonight", "but") keeps it full."""
+    start, end = hit.span()
+    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    found_end = _SENTENCE_END.search(text, end)
+    sentence_end = found_end.start() if found_end else len(text)
+    before = text[max(sentence_start, start - _LEAD_IN) : start]
+    rest = f"{text[sentence_start:start]} {text[end:sentence_end]}"
+    if cues.present is not None and cues.present.search(rest):
+        return False
+    if _ends_with(cues.negation, before) or _ends_with(cues.title, before):
+        return True
+    if _inside_quotes(text, start, end, sentence_start, sentence_end):
+        return True
+    if cues.distant_past is not None and cues.distant_past.search(rest):
+        return True
+    if intent is Intent.DANGER:
+        return False  # danger is about another person by nature; only the cues above soften it
+    if cues.accident is not None and cues.accident.search(rest):
+        return True
+    return _about_someone_else(hit.group(), before, cues)
+
+
+def _ends_with(cue: re.Pattern[str] | None, before: str) -> bool:
+    return cue is not None and any(m.end() >= len(before.rstrip()) for m in cue.finditer(before))
+
+
+def _inside_quotes(text: str, start: int, end: int, sentence_start: int, sentence_end: int) -> bool:
+    """A quoted title or line: a double quote opens before the match and closes after it."""
+    opened = text.count('"', sentence_start, start) % 2 == 1
+    return opened and '"' in text[end:sentence_end]
+
+
+def _about_someone_else(matched: str, before: str, cues: ContextCues) -> bool:
+    """Who the words are about: a person named inside the match first ("wish he was dead"),
+    else the nearest one before it ("my friend died by suicide"). Nobody named: the writer."""
+    if cues.first_person is None or cues.other_person is None:
+        return False
+    if cues.first_person.search(matched):
+        return False
+    if cues.other_person.search(matched):
+        return True
+    for word in reversed(_WORD.findall(before)):
+        if cues.first_person.fullmatch(word):
+            return False
+        if cues.other_person.fullmatch(word):
+            return True
+    return False

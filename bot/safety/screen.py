@@ -13,11 +13,17 @@ from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import CountryResources, CrisisResource
 from bot.core.replies import Button, Reply
 from bot.safety.countries import country_name
-from bot.safety.rules import Detection, Intent
+from bot.safety.rules import Detection, Intent, ReplyLevel
 
 # Static button data: these presses change nothing, so they need no token.
 SOS_SHOW = "sos:show"
 SOS_MISREAD = "sos:misread"
+# The check's buttons, as static as the two above: "I'm safe right now", and "Show me help
+# now" (crisis or danger first, as the words were).
+CHECK_SAFE = "sos:safe"
+CHECK_HELP = "sos:help"
+CHECK_HELP_DANGER = "sos:help-danger"
+CHECK_BUTTONS = frozenset({CHECK_SAFE, CHECK_HELP, CHECK_HELP_DANGER})
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,17 +42,47 @@ class SafetyScreen:
     def screen(
         self, text: str, locale: str, country: str | None, is_group: bool
     ) -> ScreenResult | None:
-        """The replies that must go out first, or None when the text shows no danger."""
+        """The replies that must go out first, or None when the text needs none: the full
+        reply for crisis or danger, a short check when the words are softened by context."""
         detection = self.detect(text, locale)
-        if not detection.needs_safety_reply:
-            return None
-        danger_first = Intent.CRISIS not in detection.intents
+        match detection.reply:
+            case ReplyLevel.CRISIS | ReplyLevel.DANGER:
+                danger_first = detection.reply is ReplyLevel.DANGER
+                reply = self.full_reply(locale, country, danger_first=danger_first)
+            case ReplyLevel.CHECK:
+                reply = self.check_reply(locale, danger=Intent.CRISIS not in detection.intents)
+            case _:
+                return None
+        return ScreenResult(detection, (self._in_private(locale, reply, is_group),))
+
+    def full_reply(self, locale: str, country: str | None, danger_first: bool) -> Reply:
+        """The intro, then every contact: the answer to crisis or danger said plainly."""
         resources = self.resources_reply(locale, country, danger_first=danger_first)
         intro = Msg.SAFETY_DANGER_INTRO if danger_first else Msg.SAFETY_CRISIS_INTRO
-        reply = Reply(
+        return Reply(
             text=f"{self._text(locale, intro)}\n\n{resources.text}", buttons=resources.buttons
         )
-        return ScreenResult(detection, (self._in_private(locale, reply, is_group),))
+
+    def check_reply(self, locale: str, danger: bool) -> Reply:
+        """One kind line and two buttons: the words matched, but their context (a negation,
+        the past, someone else, a title, an accident) says they may not be about now."""
+        help_data = CHECK_HELP_DANGER if danger else CHECK_HELP
+        buttons = (
+            (Button(self._text(locale, Msg.SAFETY_CHECK_SAFE_BUTTON), CHECK_SAFE),),
+            (Button(self._text(locale, Msg.SAFETY_CHECK_HELP_BUTTON), help_data),),
+        )
+        return Reply(text=self._text(locale, Msg.SAFETY_CHECK), buttons=buttons)
+
+    def check_pressed(
+        self, data: str, locale: str, country: str | None, is_group: bool
+    ) -> list[Reply] | None:
+        """A press on a check's button: the full reply, or a short acknowledgement."""
+        if data == CHECK_SAFE:
+            return [Reply(text=self._text(locale, Msg.SAFETY_CHECK_SAFE_REPLY))]
+        if data in (CHECK_HELP, CHECK_HELP_DANGER):
+            reply = self.full_reply(locale, country, danger_first=data == CHECK_HELP_DANGER)
+            return [self._in_private(locale, reply, is_group)]
+        return None
 
     def resources_reply(
         self, locale: str, country: str | None, danger_first: bool = False
