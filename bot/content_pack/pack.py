@@ -40,44 +40,44 @@ class LocaleContent:
 def compile_detector(files: list[DetectionFile]) -> Detector:
     """One detector for every language's rules, so a message is screened in all of them
     whatever the user's locale. Compiled once at load; every pattern already compiles."""
-    exceptions: list[re.Pattern[str]] = []
-    rules: list[CompiledRule] = []
-    for detection in files:
-        exceptions += [re.compile(item.pattern) for item in detection.exceptions]
-        cues = _compile_cues(detection.context)
-        rules += [
-            CompiledRule(
-                rule.id,
-                Intent(rule.intent),
-                re.compile(rule.pattern),
-                required_strings(rule.pattern),
-                cues,
-            )
-            for rule in detection.rules
-        ]
+    exceptions = [re.compile(item.pattern) for file in files for item in file.exceptions]
+    # The context cues of all languages together: a word can match a rule of another
+    # language than the one it is written in ("suicidio" matches an English rule), and
+    # the signs around it are then in its own.
+    cues = _compile_cues([file.context for file in files if file.context is not None])
+    rules = [
+        CompiledRule(
+            rule.id,
+            Intent(rule.intent),
+            re.compile(rule.pattern),
+            required_strings(rule.pattern),
+            cues,
+        )
+        for file in files
+        for rule in file.rules
+    ]
     # The most urgent rules first, whatever their language: once a full crisis match is
     # found, the other crisis rules need not run.
     rules.sort(key=lambda rule: PRIORITY.index(rule.intent))
     return Detector(exceptions=tuple(exceptions), rules=tuple(rules))
 
 
-def _compile_cues(context: DetectionContext | None) -> ContextCues:
-    if context is None:
-        return ContextCues()
-
-    def cue(pattern: str | None, words: bool = False) -> re.Pattern[str] | None:
-        if pattern is None:
+def _compile_cues(contexts: list[DetectionContext]) -> ContextCues:
+    def cue(field: str, words: bool = False) -> re.Pattern[str] | None:
+        patterns = [getattr(context, field) for context in contexts]
+        joined = "|".join(f"(?:{pattern})" for pattern in patterns if pattern is not None)
+        if not joined:
             return None
-        return re.compile(rf"(?<!\w)(?:{pattern})(?!\w)" if words else pattern)
+        return re.compile(rf"(?<!\w)(?:{joined})(?!\w)" if words else joined)
 
     return ContextCues(
-        negation=cue(context.negation),
-        distant_past=cue(context.distant_past),
-        accident=cue(context.accident),
-        title=cue(context.title),
-        present=cue(context.present),
-        first_person=cue(context.first_person, words=True),
-        other_person=cue(context.other_person, words=True),
+        negation=cue("negation"),
+        distant_past=cue("distant_past"),
+        accident=cue("accident"),
+        title=cue("title"),
+        present=cue("present"),
+        first_person=cue("first_person", words=True),
+        other_person=cue("other_person", words=True),
     )
 
 
