@@ -72,12 +72,15 @@ def _compile_cues(contexts: list[DetectionContext]) -> ContextCues:
 
     return ContextCues(
         negation=cue("negation"),
+        contrast=cue("contrast"),
+        other_reflexive=cue("other_reflexive", words=True),
         distant_past=cue("distant_past"),
         accident=cue("accident"),
         title=cue("title"),
         present=cue("present"),
         first_person=cue("first_person", words=True),
         other_person=cue("other_person", words=True),
+        other_object=cue("other_object", words=True),
     )
 
 

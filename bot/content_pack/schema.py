@@ -166,16 +166,21 @@ class DetectionContext(_Strict):
     """A language's signs that crisis words are softened by their context: what turns a
     full reply into a short check. Each is a pattern; the words just before a match are
     read for `negation` and `title`, the rest of its sentence for `distant_past`,
-    `accident` and `present` (which keeps the reply full), and `first_person` and
-    `other_person` are alternations of words naming who a match is about."""
+    `accident` and `present` (which keeps the reply full), what follows it for
+    `contrast` (which undoes a negation) and `other_reflexive` (someone acting on
+    themselves), and `first_person`, `other_person` and `other_object` (read inside the
+    match only) are alternations of words naming who a match is about."""
 
     negation: str | None = None
+    contrast: str | None = None
+    other_reflexive: str | None = None
     distant_past: str | None = None
     accident: str | None = None
     title: str | None = None
     present: str | None = None
     first_person: str | None = None
     other_person: str | None = None
+    other_object: str | None = None
 
     @field_validator("*")
     @classmethod

@@ -41,6 +41,8 @@ _SENTENCE_END = re.compile(r"[.!?;]")
 _WORD = re.compile(r"[\w']+")
 # How far before a match its context is read: a few words, within the same sentence.
 _LEAD_IN = 48
+# How many words after a match may name who it is done to ("threatened to kill himself").
+_REFLEXIVE_REACH = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,16 +51,23 @@ class ContextCues:
 
     Each cue is a compiled pattern or None. `negation` and `title` are read in the few
     words just before a match; `distant_past`, `accident` and `present` anywhere else in
-    its sentence; `first_person` and `other_person` name who a match is about.
+    its sentence, `contrast` after it ("i'd never hurt myself, but..."); `first_person`
+    and `other_person` name who a match is about (`other_object` too, inside the match
+    only: "without him" before a match says nothing of who it is about), and
+    `other_reflexive` right after it
+    ("tried to kill herself") says the act is someone else's on themselves.
     """
 
     negation: re.Pattern[str] | None = None
+    contrast: re.Pattern[str] | None = None
+    other_reflexive: re.Pattern[str] | None = None
     distant_past: re.Pattern[str] | None = None
     accident: re.Pattern[str] | None = None
     title: re.Pattern[str] | None = None
     present: re.Pattern[str] | None = None
     first_person: re.Pattern[str] | None = None
     other_person: re.Pattern[str] | None = None
+    other_object: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,21 +195,33 @@ def pieces(text: str) -> list[str]:
 def _softened(text: str, hit: re.Match[str], cues: ContextCues, intent: Intent) -> bool:
     """Whether this match's context says it is likely not the writer, here and now: a
     negation just before it, a title, someone else, the distant past, an accident. Any
-    sign of the present in the sentence ("again", "tonight", "but") keeps it full."""
+    sign of the present in the sentence ("again", "tonight") keeps it full, and so does a
+    turn after a negation ("i'd never do it, but...")."""
     start, end = hit.span()
     sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
     found_end = _SENTENCE_END.search(text, end)
     sentence_end = found_end.start() if found_end else len(text)
     before = text[max(sentence_start, start - _LEAD_IN) : start]
-    rest = f"{text[sentence_start:start]} {text[end:sentence_end]}"
+    after = text[end:sentence_end]
+    if _ends_with(cues.negation, before):
+        return cues.contrast is None or cues.contrast.search(after) is None
+    rest = f"{text[sentence_start:start]} {after}"
     if cues.present is not None and cues.present.search(rest):
         return False
-    if _ends_with(cues.negation, before) or _ends_with(cues.title, before):
+    if _ends_with(cues.title, before):
         return True
     if _inside_quotes(text, start, end, sentence_start, sentence_end):
         return True
-    if cues.distant_past is not None and cues.distant_past.search(rest):
+    # The past is read in the whole sentence: "clean from self harm for years" has
+    # its sign ("clean ... for") around and inside the match.
+    if cues.distant_past is not None and cues.distant_past.search(
+        text, sentence_start, sentence_end
+    ):
         return True
+    if cues.other_reflexive is not None and cues.other_reflexive.search(
+        " ".join(_WORD.findall(after)[:_REFLEXIVE_REACH])
+    ):
+        return True  # "threatened to kill himself": their act on themselves, not on the writer
     if intent is Intent.DANGER:
         return False  # danger is about another person by nature; only the cues above soften it
     if cues.accident is not None and cues.accident.search(rest):
@@ -226,6 +247,8 @@ def _about_someone_else(matched: str, before: str, cues: ContextCues) -> bool:
     if cues.first_person.search(matched):
         return False
     if cues.other_person.search(matched):
+        return True
+    if cues.other_object is not None and cues.other_object.search(matched):
         return True
     for word in reversed(_WORD.findall(before)):
         if cues.first_person.fullmatch(word):
