@@ -63,24 +63,27 @@ def compile_detector(files: list[DetectionFile]) -> Detector:
 
 
 def _compile_cues(contexts: list[DetectionContext]) -> ContextCues:
-    def cue(field: str, words: bool = False) -> re.Pattern[str] | None:
+    def cue(field: str, words: bool = False, ending: bool = False) -> re.Pattern[str] | None:
         patterns = [getattr(context, field) for context in contexts]
         joined = "|".join(f"(?:{pattern})" for pattern in patterns if pattern is not None)
         if not joined:
             return None
+        if ending:  # read just before a match: it must end where the match begins
+            return re.compile(rf"(?<!\w)(?:{joined})\W*$")
         return re.compile(rf"(?<!\w)(?:{joined})(?!\w)" if words else joined)
 
     return ContextCues(
-        negation=cue("negation"),
+        negation=cue("negation", ending=True),
         contrast=cue("contrast"),
         other_reflexive=cue("other_reflexive", words=True),
         distant_past=cue("distant_past"),
         accident=cue("accident"),
-        title=cue("title"),
+        title=cue("title", ending=True),
         present=cue("present"),
         first_person=cue("first_person", words=True),
         other_person=cue("other_person", words=True),
         other_object=cue("other_object", words=True),
+        first_object=cue("first_object", words=True),
     )
 
 

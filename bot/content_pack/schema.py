@@ -181,6 +181,7 @@ class DetectionContext(_Strict):
     first_person: str | None = None
     other_person: str | None = None
     other_object: str | None = None
+    first_object: str | None = None
 
     @field_validator("*")
     @classmethod

@@ -68,6 +68,7 @@ class ContextCues:
     first_person: re.Pattern[str] | None = None
     other_person: re.Pattern[str] | None = None
     other_object: re.Pattern[str] | None = None
+    first_object: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,11 +227,12 @@ def _softened(text: str, hit: re.Match[str], cues: ContextCues, intent: Intent) 
         return False  # danger is about another person by nature; only the cues above soften it
     if cues.accident is not None and cues.accident.search(rest):
         return True
-    return _about_someone_else(hit.group(), before, cues)
+    return _about_someone_else(hit.group(), before, after, cues)
 
 
 def _ends_with(cue: re.Pattern[str] | None, before: str) -> bool:
-    return cue is not None and any(m.end() >= len(before.rstrip()) for m in cue.finditer(before))
+    """Whether the words just before a match end with the cue (compiled to end at `$`)."""
+    return cue is not None and cue.search(before) is not None
 
 
 def _inside_quotes(text: str, start: int, end: int, sentence_start: int, sentence_end: int) -> bool:
@@ -239,12 +241,17 @@ def _inside_quotes(text: str, start: int, end: int, sentence_start: int, sentenc
     return opened and '"' in text[end:sentence_end]
 
 
-def _about_someone_else(matched: str, before: str, cues: ContextCues) -> bool:
-    """Who the words are about: a person named inside the match first ("wish he was dead"),
-    else the nearest one before it ("my friend died by suicide"). Nobody named: the writer."""
+def _about_someone_else(matched: str, before: str, after: str, cues: ContextCues) -> bool:
+    """Who the words are about: the writer when the match or the words right after it name
+    them ("they'd be better off without me"); else a person named inside the match ("wish
+    he was dead"), else the nearest one before it ("my friend died by suicide"). Nobody
+    named: the writer."""
     if cues.first_person is None or cues.other_person is None:
         return False
     if cues.first_person.search(matched):
+        return False
+    following = " ".join(_WORD.findall(after)[:_REFLEXIVE_REACH])
+    if cues.first_object is not None and cues.first_object.search(following):
         return False
     if cues.other_person.search(matched):
         return True
