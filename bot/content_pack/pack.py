@@ -84,6 +84,7 @@ def _compile_cues(contexts: list[DetectionContext]) -> ContextCues:
         other_person=cue("other_person", words=True),
         other_object=cue("other_object", words=True),
         first_object=cue("first_object", words=True),
+        possessive=cue("possessive", words=True),
     )
 
 

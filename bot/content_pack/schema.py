@@ -182,6 +182,7 @@ class DetectionContext(_Strict):
     other_person: str | None = None
     other_object: str | None = None
     first_object: str | None = None
+    possessive: str | None = None
 
     @field_validator("*")
     @classmethod

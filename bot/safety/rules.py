@@ -69,6 +69,7 @@ class ContextCues:
     other_person: re.Pattern[str] | None = None
     other_object: re.Pattern[str] | None = None
     first_object: re.Pattern[str] | None = None
+    possessive: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,11 +208,11 @@ def _softened(text: str, hit: re.Match[str], cues: ContextCues, intent: Intent) 
     if _ends_with(cues.negation, before):
         return cues.contrast is None or cues.contrast.search(after) is None
     rest = f"{text[sentence_start:start]} {after}"
+    if _inside_quotes(text, start, end, sentence_start, sentence_end):
+        return True  # words inside quotes are someone's title or line, whatever they say
     if cues.present is not None and cues.present.search(rest):
         return False
     if _ends_with(cues.title, before):
-        return True
-    if _inside_quotes(text, start, end, sentence_start, sentence_end):
         return True
     # The past is read in the whole sentence: "clean from self harm for years" has
     # its sign ("clean ... for") around and inside the match.
@@ -248,6 +249,9 @@ def _about_someone_else(matched: str, before: str, after: str, cues: ContextCues
     named: the writer."""
     if cues.first_person is None or cues.other_person is None:
         return False
+    if cues.possessive is not None:  # "my" names whose thing, not who acts ("wish my ex...")
+        matched = cues.possessive.sub(" ", matched)
+        before = cues.possessive.sub(" ", before)
     if cues.first_person.search(matched):
         return False
     following = " ".join(_WORD.findall(after)[:_REFLEXIVE_REACH])
