@@ -85,6 +85,7 @@ def _compile_cues(contexts: list[DetectionContext]) -> ContextCues:
         other_object=cue("other_object", words=True),
         first_object=cue("first_object", words=True),
         possessive=cue("possessive", words=True),
+        recipient=cue("recipient", words=True),
     )
 
 

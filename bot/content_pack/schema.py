@@ -183,6 +183,7 @@ class DetectionContext(_Strict):
     other_object: str | None = None
     first_object: str | None = None
     possessive: str | None = None
+    recipient: str | None = None
 
     @field_validator("*")
     @classmethod

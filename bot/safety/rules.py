@@ -39,6 +39,7 @@ PIECE = 4096
 OVERLAP = 512
 _SENTENCE_END = re.compile(r"[.!?;]")
 _WORD = re.compile(r"[\w']+")
+_SPACES = re.compile(r"\s+")
 # How far before a match its context is read: a few words, within the same sentence.
 _LEAD_IN = 48
 # How many words after a match may name who it is done to ("threatened to kill himself").
@@ -70,6 +71,7 @@ class ContextCues:
     other_object: re.Pattern[str] | None = None
     first_object: re.Pattern[str] | None = None
     possessive: re.Pattern[str] | None = None
+    recipient: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,10 +252,12 @@ def _about_someone_else(matched: str, before: str, after: str, cues: ContextCues
     if cues.first_person is None or cues.other_person is None:
         return False
     if cues.possessive is not None:  # "my" names whose thing, not who acts ("wish my ex...")
-        matched = cues.possessive.sub(" ", matched)
+        matched = _SPACES.sub(" ", cues.possessive.sub(" ", matched))
         before = cues.possessive.sub(" ", before)
     if cues.first_person.search(matched):
         return False
+    if cues.recipient is not None:  # "letters to (my) mum": whom it is for, not who it is about
+        matched = cues.recipient.sub(" ", matched)
     following = " ".join(_WORD.findall(after)[:_REFLEXIVE_REACH])
     if cues.first_object is not None and cues.first_object.search(following):
         return False
