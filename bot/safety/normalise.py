@@ -46,8 +46,11 @@ _PUSHES = frozenset((_RLO, _LRO, _RLE, _LRE))
 # carry a space after it). Two spaces in a row end a word, so "k i l l  m e" stays two.
 _LETTER = r"[^\W\d_]"
 _SEPARATOR = r"(?:[.\-_*·•+~|/,] ?| )"
-_SPELLED_OUT = re.compile(rf"(?<!\w){_LETTER}(?:{_SEPARATOR}{_LETTER}(?!\w)){{2,}}")
-_NOT_A_LETTER = re.compile(r"\W")
+# (An underscore is a word character to `re`, and a separator here, hence [^\W_].)
+_SPELLED_OUT = re.compile(
+    rf"(?<![^\W_]){_LETTER}(?:{_SEPARATOR}{_LETTER}(?![^\W_])){{2,}}(?:[.\-_*·•](?= |$))?"
+)
+_NOT_A_LETTER = re.compile(r"[\W_]")
 
 
 def normalise(text: str) -> str:
