@@ -18,7 +18,6 @@ from bot.content_pack.schema import (
     Opening,
     Reflection,
 )
-from bot.safety.prefilter import required_strings
 from bot.safety.rules import PRIORITY, CompiledRule, ContextCues, Detector, Intent
 
 
@@ -50,7 +49,6 @@ def compile_detector(files: list[DetectionFile]) -> Detector:
             rule.id,
             Intent(rule.intent),
             re.compile(rule.pattern),
-            required_strings(rule.pattern),
             cues,
         )
         for file in files

@@ -61,9 +61,12 @@ def normalise(text: str) -> str:
     makes matching more forgiving.
     """
     without_invisible = _INVISIBLE.sub("", text)
-    decomposed = unicodedata.normalize("NFKD", without_invisible)
-    unmarked = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    composed = unicodedata.normalize("NFKC", unmarked).translate(_QUOTES)
+    if without_invisible.isascii():  # the usual case: nothing to decompose or compose
+        composed = without_invisible.translate(_QUOTES)
+    else:
+        decomposed = unicodedata.normalize("NFKD", without_invisible)
+        unmarked = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+        composed = unicodedata.normalize("NFKC", unmarked).translate(_QUOTES)
     return _SPACE.sub(" ", composed.casefold()).strip()
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.safety.normalise import as_displayed, join_spelled_out, normalise, unmask_lookalikes
+from bot.safety.starts import StartIndex
 
 
 class Intent(StrEnum):
@@ -79,8 +80,6 @@ class CompiledRule:
     id: str
     intent: Intent
     pattern: re.Pattern[str]
-    # Strings one of which any match contains (None: no such set, always run the rule).
-    required: frozenset[str] | None = None
     cues: ContextCues = ContextCues()
 
 
@@ -126,10 +125,18 @@ class Detection:
         return self.reply in SAFETY_REPLIES
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Detector:
     exceptions: tuple[re.Pattern[str], ...]
-    rules: tuple[CompiledRule, ...]
+    rules: tuple[CompiledRule, ...]  # the most urgent intents first
+    _exception_index: StartIndex = field(init=False, repr=False)
+    _rule_index: StartIndex = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Built once with the detector: which patterns can begin with which letters.
+        object.__setattr__(self, "_exception_index", StartIndex.of(self.exceptions))
+        patterns = [rule.pattern for rule in self.rules]
+        object.__setattr__(self, "_rule_index", StartIndex.of(patterns))
 
     def detect(self, text: str) -> Detection:
         normalised = normalise(text)
@@ -141,29 +148,42 @@ class Detector:
         return Detection(normalised, matches)
 
     def _match(self, normalised: str, found: dict[Intent, Match]) -> None:
-        screened = normalised
-        # Harmless idioms ("killing it at work") are blanked out first; a real
-        # crisis phrase elsewhere in the same message still matches its rule.
-        for exception in self.exceptions:
-            screened = exception.sub(" ", screened)
-        for rule in self.rules:
+        screened = self._without_idioms(normalised)
+        hits = self._rule_index.matches(screened)
+        for number, rule in enumerate(self.rules):
             settled = found.get(rule.intent)
-            if settled is not None and settled.full:
+            if number not in hits or (settled is not None and settled.full):
                 continue
-            if rule.required is not None and not any(s in screened for s in rule.required):
-                continue  # a word the rule cannot match without is absent: skip the scan
             if rule.intent not in SAFETY_INTENTS:
-                if rule.pattern.search(screened):
-                    found[rule.intent] = Match(rule.intent, rule.id)
+                found.setdefault(rule.intent, Match(rule.intent, rule.id))
                 continue
             # Crisis and danger: every place the rule matches counts, since one softened
             # mention ("i'd never hurt myself") must not hide a real one later on.
-            for hit in rule.pattern.finditer(screened):
+            for hit in hits[number]:
                 full = not _softened(screened, hit, rule.cues, rule.intent)
                 if settled is None or (full and not settled.full):
                     settled = found[rule.intent] = Match(rule.intent, rule.id, full)
                 if full:
                     break
+
+    def _without_idioms(self, normalised: str) -> str:
+        """Harmless idioms ("killing it at work") blanked out before the rules run; a real
+        crisis phrase elsewhere in the same message still matches its rule."""
+        spans = sorted(
+            hit.span()
+            for hits in self._exception_index.matches(normalised).values()
+            for hit in hits
+        )
+        if not spans:
+            return normalised
+        kept: list[str] = []
+        position = 0
+        for start, end in spans:
+            if start >= position:
+                kept.append(normalised[position:start])
+            position = max(position, end)
+        kept.append(normalised[position:])
+        return _SPACES.sub(" ", " ".join(kept))
 
 
 def _readings(text: str, normalised: str) -> set[str]:
@@ -171,7 +191,12 @@ def _readings(text: str, normalised: str) -> set[str]:
     order overrides show it, with look-alike letters read as Latin, and with letters
     spelled out one by one joined into words."""
     shown = as_displayed(text) or text
-    readings = {normalised, normalise(shown), normalise(unmask_lookalikes(shown))}
+    readings = {normalised}
+    if shown is not text:
+        readings.add(normalise(shown))
+    unmasked = unmask_lookalikes(shown)
+    if unmasked != shown:
+        readings.add(normalise(unmasked))
     for reading in list(readings):
         joined = join_spelled_out(reading)
         if joined is not None:
