@@ -6,11 +6,13 @@ taps cannot both act on the same flow step.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
+from typing import TypeVar
 
 from bot.content_pack.ids import Command, Msg
 from bot.core.events import ButtonPressed, CheckInDue, CommandIssued, Event, TextMessage
@@ -33,7 +35,7 @@ from bot.flows.settings import Settings
 from bot.logs import get_logger, log_event
 from bot.reminders.manage import reminder_command
 from bot.safety.countries import country_for_timezone
-from bot.safety.rules import Intent
+from bot.safety.rules import PIECE, Intent
 from bot.safety.screen import CHECK_BUTTONS, SOS_MISREAD, SOS_SHOW, SafetyScreen
 from bot.safety.well_formed import well_formed_event
 from bot.scheduling.planner import in_quiet_hours
@@ -103,7 +105,7 @@ class Router:
         locale = user.locale if user else self._services.content.resolve_locale(language)
         ctx = FlowContext(self._services, address, locale)
         # Safety first: before any lock, flow, queue or database write can stand in the way.
-        urgent = self._urgent(event, ctx, user)
+        urgent = await self._urgent(event, ctx, user)
         if urgent is not None:
             return urgent
         try:
@@ -129,9 +131,11 @@ class Router:
         event = well_formed_event(event)
         user = await self._user_for(event)
         locale = user.locale if user else self._services.content.default_locale
-        return self._urgent(event, FlowContext(self._services, event.address, locale), user)
+        return await self._urgent(event, FlowContext(self._services, event.address, locale), user)
 
-    def _urgent(self, event: Event, ctx: FlowContext, user: User | None) -> list[Reply] | None:
+    async def _urgent(
+        self, event: Event, ctx: FlowContext, user: User | None
+    ) -> list[Reply] | None:
         """Crisis replies, /sos and its buttons: answered from the content pack alone."""
         country = _country(user)
         group = ctx.address.is_group
@@ -152,7 +156,9 @@ class Router:
         if text is None:
             return None
         try:
-            found = self.safety.screen(text, ctx.locale, country, group)
+            found = await _off_the_loop_if_long(
+                text, self.safety.screen, text, ctx.locale, country, group
+            )
         except Exception as error:
             # The screen itself failed: we cannot tell, so we answer as if it were a
             # crisis. A needless list of helplines is a far smaller harm than a miss.
@@ -240,7 +246,10 @@ class Router:
 
     async def _outside_flow(self, ctx: FlowContext, event: TextMessage) -> list[Reply]:
         """Free text nobody asked for: offer a pause if it sounds like an urge, never start one."""
-        intents = self.safety.detect(event.text, ctx.locale).intents
+        detection = await _off_the_loop_if_long(
+            event.text, self.safety.detect, event.text, ctx.locale
+        )
+        intents = detection.intents
         if Intent.CONTACTED in intents:
             return await self.contacted.offer(ctx)
         if Intent.URGE in intents:
@@ -254,6 +263,18 @@ class Router:
         async with ctx.db.transaction() as tx:
             left = await flow_positions.leave_flow(tx, user.id)
         return [ctx.reply(Msg.CANCEL_DONE if left else Msg.CANCEL_NOTHING)]
+
+
+T = TypeVar("T")
+
+
+async def _off_the_loop_if_long(text: str, screen: Callable[..., T], *args: object) -> T:
+    """Screen a long text in a worker thread: it is read in bounded pieces, each a run of
+    short pattern calls, so the event loop gets its turn between them and no message,
+    however long, holds up everyone else's. A short text is quicker screened in place."""
+    if len(text) <= PIECE:
+        return screen(*args)
+    return await asyncio.to_thread(screen, *args)
 
 
 def _sync(handler: Callable[[FlowContext], list[Reply]]) -> CommandHandler:

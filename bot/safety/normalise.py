@@ -60,9 +60,9 @@ def normalise(text: str) -> str:
     strike-through marks cannot hide a word; accents go too, which only
     makes matching more forgiving.
     """
-    without_invisible = _INVISIBLE.sub("", text)
+    without_invisible = _INVISIBLE.sub("", text).translate(_QUOTES)
     if without_invisible.isascii():  # the usual case: nothing to decompose or compose
-        composed = without_invisible.translate(_QUOTES)
+        composed = without_invisible
     else:
         decomposed = unicodedata.normalize("NFKD", without_invisible)
         unmarked = "".join(ch for ch in decomposed if not unicodedata.combining(ch))

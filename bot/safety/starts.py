@@ -52,13 +52,15 @@ class StartIndex:
     """Patterns by the strings their matches begin with."""
 
     patterns: tuple[re.Pattern[str], ...]
+    # The longest beginning found at a word, with every pattern that may start there:
+    # those listed under it and under each shorter beginning it starts with.
     by_start: dict[str, tuple[int, ...]]
-    lengths: tuple[int, ...]
+    finder: re.Pattern[str]  # finds, in one pass, each word that has some beginning
     searched: tuple[int, ...]  # patterns whose beginnings are unknown: searched in full
 
     @classmethod
     def of(cls, patterns: Sequence[re.Pattern[str]]) -> StartIndex:
-        by_start: dict[str, list[int]] = {}
+        listed: dict[str, list[int]] = {}
         searched: list[int] = []
         for number, pattern in enumerate(patterns):
             starts = starting_strings(pattern.pattern)
@@ -66,22 +68,28 @@ class StartIndex:
                 searched.append(number)
                 continue
             for text in starts:
-                by_start.setdefault(text, []).append(number)
-        lengths = tuple(sorted({len(text) for text in by_start}))
-        frozen = {text: tuple(numbers) for text, numbers in by_start.items()}
-        return cls(tuple(patterns), frozen, lengths, tuple(searched))
+                listed.setdefault(text, []).append(number)
+        by_start = {
+            text: tuple(
+                dict.fromkeys(
+                    n for size in range(1, len(text) + 1) for n in listed.get(text[:size], ())
+                )
+            )
+            for text in listed
+        }
+        finder = (
+            re.compile(rf"(?<!\w)(?=({_trie(sorted(listed))}))") if listed else re.compile("(?!)")
+        )
+        return cls(tuple(patterns), by_start, finder, tuple(searched))
 
     def matches(self, text: str) -> dict[int, list[re.Match[str]]]:
         """Every match of every pattern at the start of a word (plus, for a searched
         pattern, its non-overlapping matches anywhere), by pattern number, in order."""
         found: dict[int, list[re.Match[str]]] = {}
-        lookup, patterns, lengths = self.by_start.get, self.patterns, self.lengths
-        for position in [word.start() for word in _WORD_START.finditer(text)]:
-            candidates: tuple[int, ...] = ()
-            for length in lengths:
-                candidates += lookup(text[position : position + length], ())
-            # A pattern listed under two lengths ("kms" and "kms a") is tried once.
-            for number in dict.fromkeys(candidates) if len(lengths) > 1 else candidates:
+        patterns, by_start = self.patterns, self.by_start
+        for word in self.finder.finditer(text):
+            position = word.start()
+            for number in by_start[word.group(1)]:
                 match = patterns[number].match(text, position)
                 if match is not None:
                     found.setdefault(number, []).append(match)
@@ -90,6 +98,26 @@ class StartIndex:
             if hits:
                 found[number] = hits
         return found
+
+
+def _trie(words: list[str]) -> str:
+    """An alternation of `words` that always takes the longest one that fits: each letter
+    branches once, and stopping early is the last choice at every step."""
+    branches: dict[str, list[str]] = {}
+    ends = False
+    for word in words:
+        if word:
+            branches.setdefault(word[0], []).append(word[1:])
+        else:
+            ends = True
+    alternatives = [re.escape(first) + _trie(rests) for first, rests in branches.items()]
+    if not alternatives:
+        return ""
+    if ends:
+        alternatives.append("")
+    if len(alternatives) == 1:
+        return alternatives[0]
+    return "(?:" + "|".join(alternatives) + ")"
 
 
 def _starts_a_word(items: list[tuple[Any, Any]]) -> bool:
