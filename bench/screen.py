@@ -219,7 +219,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _commit() -> str:
     done = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO
+        ["git", "rev-parse", "--short", "HEAD"],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
     )
     return done.stdout.strip() or "unknown"
 
