@@ -42,16 +42,15 @@ def _rates(detector: Detector, texts: list[str]) -> Rates:
 
 def _dangerous(phrases: dict[str, Any]) -> list[str]:
     found = phrases["crisis"] + phrases["danger"]
-    found += phrases.get("near_cues", {}).get("crisis", []) + phrases.get("near_cues", {}).get(
-        "danger", []
-    )
+    for extra in ("near_cues", "later"):  # batches written after the first
+        found += phrases.get(extra, {}).get("crisis", []) + phrases.get(extra, {}).get("danger", [])
     for sets in phrases["languages"].values():
         found += sets.get("crisis", []) + sets.get("danger", [])
     return found
 
 
 def _ordinary(phrases: dict[str, Any]) -> list[str]:
-    found = list(phrases["ordinary"])
+    found = list(phrases["ordinary"]) + phrases.get("later", {}).get("ordinary", [])
     for sets in phrases["languages"].values():
         found += sets.get("ordinary", [])
     return found
