@@ -148,8 +148,14 @@ class Detector:
         return Detection(normalised, matches)
 
     def _match(self, normalised: str, found: dict[Intent, Match]) -> None:
-        screened = self._without_idioms(normalised)
-        hits = self._rule_index.matches(screened)
+        # The idioms only matter where a rule matched: most messages match none, and are
+        # spared the second pass.
+        screened = normalised
+        hits = self._rule_index.matches(normalised)
+        if hits:
+            screened = self._without_idioms(normalised)
+            if screened != normalised:
+                hits = self._rule_index.matches(screened)
         for number, rule in enumerate(self.rules):
             settled = found.get(rule.intent)
             if number not in hits or (settled is not None and settled.full):
