@@ -164,12 +164,13 @@ class DetectionRule(_Strict):
 
 class DetectionContext(_Strict):
     """A language's signs that crisis words are softened by their context: what turns a
-    full reply into a short check. Each is a pattern; the words just before a match are
-    read for `negation` and `title`, the rest of its sentence for `distant_past`,
-    `accident` and `present` (which keeps the reply full), what follows it for
-    `contrast` (which undoes a negation) and `other_reflexive` (someone acting on
-    themselves), and `first_person`, `other_person` and `other_object` (read inside the
-    match only) are alternations of words naming who a match is about."""
+    full reply into a short check (bot/safety/rules.py reads them; every language's cues
+    apply to every match). Each is a pattern. The words just before a match are read for
+    `negation` and `title`; the rest of its sentence for `distant_past`, `accident` and
+    `present` (which keeps the reply full); what follows it for `contrast` (which undoes
+    a negation), `other_reflexive` (someone acting on themselves) and `first_object`
+    ("without me"). `first_person` and `other_person` are words naming who a match is
+    about; `other_object`, `possessive` and `recipient` are read inside the match only."""
 
     negation: str | None = None
     contrast: str | None = None

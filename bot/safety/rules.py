@@ -33,8 +33,8 @@ PRIORITY = (Intent.CRISIS, Intent.DANGER, Intent.CONTACTED, Intent.URGE)
 SAFETY_INTENTS = frozenset({Intent.CRISIS, Intent.DANGER})
 SAFETY_REPLIES = frozenset({ReplyLevel.CRISIS, ReplyLevel.DANGER, ReplyLevel.CHECK})
 
-# Long texts are screened in pieces of this size, each overlapping the one before by more
-# than any rule can match, so a phrase across a boundary is still found whole. Each piece
+# Long texts are screened in pieces of this size, each overlapping the one before by far
+# more than a crisis phrase is long, so a phrase across a boundary is still found whole. Each piece
 # then costs a bounded time, and a caller can yield between pieces.
 PIECE = 4096
 OVERLAP = 512
@@ -49,15 +49,15 @@ _REFLEXIVE_REACH = 3
 
 @dataclass(frozen=True, slots=True)
 class ContextCues:
-    """One language's signs that crisis words are not about the writer, here and now.
+    """Signs, in every language together, that crisis words are not about the writer now.
 
     Each cue is a compiled pattern or None. `negation` and `title` are read in the few
-    words just before a match; `distant_past`, `accident` and `present` anywhere else in
-    its sentence, `contrast` after it ("i'd never hurt myself, but..."); `first_person`
-    and `other_person` name who a match is about (`other_object` too, inside the match
-    only: "without him" before a match says nothing of who it is about), and
-    `other_reflexive` right after it
-    ("tried to kill herself") says the act is someone else's on themselves.
+    words just before a match; `distant_past`, `accident` and `present` elsewhere in its
+    sentence; `contrast` after it ("i'd never hurt myself, but..."). `first_person` and
+    `other_person` name who a match is about; `other_object` ("wish him dead") and
+    `possessive` ("my") are read inside the match only, `recipient` marks whom an act is
+    for ("letters to mum"), `first_object` right after it ("better off without me"), and
+    `other_reflexive` says the act is someone else's on themselves ("killed herself").
     """
 
     negation: re.Pattern[str] | None = None
