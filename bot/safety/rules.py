@@ -38,7 +38,8 @@ SAFETY_REPLIES = frozenset({ReplyLevel.CRISIS, ReplyLevel.DANGER, ReplyLevel.CHE
 # then costs a bounded time, and a caller can yield between pieces.
 PIECE = 4096
 OVERLAP = 512
-_SENTENCE_END = re.compile(r"[.!?;]")
+_SENTENCE_MARKS = ".!?;"
+_SENTENCE_END = re.compile(f"[{_SENTENCE_MARKS}]")
 _WORD = re.compile(r"[\w']+")
 _SPACES = re.compile(r"\s+")
 # How far before a match its context is read: a few words, within the same sentence.
@@ -148,14 +149,8 @@ class Detector:
         return Detection(normalised, matches)
 
     def _match(self, normalised: str, found: dict[Intent, Match]) -> None:
-        # The idioms only matter where a rule matched: most messages match none, and are
-        # spared the second pass.
-        screened = normalised
-        hits = self._rule_index.matches(normalised)
-        if hits:
-            screened = self._without_idioms(normalised)
-            if screened != normalised:
-                hits = self._rule_index.matches(screened)
+        screened = self._without_idioms(normalised)
+        hits = self._rule_index.matches(screened)
         for number, rule in enumerate(self.rules):
             settled = found.get(rule.intent)
             if number not in hits or (settled is not None and settled.full):
@@ -233,7 +228,7 @@ def _softened(text: str, hit: re.Match[str], cues: ContextCues, intent: Intent) 
     sign of the present in the sentence ("again", "tonight") keeps it full, and so does a
     turn after a negation ("i'd never do it, but...")."""
     start, end = hit.span()
-    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    sentence_start = max(text.rfind(mark, 0, start) for mark in _SENTENCE_MARKS) + 1
     found_end = _SENTENCE_END.search(text, end)
     sentence_end = found_end.start() if found_end else len(text)
     before = text[max(sentence_start, start - _LEAD_IN) : start]

@@ -19,10 +19,10 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
-# How many characters of each match's beginning are indexed. Five tell most words apart
-# ("want" from "was"), so few rules are tried at each word; a rule with too many
-# beginnings to list is searched in full instead.
-PREFIX_LENGTH = 5
+# How many characters of each match's beginning are indexed. Seven tell most openings
+# apart ("want to" from "was", "kill m" from "kill t"), so few rules are tried at each
+# word; a rule with too many beginnings to list is searched in full instead.
+PREFIX_LENGTH = 7
 MAX_STARTS = 4000
 _MAX_CLASS = 8  # a character class is spelled out letter by letter only when this small
 _WORD_START = re.compile(r"(?<!\w)\w")

@@ -53,7 +53,7 @@ def test_every_rule_matches_through_the_index_as_it_does_by_search(content: Cont
 @pytest.mark.parametrize(
     ("pattern", "starts"),
     [
-        (r"\bkill(?:s|ed)? me\b", {"kill ", "kills", "kille"}),
+        (r"\bkill(?:s|ed)?\b", {"kill", "kills", "killed"}),
         (r"(?<!\w)(?=\w)(?:k ?m ?s\b|sui)", {"k m s", "k ms", "km s", "kms", "sui"}),
         (r"\b[kc]ill", {"kill", "cill"}),
     ],
