@@ -53,6 +53,15 @@ _SPELLED_OUT = re.compile(
 _NOT_A_LETTER = re.compile(r"[\W_]")
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _plain_run(run: re.Match[str]) -> str:
+    decomposed = unicodedata.normalize("NFKD", run.group())
+    unmarked = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFKC", unmarked).translate(_QUOTES)
+
+
 def normalise(text: str) -> str:
     """NFKC-compatible, without marks or invisible characters, case-folded, single-spaced.
 
@@ -61,12 +70,10 @@ def normalise(text: str) -> str:
     makes matching more forgiving.
     """
     without_invisible = _INVISIBLE.sub("", text).translate(_QUOTES)
-    if without_invisible.isascii():  # the usual case: nothing to decompose or compose
-        composed = without_invisible
-    else:
-        decomposed = unicodedata.normalize("NFKD", without_invisible)
-        unmarked = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-        composed = unicodedata.normalize("NFKC", unmarked).translate(_QUOTES)
+    # Only the runs of non-ASCII characters need decomposing (an accent, a dash, a word
+    # in another script): ASCII is already in its one form, and a mark after an ASCII
+    # letter is a run of its own, dropped all the same.
+    composed = _NON_ASCII.sub(_plain_run, without_invisible)
     return _SPACE.sub(" ", composed.casefold()).strip()
 
 
