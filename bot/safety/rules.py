@@ -44,6 +44,8 @@ _WORD = re.compile(r"[\w']+")
 _SPACES = re.compile(r"\s+")
 # How far before a match its context is read: a few words, within the same sentence.
 _LEAD_IN = 48
+# How far either side of a match its sentence is read, however long the sentence.
+_REACH = 160
 # How many words after a match may name who it is done to ("threatened to kill himself").
 _REFLEXIVE_REACH = 3
 
@@ -228,9 +230,13 @@ def _softened(text: str, hit: re.Match[str], cues: ContextCues, intent: Intent) 
     sign of the present in the sentence ("again", "tonight") keeps it full, and so does a
     turn after a negation ("i'd never do it, but...")."""
     start, end = hit.span()
-    sentence_start = max(text.rfind(mark, 0, start) for mark in _SENTENCE_MARKS) + 1
-    found_end = _SENTENCE_END.search(text, end)
-    sentence_end = found_end.start() if found_end else len(text)
+    # The sentence around the match, at most _REACH characters either side: a message
+    # with no full stops is still read only near the words that matched.
+    reach_start, reach_end = max(0, start - _REACH), min(len(text), end + _REACH)
+    sentence_start = max(text.rfind(mark, reach_start, start) for mark in _SENTENCE_MARKS) + 1
+    sentence_start = max(sentence_start, reach_start)
+    found_end = _SENTENCE_END.search(text, end, reach_end)
+    sentence_end = found_end.start() if found_end else reach_end
     before = text[max(sentence_start, start - _LEAD_IN) : start]
     after = text[end:sentence_end]
     if _ends_with(cues.negation, before):
