@@ -84,6 +84,7 @@ def _compile_cues(contexts: list[DetectionContext]) -> ContextCues:
         first_object=cue("first_object", words=True),
         possessive=cue("possessive", words=True),
         recipient=cue("recipient", words=True),
+        topic=cue("topic", words=True),
     )
 
 

@@ -168,9 +168,10 @@ class DetectionContext(_Strict):
     apply to every match). Each is a pattern. The words just before a match are read for
     `negation` and `title`; the rest of its sentence for `distant_past`, `accident` and
     `present` (which keeps the reply full); what follows it for `contrast` (which undoes
-    a negation), `other_reflexive` (someone acting on themselves) and `first_object`
-    ("without me"). `first_person` and `other_person` are words naming who a match is
-    about; `other_object`, `possessive` and `recipient` are read inside the match only."""
+    a negation), `other_reflexive` (someone acting on themselves), `first_object`
+    ("without me") and `topic` ("suicide prevention"). `first_person` and
+    `other_person` are words naming who a match is about; `other_object`, `possessive`
+    and `recipient` are read inside the match only."""
 
     negation: str | None = None
     contrast: str | None = None
@@ -185,6 +186,7 @@ class DetectionContext(_Strict):
     first_object: str | None = None
     possessive: str | None = None
     recipient: str | None = None
+    topic: str | None = None
 
     @field_validator("*")
     @classmethod

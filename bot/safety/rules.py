@@ -60,7 +60,8 @@ class ContextCues:
     `other_person` name who a match is about; `other_object` ("wish him dead") and
     `possessive` ("my") are read inside the match only, `recipient` marks whom an act is
     for ("letters to mum"), `first_object` right after it ("better off without me"), and
-    `other_reflexive` says the act is someone else's on themselves ("killed herself").
+    `other_reflexive` says the act is someone else's on themselves ("killed herself"),
+    and `topic` right after it makes the words a subject of talk ("suicide prevention").
     """
 
     negation: re.Pattern[str] | None = None
@@ -76,6 +77,7 @@ class ContextCues:
     first_object: re.Pattern[str] | None = None
     possessive: re.Pattern[str] | None = None
     recipient: re.Pattern[str] | None = None
+    topic: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +246,8 @@ def _softened(text: str, hit: re.Match[str], cues: ContextCues, intent: Intent) 
     rest = f"{text[sentence_start:start]} {after}"
     if _inside_quotes(text, start, end, sentence_start, sentence_end):
         return True  # words inside quotes are someone's title or line, whatever they say
+    if cues.topic is not None and cues.topic.match(after.lstrip()):
+        return True  # "suicide prevention", "self harm awareness": the subject, not the act
     if cues.present is not None and cues.present.search(rest):
         return False
     if _ends_with(cues.title, before):
