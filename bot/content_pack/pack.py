@@ -85,6 +85,7 @@ def _compile_cues(contexts: list[DetectionContext]) -> ContextCues:
         possessive=cue("possessive", words=True),
         recipient=cue("recipient", words=True),
         topic=cue("topic", words=True),
+        clause_break=cue("clause_break", words=True),
     )
 
 

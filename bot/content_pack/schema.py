@@ -171,7 +171,8 @@ class DetectionContext(_Strict):
     a negation), `other_reflexive` (someone acting on themselves), `first_object`
     ("without me") and `topic` ("suicide prevention"). `first_person` and
     `other_person` are words naming who a match is about; `other_object`, `possessive`
-    and `recipient` are read inside the match only."""
+    and `recipient` are read inside the match only; `clause_break` words ("and", "but")
+    end the stretch of words read for who a match is about."""
 
     negation: str | None = None
     contrast: str | None = None
@@ -187,6 +188,7 @@ class DetectionContext(_Strict):
     possessive: str | None = None
     recipient: str | None = None
     topic: str | None = None
+    clause_break: str | None = None
 
     @field_validator("*")
     @classmethod

@@ -42,6 +42,7 @@ _SENTENCE_MARKS = ".!?;"
 _SENTENCE_END = re.compile(f"[{_SENTENCE_MARKS}]")
 _WORD = re.compile(r"[\w']+")
 _SPACES = re.compile(r"\s+")
+_CLAUSE_MARK = re.compile(r"[,:;()\u2013\u2014]| - ")
 # How far before a match its context is read: a few words, within the same sentence.
 _LEAD_IN = 48
 # How far either side of a match its sentence is read, however long the sentence.
@@ -78,6 +79,7 @@ class ContextCues:
     possessive: re.Pattern[str] | None = None
     recipient: re.Pattern[str] | None = None
     topic: re.Pattern[str] | None = None
+    clause_break: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,29 +283,61 @@ def _inside_quotes(text: str, start: int, end: int, sentence_start: int, sentenc
 
 
 def _about_someone_else(matched: str, before: str, after: str, cues: ContextCues) -> bool:
-    """Who the words are about: the writer when the match or the words right after it name
-    them ("they'd be better off without me"); else a person named inside the match ("wish
-    he was dead"), else the nearest one before it ("my friend died by suicide"). Nobody
-    named: the writer."""
+    """Who the words are about: the writer when the match or the rest of its clause name
+    them ("they'd be better off without me", "suicide is all i think about"); else a
+    person named inside the match ("wish he was dead"), else the nearest one before it in
+    its clause ("my friend died by suicide"). Nobody named: the writer."""
     if cues.first_person is None or cues.other_person is None:
         return False
     if cues.possessive is not None:  # "my" names whose thing, not who acts ("wish my ex...")
         matched = _SPACES.sub(" ", cues.possessive.sub(" ", matched))
         before = cues.possessive.sub(" ", before)
-    if cues.first_person.search(matched):
+    if cues.first_person.search(matched) or _writer_follows(after, cues):
         return False
     if cues.recipient is not None:  # "letters to (my) mum": whom it is for, not who it is about
         matched = cues.recipient.sub(" ", matched)
-    following = " ".join(_WORD.findall(after)[:_REFLEXIVE_REACH])
-    if cues.first_object is not None and cues.first_object.search(following):
-        return False
     if cues.other_person.search(matched):
         return True
     if cues.other_object is not None and cues.other_object.search(matched):
         return True
-    for word in reversed(_WORD.findall(before)):
+    return _someone_else_before(before, cues)
+
+
+def _writer_follows(after: str, cues: ContextCues) -> bool:
+    """The words right after a match, or the rest of its clause, name the writer."""
+    following = " ".join(_WORD.findall(after)[:_REFLEXIVE_REACH])
+    if cues.first_object is not None and cues.first_object.search(following):
+        return True
+    assert cues.first_person is not None  # checked by the caller
+    for word in _clause_words(after):
+        # The writer as the one who acts ("i think about"), not as whom it is done to
+        # ("for what he did to me") or whose thing it is.
+        named = cues.first_person.fullmatch(word)
+        if named and not any(
+            c is not None and c.fullmatch(word) for c in (cues.first_object, cues.possessive)
+        ):
+            return True
+        if cues.clause_break is not None and cues.clause_break.fullmatch(word):
+            return False
+    return False
+
+
+def _someone_else_before(before: str, cues: ContextCues) -> bool:
+    """The nearest person named before a match, in the same clause, is someone else
+    ("since he left, suicide..." says nothing of whose suicide: the clause ends at the comma)."""
+    assert cues.first_person is not None and cues.other_person is not None
+    for word in reversed(_clause_words(before, backwards=True)):
         if cues.first_person.fullmatch(word):
             return False
         if cues.other_person.fullmatch(word):
             return True
+        if cues.clause_break is not None and cues.clause_break.fullmatch(word):
+            return False
     return False
+
+
+def _clause_words(text: str, backwards: bool = False) -> list[str]:
+    """The words of `text` up to a comma, colon or dash, from its start, or (backwards)
+    from its end."""
+    parts = _CLAUSE_MARK.split(text)
+    return _WORD.findall(parts[-1] if backwards else parts[0])
