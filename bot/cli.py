@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from collections.abc import Coroutine, Sequence
 from datetime import timedelta
@@ -41,6 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     detect = commands.add_parser("detect", help="show which safety intents a text triggers")
     detect.add_argument("text", help="the text to screen, as a user might write it")
     detect.add_argument("--locale", default=None, help="the pack locale (default: the default)")
+    detect.add_argument("--json", action="store_true", help="print one JSON object instead")
     keys = commands.add_parser("keys", help="manage the encryption key of users' notes")
     keys_commands = keys.add_subparsers(dest="keys_command", required=True)
     rotate = keys_commands.add_parser(
@@ -73,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "content":
         return _content_check(settings)
     if command == "detect":
-        return _detect(settings, args.text, args.locale)
+        return _detect(settings, args.text, args.locale, as_json=args.json)
     if command == "keys":
         return _rotate_key(settings, print_key=args.print_key)
     if command == "console":
@@ -276,7 +278,7 @@ def _content_check(settings: Settings) -> int:
     return 0
 
 
-def _detect(settings: Settings, text: str, locale: str | None) -> int:
+def _detect(settings: Settings, text: str, locale: str | None, as_json: bool = False) -> int:
     """For operators tuning the rules: every intent found, with the rule that found it."""
     try:
         pack = load_pack(settings.content_dir, settings.default_locale)
@@ -285,6 +287,11 @@ def _detect(settings: Settings, text: str, locale: str | None) -> int:
             print(problem, file=sys.stderr)
         return EXIT_USAGE
     detection = SafetyScreen(pack).detect(text, locale or settings.default_locale)
+    if as_json:
+        intents = [{"intent": m.intent.value, "rule": m.rule_id} for m in detection.matches]
+        found = {"normalised": detection.normalised, "intents": intents}
+        print(json.dumps({**found, "reply": detection.reply.value}, ensure_ascii=False))
+        return 0
     print(f"normalised: {detection.normalised}")
     if not detection.matches:
         print("none")

@@ -212,7 +212,12 @@ def pick_default_locale(settings: Settings) -> Settings:
     """The default locale as a folder of the content pack (`en-US` falls back to `en`);
     SettingsError naming STEADY_DEFAULT_LOCALE when the pack has none of it."""
     folder = settings.content_dir
-    available = sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+    # A locale is a folder with its messages (content/detection/ holds rules, not a locale).
+    available = (
+        sorted(p.name for p in folder.iterdir() if (p / "messages.yaml").is_file())
+        if folder.is_dir()
+        else []
+    )
     for candidate in locale_fallbacks(settings.default_locale):
         if candidate in available:
             return settings.model_copy(update={"default_locale": candidate})

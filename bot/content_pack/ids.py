@@ -190,6 +190,11 @@ class Msg(StrEnum):
     SAFETY_CARD_BUTTON = "safety.card_button"
     SAFETY_CARD = "safety.card"
     SAFETY_COUNTRY_SAVED = "safety.country_saved"
+    # The graded reply: a short check when crisis words are softened by their context.
+    SAFETY_CHECK = "safety.check"
+    SAFETY_CHECK_SAFE_BUTTON = "safety.check_safe_button"
+    SAFETY_CHECK_HELP_BUTTON = "safety.check_help_button"
+    SAFETY_CHECK_SAFE_REPLY = "safety.check_safe_reply"
     PAUSE_OFFER = "pause.offer"
     PAUSE_OFFER_YES = "pause.offer_yes"
     PAUSE_OFFER_NO = "pause.offer_no"

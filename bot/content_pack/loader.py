@@ -55,7 +55,8 @@ BUTTON_LABELS = frozenset(
         Msg.SETTINGS_DONE, Msg.PAUSE_1, Msg.PAUSE_3, Msg.PAUSE_7,
         Msg.FORGET_YES, Msg.FORGET_NO, Msg.GROUP_OPEN_PRIVATE,
         Msg.SETTINGS_DISCREET_ON, Msg.SETTINGS_DISCREET_OFF,
-        Msg.SAFETY_MISREAD_BUTTON, Msg.SAFETY_SHOW_BUTTON, Msg.PAUSE_OFFER_YES, Msg.PAUSE_OFFER_NO,
+        Msg.SAFETY_MISREAD_BUTTON, Msg.SAFETY_SHOW_BUTTON, Msg.SAFETY_CHECK_SAFE_BUTTON,
+        Msg.SAFETY_CHECK_HELP_BUTTON, Msg.PAUSE_OFFER_YES, Msg.PAUSE_OFFER_NO,
         Msg.SAFETY_MORE_BUTTON, Msg.SAFETY_CARD_BUTTON,
         Msg.PAUSE_BREATHE, Msg.PAUSE_GROUND, Msg.PAUSE_REMEMBER, Msg.PAUSE_WRITE,
         Msg.PAUSE_WAIT, Msg.PAUSE_REACHED_OUT, Msg.PAUSE_DONE, Msg.PAUSE_NEXT,
@@ -152,6 +153,34 @@ class _LocaleReader:
         self.problems.append(Problem(self.folder / file_name, line, message))
 
 
+# Detection rules for more languages than the pack has locales: every message is screened
+# in all of them, whatever the user's locale (people write their own language to the bot).
+# One file per language, `<code>.yaml`, shaped like a locale's detection.yaml.
+DETECTION_DIR = "detection"
+
+
+def _load_languages(folder: Path, problems: list[Problem]) -> list[DetectionFile]:
+    if not folder.is_dir():
+        return []
+    found: list[DetectionFile] = []
+    seen: dict[str, Path] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        reader = _LocaleReader(folder, problems)
+        reader.locale = path.stem  # each file names its language, as a folder names its locale
+        parsed = reader.read(path.name, DetectionFile)
+        if parsed is None:
+            continue
+        ids = [item.id for item in parsed.model.exceptions] + [r.id for r in parsed.model.rules]
+        for index, item in enumerate(parsed.model.rules):
+            if item.id in seen:
+                line = parsed.line(("rules", index, "id"))
+                reader.add(path.name, line, f"rule id {item.id!r} is also in {seen[item.id].name}")
+        seen.update(dict.fromkeys(ids, path))
+        _check_unique(reader, path.name, parsed, "rules", [rule.id for rule in parsed.model.rules])
+        found.append(parsed.model)
+    return found
+
+
 def load_pack(content_dir: Path, default_locale: str) -> ContentPack:
     """The validated pack; raises ContentError listing every problem found."""
     problems: list[Problem] = []
@@ -159,7 +188,9 @@ def load_pack(content_dir: Path, default_locale: str) -> ContentPack:
     if not content_dir.is_dir():
         raise ContentError([Problem(content_dir, 1, "content folder not found")])
     emergency = _load_emergency_numbers(content_dir, problems)
-    for folder in sorted(path for path in content_dir.iterdir() if path.is_dir()):
+    languages = _load_languages(content_dir / DETECTION_DIR, problems)
+    folders = (path for path in content_dir.iterdir() if path.is_dir())
+    for folder in sorted(path for path in folders if path.name != DETECTION_DIR):
         content = _load_locale(folder, problems, is_default=folder.name == default_locale)
         if content is not None:
             locales[content.locale] = content
@@ -169,7 +200,12 @@ def load_pack(content_dir: Path, default_locale: str) -> ContentPack:
         )
     if problems:
         raise ContentError(problems)
-    return ContentPack(default_locale=default_locale, locales=locales, emergency=emergency)
+    return ContentPack(
+        default_locale=default_locale,
+        locales=locales,
+        emergency=emergency,
+        languages=tuple(languages),
+    )
 
 
 def _load_emergency_numbers(

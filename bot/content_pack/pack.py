@@ -43,6 +43,9 @@ class ContentPack:
     default_locale: str
     locales: dict[str, LocaleContent]
     emergency: dict[str, EmergencyNumbers]
+    # Crisis and danger rules of more languages than there are locales: every message is
+    # screened in all of them, whatever the user's locale.
+    languages: tuple[DetectionFile, ...] = ()
 
     def resolve_locale(self, language_code: str | None) -> str:
         """The pack locale for a platform language code such as `de-AT`, else the default."""

@@ -12,6 +12,7 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
+from typing import TypeVar
 
 from bot.content_pack.countries import country_for_timezone
 from bot.content_pack.ids import Command, Msg
@@ -42,8 +43,9 @@ from bot.flows.settings import Settings
 from bot.flows.typed_labels import typed_choice
 from bot.logs import get_logger, log_event
 from bot.reminders.manage import reminder_command
-from bot.safety.rules import Intent
+from bot.safety.rules import PIECE, Intent
 from bot.safety.screen import (
+    CHECK_BUTTONS,
     DANGER_SUFFIX,
     SOS_CARD,
     SOS_COUNTRY,
@@ -207,6 +209,9 @@ class Router:
         country = _country(user)
         timezone = None if user is None else user.timezone
         group = ctx.address.is_group
+        if isinstance(event, ButtonPressed) and event.data in CHECK_BUTTONS:
+            log_event(log, "safety.check_answered", platform=ctx.address.platform)
+            return self.safety.check_pressed(event.data, ctx.locale, country, group)
         if isinstance(event, ButtonPressed) and event.data.startswith("sos:"):
             pressed = await self._sos_button(ctx, event.data, country, timezone)
             if pressed is not None:
@@ -220,7 +225,9 @@ class Router:
         if text is None:
             return None
         try:
-            found = self.safety.screen(text, ctx.locale, country, group)
+            found = await _off_the_loop_if_long(
+                text, self.safety.screen, text, ctx.locale, country, group
+            )
         except Exception as error:
             # The screen itself failed: we cannot tell, so we answer as if it were a
             # crisis. A needless list of helplines is a far smaller harm than a miss.
@@ -228,11 +235,9 @@ class Router:
             return self.safety.sos_replies(ctx.locale, country, group, timezone)
         if found is None:
             return None
-        first = found.detection.matches[0]
-        log_event(
-            log, "safety.matched", platform=ctx.address.platform, intent=first.intent.value,
-            rule=first.rule_id,
-        )  # fmt: skip
+        # The reply level only: a rule's name would paraphrase what the person wrote.
+        reply = found.detection.reply.value
+        log_event(log, "safety.matched", platform=ctx.address.platform, reply=reply)
         return list(found.replies)
 
     async def _sos_button(
@@ -461,7 +466,10 @@ class Router:
 
     async def _outside_flow(self, ctx: FlowContext, event: TextMessage) -> list[Reply]:
         """Free text nobody asked for: offer a pause if it sounds like an urge, never start one."""
-        intents = self.safety.detect(event.text, ctx.locale).intents
+        detection = await _off_the_loop_if_long(
+            event.text, self.safety.detect, event.text, ctx.locale
+        )
+        intents = detection.intents
         if Intent.CONTACTED in intents:
             return await self.contacted.offer(ctx)
         if Intent.URGE in intents:
@@ -515,6 +523,18 @@ def _question_of(replies: list[Reply], token: str, takes_text: bool) -> Reply | 
         if any(token in button.data.split(":") for button in reply.flat_buttons):
             return reply
     return replies[-1] if takes_text and replies else None
+
+
+T = TypeVar("T")
+
+
+async def _off_the_loop_if_long(text: str, screen: Callable[..., T], *args: object) -> T:
+    """Screen a long text in a worker thread: it is read in bounded pieces, each a run of
+    short pattern calls, so the event loop gets its turn between them and no message,
+    however long, holds up everyone else's. A short text is quicker screened in place."""
+    if len(text) <= PIECE:
+        return screen(*args)
+    return await asyncio.to_thread(screen, *args)
 
 
 def _sync(handler: Callable[[FlowContext], list[Reply]]) -> CommandHandler:

@@ -5,10 +5,21 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# Invisible characters that can split a word without changing how it looks:
-# zero-width spaces and joiners, word joiner, BOM, and the bidi embeddings,
-# overrides and isolates (a right-to-left override can make "die" read "eid").
-_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Control and format characters (Unicode categories Cc and Cf) draw nothing, so they can
+# sit inside a word without changing how it looks: NUL, zero-width spaces and joiners,
+# soft hyphens, word joiners, the BOM, bidi embeddings, overrides and isolates, tag
+# characters. They are removed, not turned into spaces; only whitespace separates words.
+# (Whitespace controls stay: a line end still separates words.) The ranges are every Cc
+# and Cf character of Unicode 15, a test checks them against `unicodedata`; with them go
+# the combining grapheme joiner, variation selectors and the Hangul fillers, which are
+# just as invisible.
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\xad\u034f\u0600-\u0605\u061c\u06dd"
+    "\u070f\u0890\u0891\u08e2\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f\U000e0100-\U000e01ef]+"
+)
 _QUOTES = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u02bc": "'", "`": "'", "\u201c": '"', "\u201d": '"'}
 )
@@ -28,8 +39,27 @@ _LOOKALIKES = str.maketrans(
         "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
     }
 )  # fmt: skip
-_OVERRIDE, _POP = "\u202e", "\u202c"
-_OTHER_PUSHES = frozenset("\u202a\u202b\u202d")  # embeddings and left-to-right override
+_RLO, _LRO, _RLE, _LRE, _POP = "\u202e", "\u202d", "\u202b", "\u202a", "\u202c"
+_PUSHES = frozenset((_RLO, _LRO, _RLE, _LRE))
+# Letters spelled out one by one: "k i l l", "k.i.l.l", "s-u-i-c-i-d-e", "k. i. l. l".
+# At least three single letters, each pair split by one separator (a dot or dash may
+# carry a space after it). Two spaces in a row end a word, so "k i l l  m e" stays two.
+_LETTER = r"[^\W\d_]"
+_SEPARATOR = r"(?:[.\-_*·•+~|/,] ?| )"
+# (An underscore is a word character to `re`, and a separator here, hence [^\W_].)
+_SPELLED_OUT = re.compile(
+    rf"(?<![^\W_]){_LETTER}(?:{_SEPARATOR}{_LETTER}(?![^\W_])){{2,}}(?:[.\-_*·•](?= |$))?"
+)
+_NOT_A_LETTER = re.compile(r"[\W_]")
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _plain_run(run: re.Match[str]) -> str:
+    decomposed = unicodedata.normalize("NFKD", run.group())
+    unmarked = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFKC", unmarked).translate(_QUOTES)
 
 
 def normalise(text: str) -> str:
@@ -39,43 +69,71 @@ def normalise(text: str) -> str:
     strike-through marks cannot hide a word; accents go too, which only
     makes matching more forgiving.
     """
-    without_invisible = _INVISIBLE.sub("", text)
-    decomposed = unicodedata.normalize("NFKD", without_invisible)
-    unmarked = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    composed = unicodedata.normalize("NFKC", unmarked).translate(_QUOTES)
-    return _SPACE.sub(" ", composed.casefold().replace("\x00", " ")).strip()
+    without_invisible = _INVISIBLE.sub("", text).translate(_QUOTES)
+    # Only the runs of non-ASCII characters need decomposing (an accent, a dash, a word
+    # in another script): ASCII is already in its one form, and a mark after an ASCII
+    # letter is a run of its own, dropped all the same.
+    composed = _NON_ASCII.sub(_plain_run, without_invisible)
+    return _SPACE.sub(" ", composed.casefold()).strip()
 
 
 def as_displayed(text: str) -> str | None:
     """The text in the order a reader sees it when it holds right-to-left overrides
     ("i want to \u202eeid" shows "i want to die"); None when it holds none.
 
-    Overrides nest: each pop closes the innermost one, and a line end or the end of
-    the text closes whatever is still open, as the Unicode bidi rules do.
+    A simplified Unicode bidi reordering: each override or embedding raises the level
+    (to the next odd level for right-to-left, the next even one for left-to-right), a
+    pop or a line end lowers it, and each line is reversed level by level, from the
+    highest down to the lowest odd one. Letters outside an override are taken as
+    left-to-right, as Latin letters are. Nested overrides count: a word inside two
+    right-to-left overrides is turned three times, so it shows reversed once.
     """
-    if _OVERRIDE not in text:
+    if _RLO not in text:
         return None
-    open_runs: list[tuple[list[str], bool]] = [([], False)]
+    return "\n".join(_displayed_line(line) for line in text.split("\n"))
 
-    def close() -> None:
-        run, reversed_ = open_runs.pop()
-        joined = "".join(run)
-        open_runs[-1][0].append(joined[::-1] if reversed_ else joined)
 
-    for character in text:
-        if character == _OVERRIDE or character in _OTHER_PUSHES:
-            open_runs.append(([], character == _OVERRIDE))
-        elif character == _POP and len(open_runs) > 1:
-            close()
-        elif character == "\n":
-            while len(open_runs) > 1:
-                close()
-            open_runs[-1][0].append(character)
+def _displayed_line(line: str) -> str:
+    characters: list[str] = []
+    levels: list[int] = []
+    stack: list[tuple[int, bool]] = [(0, False)]  # (level, direction overridden)
+    for character in line:
+        level, overridden = stack[-1]
+        if character in _PUSHES:
+            right_to_left = character in (_RLO, _RLE)
+            raised = level + 1 if (level % 2 == 0) == right_to_left else level + 2
+            stack.append((raised, character in (_RLO, _LRO)))
+        elif character == _POP:
+            if len(stack) > 1:
+                stack.pop()
         else:
-            open_runs[-1][0].append(character)
-    while len(open_runs) > 1:
-        close()
-    return "".join(open_runs[0][0])
+            characters.append(character)
+            # Outside an override a Latin letter at an odd level rises to the even one.
+            levels.append(level if overridden or level % 2 == 0 else level + 1)
+    highest = max(levels, default=0)
+    lowest_odd = min((level for level in levels if level % 2), default=highest + 1)
+    for threshold in range(highest, lowest_odd - 1, -1):
+        start = 0
+        while start < len(characters):
+            if levels[start] < threshold:
+                start += 1
+                continue
+            end = start
+            while end < len(characters) and levels[end] >= threshold:
+                end += 1
+            characters[start:end] = characters[start:end][::-1]
+            levels[start:end] = levels[start:end][::-1]
+            start = end
+    return "".join(characters)
+
+
+def join_spelled_out(text: str) -> str | None:
+    """`text` with every word spelled out letter by letter joined up ("k i l l m y s e l f"
+    reads "killmyself"), or None when it holds no such run. Like the look-alike reading
+    this is a second reading beside the text as written, never a replacement."""
+    if _SPELLED_OUT.search(text) is None:
+        return None
+    return _SPELLED_OUT.sub(lambda run: _NOT_A_LETTER.sub("", run.group()), text)
 
 
 def unmask_lookalikes(text: str) -> str:

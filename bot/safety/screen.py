@@ -13,7 +13,7 @@ from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import CrisisResource, EmergencyNumbers
 from bot.core.replies import Button, Reply
-from bot.safety.rules import Detection, Detector, Intent, compile_detector
+from bot.safety.rules import Detection, Detector, Intent, ReplyLevel, compile_detector
 
 # Static button data: these presses need no token. All but the country choice change
 # nothing; the country choice stores what the user tapped, as /settings would.
@@ -30,6 +30,35 @@ FIRST_HELPLINES = 3
 COUNTRY_BUTTONS = 8
 ALWAYS_OPEN = "24/7"
 
+# The check's buttons, as static as the two above: "I'm safe right now", and "Show me help
+# now" (crisis or danger first, as the words were).
+CHECK_SAFE = "sos:safe"
+CHECK_HELP = "sos:help"
+CHECK_HELP_DANGER = "sos:help-danger"
+CHECK_BUTTONS = frozenset({CHECK_SAFE, CHECK_HELP, CHECK_HELP_DANGER})
+
+
+# Compiled detectors by pack. Compiling every language's rules takes a noticeable moment, and
+# a process has one pack (tests share theirs), so each pack is compiled once, however many
+# screens are built on it. The pack itself is kept with its detectors, so its id stays its.
+_COMPILED: dict[int, tuple[ContentPack, dict[str, Detector]]] = {}
+_COMPILED_PACKS = 4
+
+
+def _detectors_of(content: ContentPack) -> dict[str, Detector]:
+    """Each locale's rules with every language's, compiled once per pack."""
+    found = _COMPILED.get(id(content))
+    if found is not None and found[0] is content:
+        return found[1]
+    if len(_COMPILED) >= _COMPILED_PACKS:
+        _COMPILED.clear()
+    detectors = {
+        locale: compile_detector([pack.detection, *content.languages])
+        for locale, pack in content.locales.items()
+    }
+    _COMPILED[id(content)] = (content, detectors)
+    return detectors
+
 
 @dataclass(frozen=True, slots=True)
 class ScreenResult:
@@ -40,10 +69,7 @@ class ScreenResult:
 class SafetyScreen:
     def __init__(self, content: ContentPack) -> None:
         self._content = content
-        # Each locale's rules are compiled once, here: no message waits for it.
-        self._detectors = {
-            locale: compile_detector(pack.detection) for locale, pack in content.locales.items()
-        }
+        self._detectors = _detectors_of(content)
 
     def detector(self, locale: str) -> Detector:
         """The locale's rules, else the default locale's, as the pack's own lookups fall back."""
@@ -55,17 +81,47 @@ class SafetyScreen:
     def screen(
         self, text: str, locale: str, country: str | None, is_group: bool
     ) -> ScreenResult | None:
-        """The replies that must go out first, or None when the text shows no danger."""
+        """The replies that must go out first, or None when the text needs none: the full
+        reply for crisis or danger, a short check when the words are softened by context."""
         detection = self.detect(text, locale)
-        if not detection.needs_safety_reply:
-            return None
-        danger_first = Intent.CRISIS not in detection.intents
+        match detection.reply:
+            case ReplyLevel.CRISIS | ReplyLevel.DANGER:
+                danger_first = detection.reply is ReplyLevel.DANGER
+                reply = self.full_reply(locale, country, danger_first=danger_first)
+            case ReplyLevel.CHECK:
+                reply = self.check_reply(locale, danger=Intent.CRISIS not in detection.intents)
+            case _:
+                return None
+        return ScreenResult(detection, (self._in_private(locale, reply, is_group),))
+
+    def full_reply(self, locale: str, country: str | None, danger_first: bool) -> Reply:
+        """The intro, then every contact: the answer to crisis or danger said plainly."""
         resources = self.resources_reply(locale, country, danger_first=danger_first)
         intro = Msg.SAFETY_DANGER_INTRO if danger_first else Msg.SAFETY_CRISIS_INTRO
-        reply = Reply(
+        return Reply(
             text=f"{self._text(locale, intro)}\n\n{resources.text}", buttons=resources.buttons
         )
-        return ScreenResult(detection, (self._in_private(locale, reply, is_group),))
+
+    def check_reply(self, locale: str, danger: bool) -> Reply:
+        """One kind line and two buttons: the words matched, but their context (a negation,
+        the past, someone else, a title, an accident) says they may not be about now."""
+        help_data = CHECK_HELP_DANGER if danger else CHECK_HELP
+        buttons = (
+            (Button(self._text(locale, Msg.SAFETY_CHECK_SAFE_BUTTON), CHECK_SAFE),),
+            (Button(self._text(locale, Msg.SAFETY_CHECK_HELP_BUTTON), help_data),),
+        )
+        return Reply(text=self._text(locale, Msg.SAFETY_CHECK), buttons=buttons)
+
+    def check_pressed(
+        self, data: str, locale: str, country: str | None, is_group: bool
+    ) -> list[Reply] | None:
+        """A press on a check's button: the full reply, or a short acknowledgement."""
+        if data == CHECK_SAFE:
+            return [Reply(text=self._text(locale, Msg.SAFETY_CHECK_SAFE_REPLY))]
+        if data in (CHECK_HELP, CHECK_HELP_DANGER):
+            reply = self.full_reply(locale, country, danger_first=data == CHECK_HELP_DANGER)
+            return [self._in_private(locale, reply, is_group)]
+        return None
 
     def resources_reply(
         self,

@@ -51,3 +51,49 @@ def test_the_displayed_order_only_exists_with_an_override() -> None:
     assert as_displayed("plain text") is None
     assert as_displayed("a \u202ecba\u202c d") == "a abc d"
     assert as_displayed("\u202eba\nc") == "ab\nc"  # a line end closes the override
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "i want to ki\x00ll myself",  # a NUL inside the word
+        "i want to k\u200dill myself",  # a zero-width joiner
+        "i want to ki\u00adll myself",  # a soft hyphen
+        "i want to \u2066kill\u2069 myself",  # an isolate
+        "k i l l m y s e l f",  # letters spaced apart
+        "i want to k.i.l.l myself",  # dotted
+        "thinking about s-u-i-c-i-d-e",  # dashed
+        "i want to d i e",
+        "K. I. L. L. MYSELF",
+        "i want to \u202e\u202eeid\u202c\u202c",  # two nested overrides: shown as "die"
+        "i want to \u202eflesym \u202d\u202c\u202e\u202cllik\u202c",  # nested pushes and pops
+    ],
+)
+def test_split_and_spelled_out_crisis_words_are_found(content: ContentPack, hidden: str) -> None:
+    assert Intent.CRISIS in SafetyScreen(content).detector("en").detect(hidden).intents
+
+
+@pytest.mark.parametrize(
+    "ordinary",
+    [
+        "i got an a in my exam",
+        "my initials are j. r. r. like tolkien",
+        "the u.s.a. trip was lovely",
+        "plan a, b or c for the weekend",
+        "rated it 5 s t a r s",
+        "e.g. the bus, i.e. the slow one",
+        "we went to the b&b in the lake district",
+    ],
+)
+def test_single_letters_in_ordinary_text_raise_no_alarm(
+    content: ContentPack, ordinary: str
+) -> None:
+    assert not SafetyScreen(content).detector("en").detect(ordinary).needs_safety_reply
+
+
+def test_the_displayed_order_follows_nested_levels() -> None:
+    # Inside two right-to-left overrides a run is turned three times: reversed once.
+    assert as_displayed("\u202e\u202eba\u202c\u202c") == "ab"
+    # A left-to-right override inside a right-to-left one keeps its own order.
+    assert as_displayed("\u202e\u202dab\u202c\u202c") == "ab"
+    assert as_displayed("x \u202e\u202eab\u202c c\u202c") == "x c ba"

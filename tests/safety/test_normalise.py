@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from bot.safety.normalise import normalise
@@ -16,8 +18,22 @@ from bot.safety.normalise import normalise
         ("ｋｉｌｌ ｍｙｓｅｌｆ", "kill myself"),  # full-width letters (NFKC)
         ("I\u2019m  done\t\n", "i'm done"),  # curly apostrophe, runs of space
         ("stra\u00dfe", "strasse"),  # case folding, not just lower()
-        ("nul\x00byte", "nul byte"),
+        ("ki\x00ll myself", "kill myself"),  # a NUL inside a word is invisible, not a space
+        ("k\u00adill my\u200dself", "kill myself"),  # soft hyphen, zero-width joiner
+        ("su\u034fici\ufe0fde\U000e0041", "suicide"),  # grapheme joiner, selectors, a tag
+        ("line one\nline two", "line one line two"),  # a line end still separates words
     ],
 )
 def test_normalise(raw: str, expected: str) -> None:
     assert normalise(raw) == expected
+
+
+def test_every_control_and_format_character_is_invisible() -> None:
+    """The hand-written ranges cover every Cc and Cf character Unicode knows of."""
+    whitespace = set("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85")
+    hidden = [
+        chr(code)
+        for code in range(0x110000)
+        if unicodedata.category(chr(code)) in {"Cc", "Cf"} and chr(code) not in whitespace
+    ]
+    assert [hex(ord(ch)) for ch in hidden if normalise(f"a{ch}b") != "ab"] == []

@@ -69,8 +69,10 @@ HOLDOUT = yaml.safe_load((Path(__file__).parent / "holdout.yaml").read_text("utf
 # floors below sit just under the first measured run, to catch a rule change that makes
 # things worse. They are not a promise that every unseen phrasing is caught.
 # Measured 2026-11-29: 61% recall with the first rules, 92% after they were extended by
-# families of phrasings (0.8% false alarms). Its misses are printed, not tuned on: a fresh
-# held-out set comes before the rules are tuned again.
+# families of phrasings (0.8% false alarms). On 2026-12-01 its eight remaining misses were
+# covered as classes of phrasing (no reason to keep going, saved enough to do it, hiding,
+# being tailed...), so this set no longer measures generalisation on its own. Each later
+# batch (here and per language) was written, measured, then its misses covered as classes.
 HOLDOUT_FLOORS = {"dangerous": 0.90, "false_alarms": 0.05}
 
 

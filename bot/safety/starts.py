@@ -1,0 +1,201 @@
+"""How a match can begin: an index that tries each rule only where it could match.
+
+Every rule is a regular expression, and searching a text with one costs time at every
+position, whether or not the rule could start there; with over a hundred rules in eleven
+languages that cost grows into tens of milliseconds for a long message. But each rule
+begins at the start of a word, and with one of a small set of spellings ("kill", "want",
+"suic", ...). Those spellings are read from each pattern once, at load. A text is then
+walked word by word; at each word only the rules that can begin with it are tried, with
+`pattern.match` at that word. The matches are exactly those a search would find at word
+starts; a rule whose beginning cannot be read that way is simply searched in full.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from re import _constants as sre  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+from typing import Any
+
+# How many characters of each match's beginning are indexed. Seven tell most openings
+# apart ("want to" from "was", "kill m" from "kill t"), so few rules are tried at each
+# word; a rule with too many beginnings to list is searched in full instead.
+PREFIX_LENGTH = 7
+MAX_STARTS = 4000
+_MAX_CLASS = 8  # a character class is spelled out letter by letter only when this small
+_WORD_START = re.compile(r"(?<!\w)\w")
+
+# Each start is (text, complete): complete when the piece's whole match is `text`, so
+# what follows comes from the next piece; otherwise `text` only begins the match.
+_Start = tuple[str, bool]
+
+
+def starting_strings(pattern: str) -> frozenset[str] | None:
+    """Strings of PREFIX_LENGTH characters or fewer, one of which begins every match of
+    `pattern`, when every match also begins at the start of a word; else None."""
+    try:
+        parsed = sre_parse.parse(pattern)
+    except re.error:
+        return None
+    if parsed.state.flags & re.IGNORECASE or not _starts_a_word(list(parsed)):
+        return None
+    starts = _starts(list(parsed))
+    if starts is None or any(not text or not text[0].isalnum() for text, _ in starts):
+        return None
+    return frozenset(text for text, _ in starts)
+
+
+@dataclass(frozen=True, slots=True)
+class StartIndex:
+    """Patterns by the strings their matches begin with."""
+
+    patterns: tuple[re.Pattern[str], ...]
+    # The longest beginning found at a word, with every pattern that may start there:
+    # those listed under it and under each shorter beginning it starts with.
+    by_start: dict[str, tuple[int, ...]]
+    finder: re.Pattern[str]  # finds, in one pass, each word that has some beginning
+    searched: tuple[int, ...]  # patterns whose beginnings are unknown: searched in full
+
+    @classmethod
+    def of(cls, patterns: Sequence[re.Pattern[str]]) -> StartIndex:
+        listed: dict[str, list[int]] = {}
+        searched: list[int] = []
+        for number, pattern in enumerate(patterns):
+            starts = starting_strings(pattern.pattern)
+            if starts is None:
+                searched.append(number)
+                continue
+            for text in starts:
+                listed.setdefault(text, []).append(number)
+        by_start = {
+            text: tuple(
+                dict.fromkeys(
+                    n for size in range(1, len(text) + 1) for n in listed.get(text[:size], ())
+                )
+            )
+            for text in listed
+        }
+        finder = (
+            re.compile(rf"(?<!\w)(?=({_trie(sorted(listed))}))") if listed else re.compile("(?!)")
+        )
+        return cls(tuple(patterns), by_start, finder, tuple(searched))
+
+    def matches(self, text: str) -> dict[int, list[re.Match[str]]]:
+        """Every match of every pattern at the start of a word (plus, for a searched
+        pattern, its non-overlapping matches anywhere), by pattern number, in order."""
+        found: dict[int, list[re.Match[str]]] = {}
+        patterns, by_start = self.patterns, self.by_start
+        for word in self.finder.finditer(text):
+            position = word.start()
+            for number in by_start[word.group(1)]:
+                match = patterns[number].match(text, position)
+                if match is not None:
+                    found.setdefault(number, []).append(match)
+        for number in self.searched:
+            hits = list(self.patterns[number].finditer(text))
+            if hits:
+                found[number] = hits
+        return found
+
+
+def _trie(words: list[str]) -> str:
+    """An alternation of `words` that always takes the longest one that fits: each letter
+    branches once, and stopping early is the last choice at every step."""
+    branches: dict[str, list[str]] = {}
+    ends = False
+    for word in words:
+        if word:
+            branches.setdefault(word[0], []).append(word[1:])
+        else:
+            ends = True
+    alternatives = [re.escape(first) + _trie(rests) for first, rests in branches.items()]
+    if not alternatives:
+        return ""
+    if ends:
+        alternatives.append("")
+    if len(alternatives) == 1:
+        return alternatives[0]
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+def _starts_a_word(items: list[tuple[Any, Any]]) -> bool:
+    """Whether the pattern opens with \\b or (?<!\\w), so it can only match at a word start
+    (it is checked elsewhere that a letter or digit follows)."""
+    while items:
+        op, value = items[0]
+        if op is sre.SUBPATTERN:
+            items = list(value[-1])
+            continue
+        if op is sre.AT:
+            return value is sre.AT_BOUNDARY
+        if op is sre.ASSERT_NOT:
+            direction, body = value
+            return direction == -1 and list(body) == [(sre.IN, [(sre.CATEGORY, sre.CATEGORY_WORD)])]
+        if op is sre.BRANCH:
+            return all(_starts_a_word(list(alternative)) for alternative in value[1])
+        return False
+    return False
+
+
+def _starts(items: list[tuple[Any, Any]]) -> set[_Start] | None:
+    current: set[_Start] = {("", True)}
+    for op, value in items:
+        if all(not complete or len(text) >= PREFIX_LENGTH for text, complete in current):
+            break
+        piece = _piece_starts(op, value)
+        following: set[_Start] = set()
+        for text, complete in current:
+            if not complete or len(text) >= PREFIX_LENGTH:
+                following.add((text[:PREFIX_LENGTH], False))
+            elif piece is None:
+                following.add((text, False))
+            else:
+                for more, more_complete in piece:
+                    joined = text + more
+                    if len(joined) >= PREFIX_LENGTH:
+                        following.add((joined[:PREFIX_LENGTH], False))
+                    else:
+                        following.add((joined, more_complete))
+        if len(following) > MAX_STARTS:
+            return None
+        current = following
+    return current
+
+
+def _piece_starts(op: Any, value: Any) -> set[_Start] | None:
+    if op is sre.LITERAL:
+        return {(chr(value), True)}
+    if op is sre.IN:
+        letters = _class(value)
+        return None if letters is None else {(letter, True) for letter in letters}
+    if op is sre.SUBPATTERN:
+        return _starts(list(value[-1]))
+    if op is sre.BRANCH:
+        found: set[_Start] = set()
+        for alternative in value[1]:
+            starts = _starts(list(alternative))
+            if starts is None:
+                return None
+            found |= starts
+        return found
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None)):
+        low, high, body = value
+        inner = _starts(list(body))
+        if inner is None:
+            return None
+        once = {(text, complete and high == 1) for text, complete in inner}
+        return (once | {("", True)}) if low == 0 else once
+    if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+        return {("", True)}  # zero-width: it matches no characters of its own
+    return None
+
+
+def _class(members: list[tuple[Any, Any]]) -> frozenset[str] | None:
+    letters: set[str] = set()
+    for op, value in members:
+        if op is not sre.LITERAL:
+            return None  # a range, a category or a negation: too wide to spell out
+        letters.add(chr(value))
+    return frozenset(letters) if len(letters) <= _MAX_CLASS else None
