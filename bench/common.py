@@ -8,6 +8,7 @@ import os
 import platform
 import shlex
 import sqlite3
+import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,13 +28,14 @@ class Machine:
     system: str
     date: str
     libraries: dict[str, str] = field(default_factory=dict)
+    commit: str = "unknown"
 
     def describe(self) -> str:
-        """One line for RESULTS.md: when, on what, with which versions."""
+        """One line for RESULTS.md: when, on what, with which versions, at which commit."""
         versions = "".join(f", {name} {number}" for name, number in self.libraries.items())
         return (
             f"Run {self.date} on {self.cpus} CPUs ({self.cpu_model}), {self.system},"
-            f" Python {self.python}, SQLite {self.sqlite}{versions}."
+            f" Python {self.python}, SQLite {self.sqlite}{versions}. Commit {self.commit}."
         )
 
 
@@ -52,7 +54,25 @@ def machine(libraries: Sequence[str] = ()) -> Machine:
         system=f"{platform.system()} {platform.release()}",
         date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         libraries={name: version(name) for name in libraries},
+        commit=commit(),
     )
+
+
+def commit() -> str:
+    """The short hash of HEAD, marked when the code that runs differs from it.
+
+    Changes to Markdown files (RESULTS.md among them) do not count: they run nothing.
+    """
+    head = _git("rev-parse", "--short", "HEAD")
+    if not head:
+        return "unknown"
+    changed = _git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)*.md")
+    return f"{head}, with uncommitted changes" if changed else head
+
+
+def _git(*args: str) -> str:
+    done = subprocess.run(["git", *args], check=False, capture_output=True, text=True, cwd=REPO)
+    return done.stdout.strip() if done.returncode == 0 else ""
 
 
 def shown_command(argv: Sequence[str]) -> str:

@@ -30,7 +30,6 @@ import argparse
 import asyncio
 import json
 import random
-import subprocess
 import time
 from dataclasses import asdict, dataclass
 
@@ -179,12 +178,12 @@ def main(argv: list[str] | None = None) -> int:
         f" {t.p99_ms:.2f} | {t.max_ms:.2f} |"
         for t in timings
     ]
-    commit = _commit()
+    host = machine()
     body = "\n".join(
         [
             f"Command, from the repo root: `{shown_command(['bench/screen.py'])}`",
             "",
-            machine().describe() + f" Commit {commit}.",
+            host.describe(),
             "",
             f"**Result: {'all targets met' if met else 'a target was missed'}.**",
             "",
@@ -222,24 +221,13 @@ def main(argv: list[str] | None = None) -> int:
     print(body)
     if args.json:
         summary = {
-            "commit": commit,
+            "commit": host.commit,
             "timings": [asdict(t) for t in timings],
             "loop_stall_ms": stall_ms,
             "targets_met": met,
         }
         print(json.dumps(summary))
     return 0 if met else 1
-
-
-def _commit() -> str:
-    done = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"],
-        check=False,
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-    )
-    return done.stdout.strip() or "unknown"
 
 
 if __name__ == "__main__":

@@ -6,9 +6,10 @@ Run from the repo root:
     .venv/bin/python bench/telegram_roundtrip.py
 
 The parent builds one workload from a fixed seed: 500 private chats, each user onboarded
-first (untimed), then ten timed updates (two check-ins answered by button presses and typed
-text, one free-text message, /affirm, in a shuffled order). It runs each variant in a fresh
-child process of its own ("driver" children, one variant after the other):
+first (untimed: /start, time zone, the zone confirmed with its button, check-in time, country
+button), then ten timed updates (two check-ins answered by button presses and typed text, one
+free-text message, /affirm, in a shuffled order). It runs each variant in a fresh child
+process of its own ("driver" children, one variant after the other):
 
 * the driver runs a fresh `FakeTelegram` (tests/fakes/telegram_api.py) on 127.0.0.1 and the
   simulated users, and starts the bot under test as a child process of its own, so the bot
@@ -270,7 +271,8 @@ def user_plan(
     assert country is not None, zone
     onboarding = (
         Step("text", "command", "/start", replies=2, expect=Msg.WELCOME.name),
-        Step("text", "typed", zone, expect=Msg.ASK_TIME.name),
+        Step("text", "typed", zone, expect=Msg.TIMEZONE_CONFIRM.name),
+        Step("press", "press", choice="yes", expect=Msg.ASK_TIME.name),  # its time now: right
         Step(  # done, then the country question
             "text", "typed", checkin_time(zone, now), replies=2, expect=Msg.ONBOARDING_DONE.name
         ),
@@ -316,7 +318,8 @@ def expect_free_text(
     """The blocks in order, the free text's expected reply filled in.
 
     A pause or contact offer (after a strong pull, or a free text that sounds like one) waits
-    for a tap: free text typed then is asked to use the buttons. /checkin moves on from it.
+    for a tap: free text typed then is asked to use the buttons. /checkin and /affirm move on
+    from it (/affirm opens its own flow, and text typed after it is read as any message).
     """
     steps: list[Step] = []
     offer_open = False
@@ -325,7 +328,7 @@ def expect_free_text(
             expect = Msg.USE_BUTTONS.name if offer_open else free_text_replies[step.text]
             step = replace(step, expect=expect)  # noqa: PLW2901
             offer_open = offer_open or expect != Msg.UNEXPECTED_TEXT.name
-        elif step.text == "/checkin":
+        elif step.text in ("/checkin", "/affirm"):
             offer_open = False
         elif step.replies == 2:  # the save of a check-in with a strong pull
             offer_open = True
@@ -586,7 +589,8 @@ def find_button(tg: FakeTelegram, chat_id: int, choice: str | None) -> tuple[int
 
 @dataclass(frozen=True)
 class Expectations:
-    """Texts from the content pack the driver checks Steady's replies against."""
+    """Texts from the content pack the driver checks Steady's replies against, in their
+    Telegram wording where the pack has one (the welcome's privacy note, for one)."""
 
     fragments: dict[str, str]  # Msg name: the longest literal part of its template
     expired: str
@@ -596,10 +600,10 @@ class Expectations:
         pack = load_pack(REPO / "content", "en")
         fragments = {}
         for message in Msg:
-            template = pack.text("en", message)  # no values: the template itself
+            template = pack.text_on("en", message, "telegram")  # no values: the template
             parts = re.split(r"\{[^{}]*\}", template)
             fragments[message.name] = max((part.strip() for part in parts), key=len)
-        return cls(fragments, pack.text("en", Msg.BUTTON_EXPIRED))
+        return cls(fragments, pack.text_on("en", Msg.BUTTON_EXPIRED, "telegram"))
 
 
 async def converse(
@@ -1242,9 +1246,10 @@ def render(
         f" ({described}), built from seed {SEED} and identical for both bots. Each user is a"
         " closed loop: all act at once, each sending its next update once the bot has"
         " answered the previous one. Every user was first onboarded (/start, time zone,"
-        " check-in time, country button; untimed, the same for both bots, which also warms"
-        f" them up). For context, the same was timed with a crowd of {light.users} other"
-        f" users ({light.updates:,} updates), and with one more user alone"
+        " the zone confirmed with its button, check-in time, country button; untimed, the"
+        " same for both bots, which also warms them up). For context, the same was timed"
+        f" with a crowd of {light.users} other users ({light.updates:,} updates), and with"
+        " one more user alone"
         f" ({steady.solo_updates} updates, one at a time, the bot otherwise idle)."
         " Rate limiting: " + limits + ".",
         "",
