@@ -39,6 +39,7 @@ from bench.common import REPO, machine, shown_command
 from bench.results import write_section
 from bot.content_pack.loader import load_pack
 from bot.safety.rules import Detector
+from bot.safety.screen import SafetyScreen
 
 LENGTHS = (100, 1_000, 4_096, 100_000)
 RUNS = {100: 400, 1_000: 300, 4_096: 200, 100_000: 12}
@@ -155,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true", help="leave bench/RESULTS.md alone")
     args = parser.parse_args(argv)
 
-    detector = load_pack(REPO / "content", "en").detector("en")
+    detector = SafetyScreen(load_pack(REPO / "content", "en")).detector("en")
     sentences = corpus()
     all_rounds: list[Timing] = []
     timings = time_detection(detector, sentences, args.seed, all_rounds)

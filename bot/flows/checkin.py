@@ -85,12 +85,38 @@ def pick_opening(
     Discreet mode (the default) takes neutral openings only: they read like an app on
     a lock screen. With it off, warm ones may be chosen too.
     """
-    registers = ("neutral",) if discreet else ("neutral", "warm")
-    period = opening_period(local)
-    times = ("any",) if period is None else (period, "any")
-    fitting = [o for o in openings if o.register in registers and o.time_of_day in times]
-    timeless = [o for o in openings if o.register == "neutral" and o.time_of_day == "any"]
-    return pick_fresh(fitting or timeless or list(openings), seen_at, rng)
+    return OpeningChooser(openings).pick(local, discreet, seen_at, rng)
+
+
+class OpeningChooser:
+    """`pick_opening` for many users at once: which openings fit a time of day and a
+    register is worked out once per (period, discreet), not once per user (a tick may
+    open ten thousand check-ins)."""
+
+    def __init__(self, openings: Sequence[Opening]) -> None:
+        self._openings = openings
+        self._fitting: dict[tuple[str | None, bool], Sequence[Opening]] = {}
+
+    def pick(
+        self,
+        local: datetime,
+        discreet: bool,
+        seen_at: Mapping[str, datetime],
+        rng: random.Random,
+    ) -> Opening:
+        period = opening_period(local)
+        fitting = self._fitting.get((period, discreet))
+        if fitting is None:
+            fitting = self._fitting[(period, discreet)] = self._candidates(period, discreet)
+        return pick_fresh(fitting, seen_at, rng)
+
+    def _candidates(self, period: str | None, discreet: bool) -> Sequence[Opening]:
+        registers = ("neutral",) if discreet else ("neutral", "warm")
+        times = ("any",) if period is None else (period, "any")
+        openings = self._openings
+        fitting = [o for o in openings if o.register in registers and o.time_of_day in times]
+        timeless = [o for o in openings if o.register == "neutral" and o.time_of_day == "any"]
+        return fitting or timeless or list(openings)
 
 
 def reply_category(mood: int, urge: str, still_there: bool = False) -> ReplyCategory:
@@ -187,6 +213,7 @@ class CheckIn(Flow):
             tx, [event.user_row_id for event in due], SeenKind.OPENING, now - NO_REPEAT_WINDOW
         )
         opened: list[tuple[int, SeenKind, str]] = []
+        choosers: dict[str, OpeningChooser] = {}
         for event in due:
             if event.locale not in by_locale:
                 ctx = FlowContext(services, event.address, event.locale)
@@ -195,13 +222,10 @@ class CheckIn(Flow):
                     showing(ctx, CheckInStep.MOOD, rows),
                 )
                 closed[event.locale] = ctx.text(Msg.QUESTION_CLOSED_BY_CHECKIN)
+                choosers[event.locale] = OpeningChooser(services.content.openings(event.locale))
             question, shown = by_locale[event.locale]
-            opening = pick_opening(
-                services.content.openings(event.locale),
-                event.local_time,
-                event.discreet,
-                seen[event.user_row_id],
-                self._rng,
+            opening = choosers[event.locale].pick(
+                event.local_time, event.discreet, seen[event.user_row_id], self._rng
             )
             opened.append((event.user_row_id, SeenKind.OPENING, opening.id))
             position = FlowPosition(self.name, CheckInStep.MOOD, new_token(), shown.data())
