@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import io
+import logging
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
+from bot.logs import configure_logging
 from tests.helpers.conversation import Conversation
 from tests.helpers.discord_world import DiscordWorld, running_discord
 from tests.helpers.telegram_world import TelegramWorld, running_telegram
@@ -92,3 +95,16 @@ async def discord_world(services: Services, clock: ManualClock) -> AsyncIterator
     """Steady on Discord: the real discord.py against the fake Discord."""
     async with running_discord(services, clock) as running:
         yield running
+
+
+@pytest.fixture
+def log_output() -> Iterator[io.StringIO]:
+    """Logging set up exactly as `steady` does it, at the chattiest level an operator can pick."""
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level)
+    stream = io.StringIO()
+    configure_logging("DEBUG", stream)
+    yield stream
+    root.handlers[:], _ = saved
+    root.setLevel(saved[1])
+    logging.getLogger("steady").setLevel(logging.NOTSET)

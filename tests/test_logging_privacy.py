@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import io
-import logging
-from collections.abc import Iterator
 
 import pytest
 
 from bot.flows import checkin
-from bot.logs import configure_logging
 from tests.helpers.conversation import Conversation
 
 WORDS = [
@@ -19,19 +16,6 @@ WORDS = [
     "ringo-starfish-secret",
     "<b>bold</b> & more",
 ]
-
-
-@pytest.fixture
-def log_output() -> Iterator[io.StringIO]:
-    """Logging set up exactly as `steady` does it, at the chattiest level an operator can pick."""
-    root = logging.getLogger()
-    saved = (root.handlers[:], root.level)
-    stream = io.StringIO()
-    configure_logging("DEBUG", stream)
-    yield stream
-    root.handlers[:], _ = saved
-    root.setLevel(saved[1])
-    logging.getLogger("steady").setLevel(logging.NOTSET)
 
 
 async def test_a_whole_conversation_leaves_no_user_text_in_logs(

@@ -4,30 +4,14 @@ and a log that says only which kind of reply went out, never which rule matched.
 from __future__ import annotations
 
 import io
-import logging
-from collections.abc import Callable, Iterator
-
-import pytest
+from collections.abc import Callable
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
 from bot.engine.router import Router
-from bot.logs import configure_logging
 from bot.safety.screen import CHECK_HELP, CHECK_SAFE, SafetyScreen
 from tests.helpers.conversation import Conversation
-
-
-@pytest.fixture
-def log_output() -> Iterator[io.StringIO]:
-    root = logging.getLogger()
-    saved = (root.handlers[:], root.level)
-    stream = io.StringIO()
-    configure_logging("DEBUG", stream)
-    yield stream
-    root.handlers[:], _ = saved
-    root.setLevel(saved[1])
-    logging.getLogger("steady").setLevel(logging.NOTSET)
 
 
 async def test_softened_words_get_one_line_and_two_buttons(
