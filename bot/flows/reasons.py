@@ -12,6 +12,7 @@ A kept draft is only worth keeping if it can be read again: here, not as JSON in
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.content_pack.ids import Msg
@@ -35,6 +36,25 @@ class ReasonsStep(StrEnum):
     REMOVE = "remove"
     DRAFTS = "drafts"
     DREMOVE = "dremove"
+
+
+@dataclass(frozen=True, slots=True)
+class _TextsView:
+    """How one kind of the user's own texts is listed: reasons, or kept drafts."""
+
+    kind: TextKind
+    step: ReasonsStep
+    heading: Msg
+    empty: Msg
+    separator: str  # reasons are short lines; drafts are whole messages, a blank line apart
+
+
+_REASONS_VIEW = _TextsView(
+    TextKind.REASON, ReasonsStep.LIST, Msg.REASONS_LIST, Msg.REASONS_EMPTY, "\n"
+)
+_DRAFTS_VIEW = _TextsView(
+    TextKind.DRAFT, ReasonsStep.DRAFTS, Msg.DRAFTS_LIST, Msg.DRAFTS_EMPTY, "\n\n"
+)
 
 
 class Reasons(Flow):
@@ -68,17 +88,22 @@ class Reasons(Flow):
         return await self.go(ctx, await self._list(ctx))
 
     async def _list(self, ctx: FlowContext, before: str | None = None) -> Next:
+        return await self._shown(ctx, _REASONS_VIEW, before)
+
+    async def _shown(self, ctx: FlowContext, view: _TextsView, before: str | None) -> Next:
+        """A numbered list of the user's own texts of one kind, or a line saying there are
+        none yet; "remove" is offered only when there is something to remove."""
         user = await ctx.ensure_user()
-        reasons = await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user.id)
-        if reasons:
-            listed = "\n".join(f"{number}. {r.text}" for number, r in enumerate(reasons, start=1))
-            body = f"{ctx.text(Msg.REASONS_LIST)}\n\n{listed}"
+        texts = await list_texts(ctx.db, ctx.cipher, view.kind, user.id)
+        if texts:
+            listed = view.separator.join(f"{n}. {t.text}" for n, t in enumerate(texts, start=1))
+            body = f"{ctx.text(view.heading)}\n\n{listed}"
         else:
-            body = ctx.text(Msg.REASONS_EMPTY)
+            body = ctx.text(view.empty)
         text = body if before is None else f"{before}\n\n{body}"
-        rows = self.buttons_without(ReasonsStep.LIST, () if reasons else {"remove"})
+        rows = self.buttons_without(view.step, () if texts else {"remove"})
         # protect: the list quotes the user's own words.
-        return Next(ReasonsStep.LIST, question=text, rows=rows, protect=bool(reasons))
+        return Next(view.step, question=text, rows=rows, protect=bool(texts))
 
     async def _back_to_list(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return await self._list(ctx)
@@ -132,17 +157,7 @@ class Reasons(Flow):
         return await self._drafts_list(ctx)
 
     async def _drafts_list(self, ctx: FlowContext, before: str | None = None) -> Next:
-        user = await ctx.ensure_user()
-        drafts = await list_texts(ctx.db, ctx.cipher, TextKind.DRAFT, user.id)
-        if drafts:
-            listed = "\n\n".join(f"{n}. {d.text}" for n, d in enumerate(drafts, start=1))
-            body = f"{ctx.text(Msg.DRAFTS_LIST)}\n\n{listed}"
-        else:
-            body = ctx.text(Msg.DRAFTS_EMPTY)
-        text = body if before is None else f"{before}\n\n{body}"
-        rows = self.buttons_without(ReasonsStep.DRAFTS, () if drafts else {"remove"})
-        # protect: the drafts are the user's own words.
-        return Next(ReasonsStep.DRAFTS, question=text, rows=rows, protect=bool(drafts))
+        return await self._shown(ctx, _DRAFTS_VIEW, before)
 
     async def _pick_draft(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
