@@ -36,6 +36,7 @@ from bot.content_pack.schema import (
     ExercisesFile,
     MessagesFile,
     OpeningsFile,
+    PluralForms,
     ReflectionsFile,
 )
 from bot.content_pack.yaml_lines import LocatedYaml, YamlSyntaxError, load_located
@@ -251,9 +252,7 @@ _ITEM_FILES: tuple[tuple[str, type[BaseModel], str], ...] = (
 def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> LocaleContent | None:
     before = len(problems)
     reader = _LocaleReader(folder, problems)
-    messages = reader.read("messages.yaml", MessagesFile)
-    if messages is not None:
-        _check_messages(reader, messages, complete=is_default)
+    messages = _read_messages(reader, complete=is_default)
     commands = reader.read("commands.yaml", CommandsFile)
     if commands is not None:
         _check_commands(reader, commands, complete=is_default)
@@ -280,7 +279,7 @@ def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> Loc
         locale=folder.name,
         messages={
             key: value if isinstance(value, str) else {str(k): v for k, v in value.items()}
-            for key, value in messages.model.messages.items()
+            for key, value in messages.items()
         },
         commands=tuple(commands.model.commands),
         affirmations=_typed(items, "affirmations.yaml", AffirmationsFile).affirmations,
@@ -293,6 +292,38 @@ def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> Loc
         countries={country.code: country for country in countries.model.countries},
         likely_countries=tuple(countries.model.likely_when_unknown),
     )
+
+
+# A feature may keep its messages in a file of its own beside messages.yaml, such as
+# messages_plan.yaml, so one long file does not hold every sentence of every feature.
+MESSAGE_FILES = ("messages.yaml", "messages_*.yaml")
+
+
+def _read_messages(reader: _LocaleReader, complete: bool) -> dict[str, str | PluralForms] | None:
+    """The messages of every message file of the locale, each id in at most one file."""
+    main = reader.read(MESSAGE_FILES[0], MessagesFile)
+    if main is None:
+        return None
+    merged: dict[str, str | PluralForms] = {}
+    where: dict[str, str] = {}
+    topic_files = sorted(path.name for path in reader.folder.glob(MESSAGE_FILES[1]))
+    for file_name in (MESSAGE_FILES[0], *topic_files):
+        parsed = main if file_name == MESSAGE_FILES[0] else reader.read(file_name, MessagesFile)
+        if parsed is None:
+            continue
+        _check_messages(reader, file_name, parsed)
+        for key, value in parsed.model.messages.items():
+            if key in where:
+                line = parsed.line(("messages", key))
+                reader.add(file_name, line, f"message {key!r} is also in {where[key]}")
+            where.setdefault(key, file_name)
+            merged.setdefault(key, value)
+    if complete:
+        for missing in sorted({m.value for m in Msg} - set(merged)):
+            reader.add(
+                MESSAGE_FILES[0], main.line(("messages",)), f"message {missing!r} is missing"
+            )
+    return merged
 
 
 def _typed(items: dict[str, BaseModel], file_name: str, model: type[Model]) -> Model:
@@ -341,40 +372,36 @@ def _check_exercises(reader: _LocaleReader, parsed: ExercisesFile) -> None:
         reader.add("exercises.yaml", 1, "two exercises share a title (they are button labels)")
 
 
-def _check_messages(reader: _LocaleReader, parsed: Parsed[MessagesFile], complete: bool) -> None:
+def _check_messages(reader: _LocaleReader, file_name: str, parsed: Parsed[MessagesFile]) -> None:
     known = {message.value: message for message in Msg}
     try:
         plural_categories: frozenset[str] | None = plurals.categories(reader.locale)
     except plurals.UnknownPluralRules as error:
-        reader.add("messages.yaml", 1, str(error))
+        reader.add(file_name, 1, str(error))
         plural_categories = None
     for key, value in parsed.model.messages.items():
         line = parsed.line(("messages", key))
         message_id, _, platform = key.partition("@")
         message = known.get(message_id)
         if message is None:
-            reader.add("messages.yaml", line, f"unknown message id {message_id!r}")
+            reader.add(file_name, line, f"unknown message id {message_id!r}")
             continue
         if platform and platform not in PLATFORMS:
             wanted = ", ".join(sorted(PLATFORMS))
-            reader.add("messages.yaml", line, f"{key}: the platform must be one of {wanted}")
+            reader.add(file_name, line, f"{key}: the platform must be one of {wanted}")
             continue
         forms: dict[str, str] = (
             {"": value} if isinstance(value, str) else {str(k): v for k, v in value.items()}
         )
-        _check_plural_forms(reader, key, message, forms, line, plural_categories)
+        _check_plural_forms(reader, file_name, key, message, forms, line, plural_categories)
         for form, text in forms.items():
             where = f"{key} ({form})" if form else key
-            _check_text(reader, where, message, text, line)
-    if complete:
-        for missing in sorted(set(known) - set(parsed.model.messages)):
-            reader.add(
-                "messages.yaml", parsed.line(("messages",)), f"message {missing!r} is missing"
-            )
+            _check_text(reader, file_name, where, message, text, line)
 
 
 def _check_plural_forms(
     reader: _LocaleReader,
+    file_name: str,
     key: str,
     message: Msg,
     forms: dict[str, str],
@@ -385,11 +412,11 @@ def _check_plural_forms(
     has_forms = "" not in forms
     if message not in COUNTS:
         if has_forms:
-            reader.add("messages.yaml", line, f"{key}: has plural forms but holds no count")
+            reader.add(file_name, line, f"{key}: has plural forms but holds no count")
         return
     if not has_forms:
         reader.add(
-            "messages.yaml",
+            file_name,
             line,
             f"{key}: holds a count ({{{COUNTS[message]}}}), so it needs plural forms",
         )
@@ -400,29 +427,31 @@ def _check_plural_forms(
     extra = set(forms) - categories - {plurals.EXACT_ZERO}
     if missing:
         wanted = ", ".join(sorted(missing))
-        reader.add("messages.yaml", line, f"{key}: plural forms missing: {wanted}")
+        reader.add(file_name, line, f"{key}: plural forms missing: {wanted}")
     if extra:
         unused = ", ".join(sorted(extra))
-        reader.add("messages.yaml", line, f"{key}: this locale has no plural form {unused}")
+        reader.add(file_name, line, f"{key}: this locale has no plural form {unused}")
 
 
-def _check_text(reader: _LocaleReader, where: str, message: Msg, text: str, line: int) -> None:
+def _check_text(
+    reader: _LocaleReader, file_name: str, where: str, message: Msg, text: str, line: int
+) -> None:
     try:
         used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
     except ValueError as error:
-        reader.add("messages.yaml", line, f"{where}: bad placeholder: {error}")
+        reader.add(file_name, line, f"{where}: bad placeholder: {error}")
         return
     expected = placeholders_for(message)
     # The explicit "=0" form may leave its count unsaid ("no days yet").
     if used != expected and not (where.endswith(f"({plurals.EXACT_ZERO})") and used < expected):
         wanted = ", ".join(sorted(expected)) or "none"
-        reader.add("messages.yaml", line, f"{where}: placeholders must be {wanted}")
+        reader.add(file_name, line, f"{where}: placeholders must be {wanted}")
     counts = sorted(name for name in used & COUNT_NAMES if (message, name) not in NOT_COUNTS)
     if counts and COUNTS.get(message) not in counts:
-        reader.add("messages.yaml", line, f"{where}: the count {counts[0]} needs plural forms")
+        reader.add(file_name, line, f"{where}: the count {counts[0]} needs plural forms")
     if message in BUTTON_LABELS and len(text) > MAX_BUTTON_LABEL_CHARS:
         reader.add(
-            "messages.yaml",
+            file_name,
             line,
             f"{where}: button label over {MAX_BUTTON_LABEL_CHARS} chars",
         )

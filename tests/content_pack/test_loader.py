@@ -146,3 +146,24 @@ def test_a_value_yaml_cannot_build_is_reported_with_its_line(pack_copy: Path) ->
     problems = check_pack(pack_copy, "en")
     assert any(p.file == file and "cannot read this value" in p.message for p in problems)
     assert problems[0].line == line_of(file, "2025-02-30")
+
+
+def test_a_topic_message_file_adds_its_messages_and_may_not_repeat_one(pack_copy: Path) -> None:
+    main = pack_copy / "en" / "messages.yaml"
+    replace_in(main, '  checkin.skip_note: "Skip"\n', "")
+    topic = pack_copy / "en" / "messages_topic.yaml"
+    topic.write_text(
+        'locale: en\nmessages:\n  checkin.skip_note: "Skip it"\n'
+        '  general.unknown_command: "Again"\n  checkin.bogus: "x"\n',
+        "utf-8",
+    )
+    problems = check_pack(pack_copy, "en")
+    assert {(p.file.name, p.line) for p in problems} == {
+        ("messages_topic.yaml", 4),
+        ("messages_topic.yaml", 5),
+    }
+    assert any("'general.unknown_command' is also in messages.yaml" in p.message for p in problems)
+    assert any("unknown message id 'checkin.bogus'" in p.message for p in problems)
+    topic.write_text('locale: en\nmessages:\n  checkin.skip_note: "Skip it"\n', "utf-8")
+    pack = load_pack(pack_copy, "en")
+    assert pack.text("en", Msg.SKIP_NOTE) == "Skip it"
