@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.content_pack.dates import day_and_time
 from bot.content_pack.ids import Msg
 from bot.core.events import CommandIssued
 from bot.core.replies import Reply
@@ -113,7 +114,7 @@ async def _change(ctx: FlowContext, request: ActionRequest) -> Reply:
                 reply = ctx.reply(
                     Msg.REMINDER_RESUMED,
                     number=reminder.number,
-                    next=_local(due, reminder).strftime("%a %d %b, %H:%M"),
+                    next=day_and_time(_local(due, reminder), ctx.locale),
                 )
             case _:
                 await group_reminders.delete(tx, reminder.id)

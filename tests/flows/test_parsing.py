@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.flows.parsing.countries import parse_country
 from bot.flows.parsing.days import read_days
-from bot.flows.parsing.times import ClockStyle, read_span, read_time
+from bot.flows.parsing.times import ClockStyle, read_span, read_time, read_times
 from bot.flows.parsing.zones import read_zone
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -95,3 +96,74 @@ def test_spans(typed: str, span: tuple[str, str] | None) -> None:
 )
 def test_days(typed: str, days: set[int] | None) -> None:
     assert read_days(typed) == (None if days is None else frozenset(days))
+
+
+@pytest.mark.parametrize(
+    ("typed", "value"),
+    [
+        ("a las 8 de la tarde", "20:00"),
+        ("las 7 y media", "07:30"),
+        ("la una y cuarto de la tarde", "13:15"),
+        ("mediodía", "12:00"),
+        ("20 hs", "20:00"),
+        ("12 de la noche", "00:00"),
+        ("2 de la madrugada", "02:00"),
+        ("10 de la noche", "22:00"),
+        ("13 de la tarde", None),
+    ],
+)
+def test_times_typed_in_spanish(typed: str, value: str | None) -> None:
+    assert read_time(typed).value == value
+
+
+@pytest.mark.parametrize(
+    ("typed", "span"),
+    [
+        ("de 10 de la noche a 7 de la mañana", ("22:00", "07:00")),
+        ("entre las 23:00 y las 6:30", ("23:00", "06:30")),
+        ("desde las 22 hasta las 7", ("22:00", "07:00")),
+    ],
+)
+def test_spans_typed_in_spanish(typed: str, span: tuple[str, str]) -> None:
+    assert read_span(typed).value == span
+
+
+def test_a_list_of_times_in_spanish_keeps_y_media_whole() -> None:
+    readings, _ = read_times("8 y media y 20:00")
+    assert [reading.value for reading in readings] == ["08:30", "20:00"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "days"),
+    [
+        ("de lunes a viernes", {0, 1, 2, 3, 4}),
+        ("lunes, miércoles y viernes", {0, 2, 4}),
+        ("entre semana", {0, 1, 2, 3, 4}),
+        ("los fines de semana", {5, 6}),
+        ("todos los días", set(range(7))),
+        ("viernes a lunes", {4, 5, 6, 0}),
+        ("algún día", None),
+    ],
+)
+def test_days_typed_in_spanish(typed: str, days: set[int] | None) -> None:
+    assert read_days(typed) == (None if days is None else frozenset(days))
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [("México", "MX"), ("España", "ES"), ("EE. UU.", "US"), ("Reino Unido", "GB"),
+     ("República Dominicana", "DO"), ("Alemania", "DE"), ("Germany", "DE")],
+)  # fmt: skip
+def test_countries_named_in_spanish(typed: str, code: str) -> None:
+    assert parse_country(typed) == code
+
+
+@pytest.mark.parametrize(
+    ("typed", "zone"),
+    [("Nueva York", "America/New_York"), ("Londres", "Europe/London"),
+     ("Ciudad de México", "America/Mexico_City"), ("CDMX", "America/Mexico_City"),
+     ("Tokio", "Asia/Tokyo"), ("Alemania", "Europe/Berlin")],
+)  # fmt: skip
+def test_places_named_in_spanish(typed: str, zone: str) -> None:
+    guess = read_zone(typed, NOW)
+    assert guess is not None and guess.zones[0] == zone

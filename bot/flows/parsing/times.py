@@ -1,4 +1,5 @@
-"""Times of day as people type them: "8am", "8:30 pm", "0830", "20h", "9", "noon", "20:00".
+"""Times of day as people type them: "8am", "8:30 pm", "0830", "20h", "9", "noon", "20:00",
+and in Spanish: "a las 8 de la tarde", "8 y media", "mediodía", "20 hs".
 
 A reading keeps the form the person used (am/pm or 24-hour), so a refusal can
 give its example in that same form.
@@ -7,6 +8,7 @@ give its example in that same form.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -36,9 +38,47 @@ _SHAPE = re.compile(
 _HALF = re.compile(r"[ap]\.?\s*m\.?|\d\s*[ap]$", re.IGNORECASE)
 
 
+# Spanish phrasings, rewritten into the forms read below. The text has been casefolded
+# and stripped of accents ("mañana" is "manana") but keeps its digits and colons.
+_SPANISH_LEAD = re.compile(r"^(?:a\s+)?(?:eso\s+de\s+|sobre\s+|hacia\s+)?(?:las?|la una)\s+")
+_SPANISH_HOURS_WORD = re.compile(r"(\d)\s*(?:hs|hrs|horas|hora)\b\.?")
+_SPANISH_MINUTES = re.compile(r"^(\d{1,2})\s+y\s+(media|cuarto)\b")
+_SPANISH_PART = re.compile(r"\s*de\s+la\s+(manana|madrugada|tarde|noche)\s*$")
+_SPANISH_NAMED = {"mediodia": "12:00", "medio dia": "12:00", "medianoche": "00:00"}
+
+
+def _bare(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def _from_spanish(text: str) -> str:
+    """ "a las 8 de la tarde" -> "8 pm", "las 7 y media" -> "7:30", "20 hs" -> "20h"."""
+    phrase = _bare(text)
+    if phrase in _SPANISH_NAMED:
+        return _SPANISH_NAMED[phrase]
+    phrase = "1" + phrase[len("la una") :] if phrase.startswith("la una") else phrase
+    phrase = _SPANISH_LEAD.sub("", phrase)
+    phrase = _SPANISH_HOURS_WORD.sub(r"\1h", phrase)
+    phrase = _SPANISH_MINUTES.sub(
+        lambda match: f"{match.group(1)}:{'30' if match.group(2) == 'media' else '15'}", phrase
+    )
+    part = _SPANISH_PART.search(phrase)
+    if part is None:
+        return phrase
+    clock = phrase[: part.start()].strip()
+    hour = re.match(r"\d{1,2}", clock)
+    if hour is None or re.search(r"[ap]\.?\s*m", clock):
+        return phrase
+    # The night runs past midnight: "las 12 de la noche" is midnight, "las 2 de la noche" 2 am.
+    night_morning = part.group(1) == "noche" and (int(hour.group()) == 12 or int(hour.group()) < 6)
+    morning = part.group(1) in {"manana", "madrugada"} or night_morning
+    return f"{clock} {'am' if morning else 'pm'}"
+
+
 def read_time(text: str) -> TimeReading:
     """Read one time of day; `value` None means it is not one (25pm, 2561, 12:60)."""
-    cleaned = text.strip()
+    cleaned = _from_spanish(text)
     style = ClockStyle.TWELVE_HOUR if _HALF.search(cleaned) else ClockStyle.TWENTY_FOUR_HOUR
     named = _NAMED.get(fold(cleaned))
     if named is not None:
@@ -65,7 +105,10 @@ def twelve_hour(value: str) -> str:
     return f"{hour % 12 or 12}:{minute:02d} {suffix}"
 
 
-_LIST_SEPARATOR = re.compile(r"\s*(?:[,;&]|\band\b)\s*", re.IGNORECASE)
+# "y" joins two times ("8 y 20:00") unless it says the minutes ("8 y media").
+_LIST_SEPARATOR = re.compile(
+    r"\s*(?:[,;&]|\band\b|\by\b(?!\s+(?:media|cuarto)\b))\s*", re.IGNORECASE
+)
 
 
 def read_times(text: str) -> tuple[list[TimeReading], ClockStyle]:
@@ -92,7 +135,9 @@ class SpanReading:
 
 
 _SPAN = re.compile(
-    r"^\s*(?:from\s+)?(?P<start>.+?)\s*(?:-|\u2013|\u2014|\bto\b|\buntil\b|\btill\b|\bthrough\b)"
+    r"^\s*(?:from\s+|de\s+|desde\s+|entre\s+)?(?P<start>.+?)\s*"
+    r"(?:-|\u2013|\u2014|\bto\b|\buntil\b|\btill\b|\bthrough\b|\ba\b|\bhasta\b"
+    r"|\by\b(?!\s+(?:media|cuarto)\b))"
     r"\s*(?P<end>.+?)\s*$",
     re.IGNORECASE,
 )

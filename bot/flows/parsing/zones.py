@@ -2,8 +2,9 @@
 
 Everything comes from the zone data we ship (the `tzdata` package): the zone
 files, `zone.tab` (each zone's country, in a sensible order) and `iso3166.tab`
-(country names, through `parse_country`). The index is built once, on first
-use, never at import time.
+(country names, through `parse_country`), and CLDR's names of the same cities in the
+other languages we read ("Nueva York", "Londres", through Babel). The index is built
+once, on first use, never at import time.
 
 A guess is either *certain* (the text named a zone or a place; one zone is
 confirmed, several are offered as choices) or not (an offset such as "GMT+2",
@@ -21,7 +22,9 @@ from datetime import datetime, timedelta
 from functools import cache
 from importlib import resources
 
-from bot.flows.parsing.countries import parse_country
+from babel.dates import get_timezone_location
+
+from bot.flows.parsing.countries import NAME_LANGUAGES, parse_country
 from bot.flows.parsing.folding import fold
 
 MAX_CHOICES = 12  # more buttons than this are harder to read than a retyped city
@@ -54,7 +57,11 @@ _CITIES = {
     "America/Sao_Paulo": ("rio", "rio de janeiro", "brasilia"),
     "Europe/London": ("manchester", "birmingham", "edinburgh", "glasgow", "cardiff"),
     "Europe/Berlin": ("munich", "hamburg", "frankfurt", "cologne"),
-    "Europe/Madrid": ("barcelona", "valencia", "seville"),
+    "Europe/Madrid": ("barcelona", "valencia", "seville", "sevilla", "zaragoza", "bilbao",
+                      "malaga"),
+    "America/Mexico_City": ("cdmx", "guadalajara", "monterrey", "puebla"),
+    "America/Bogota": ("medellin", "cali", "barranquilla"),
+    "America/Santiago": ("valparaiso",),
     "Europe/Rome": ("milan", "naples", "florence"),
     "Europe/Warsaw": ("krakow",),
     "Europe/Moscow": ("st petersburg", "saint petersburg"),
@@ -277,6 +284,11 @@ def _index() -> _ZoneIndex:
         target = by_content.get(_zone_bytes(name)) if "/" in name else None
         if target is not None:
             places.setdefault(fold(place_name(name)), []).append(target)
+    for zone in listed:
+        for language in NAME_LANGUAGES:
+            city = fold(get_timezone_location(zone, locale=language, return_city=True))
+            if zone not in places.setdefault(city, []):
+                places[city].append(zone)
     for zone, aliases in _CITIES.items():
         for alias in aliases:
             places.setdefault(alias, []).append(zone)
