@@ -11,6 +11,7 @@ class TextLimit(Enum):
     NOTE = 1000  # a check-in note
     REASON = 500  # one entry in the reasons list
     DRAFT = 4000  # a message written in a pause and not sent
+    PLAN_PART = 1000  # one part of a safety plan
 
     @property
     def characters(self) -> int:
