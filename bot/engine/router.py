@@ -38,7 +38,7 @@ from bot.flows.mydata import mydata
 from bot.flows.no_contact import NoContactCounter
 from bot.flows.onboarding import Onboarding
 from bot.flows.pause import Pause
-from bot.flows.plan import Plan, plan_on_request
+from bot.flows.plan import NOTE_BUTTONS, Plan, plan_on_request
 from bot.flows.reasons import Reasons
 from bot.flows.settings import Settings
 from bot.flows.typed_labels import typed_choice
@@ -94,6 +94,7 @@ class Router:
         self.pause = Pause(self._rng)
         self.checkin = CheckIn(self._rng, self.pause)
         self.contacted = Contacted()
+        self.plan = Plan(self.safety)
         # Every flow, with the commands that begin it: a new flow is one line here.
         begun_by: tuple[tuple[Flow, tuple[Command, ...]], ...] = (
             (Onboarding(), (Command.START,)),
@@ -105,7 +106,7 @@ class Router:
             (Reasons(), (Command.REASONS,)),
             (NoContactCounter(), (Command.NOCONTACT,)),
             (Affirm(self._rng), (Command.AFFIRM,)),
-            (Plan(self.safety), (Command.PLAN,)),
+            (self.plan, (Command.PLAN,)),
         )
         self._flows: dict[str, Flow] = {flow.name: flow for flow, _ in begun_by}
         self._commands: dict[Command, CommandHandler] = {
@@ -427,6 +428,8 @@ class Router:
     async def _on_button(self, ctx: FlowContext, event: ButtonPressed) -> list[Reply]:
         if event.data == PAUSE_NOW:
             return await self.pause.begin(ctx)
+        if event.data in NOTE_BUTTONS:  # the four-weekly note's own: they need no token
+            return await self.plan.note_pressed(ctx, event.data)
         parts = event.data.split(":", 3)
         user = await ctx.find_user()
         position = None if user is None else await flow_positions.get_position(ctx.db, user.id)

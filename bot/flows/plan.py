@@ -21,7 +21,8 @@ view ─[Change a part]─▶ pick ─[a part]─▶ part ─[Write it again]─
   ├─[Delete my plan]─▶ delete ─[Yes]─▶ (left)  [Keep it]─▶ view
   └─[Done]─▶ (left)
 
-The scheduler's note (`reviews_due`): review ─[Review]─▶ view  [Not now] [Stop these]─▶ (left)
+The scheduler's note (`reviews_due`), static buttons, no step: [Review]─▶ view,
+[Not now] and [Stop these] answer and leave the user where they were.
 
 "My plan" under a crisis reply (`plan_on_request`) shows the plan to read, with no buttons,
 so whatever question the user was in the middle of stays open.
@@ -38,24 +39,23 @@ from enum import StrEnum
 
 from bot.content_pack.countries import country_for_timezone
 from bot.content_pack.ids import Msg
-from bot.core.replies import Reply
+from bot.core.replies import Button, Reply
 from bot.delivery.outbox import Outgoing
-from bot.flows.base import Flow, Rows, Step, leading, routed
+from bot.flows.base import Flow, Step, leading
 from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
 from bot.flows.limits import TextLimit
 from bot.flows.names import FlowName
 from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
 from bot.flows.reasons import Reasons
-from bot.flows.typed_labels import showing
 from bot.flows.validation import too_long
 from bot.logs import get_logger, log_event
 from bot.safety.screen import SafetyScreen
 from bot.scheduling.checkin_due import while_known
-from bot.scheduling.plan_review_due import REVIEW_EVERY, next_review_at
+from bot.scheduling.plan_review_due import review_after
 from bot.scheduling.planner import in_quiet_hours
-from bot.storage import checkin_slots, flow_positions, safety_plans
+from bot.storage import checkin_slots, safety_plans
 from bot.storage.db import Database, Transaction
-from bot.storage.flow_positions import FlowPosition, Placement, new_token
+from bot.storage.flow_positions import FlowPosition
 from bot.storage.user_texts import TextKind, list_texts
 from bot.storage.users import User
 
@@ -98,8 +98,6 @@ class PlanStep(StrEnum):
     RELINES = "relines"
     UNLINE = "unline"
     DELETE = "delete"
-    # The scheduler's four-weekly note
-    REVIEW = "review"
 
 
 _WRITING_ORDER = (
@@ -146,11 +144,13 @@ _BY_KEY = {section.key: section for section in SECTIONS}
 _HELP, _REASONS = _BY_KEY["help"], _BY_KEY["reasons"]
 
 _SKIP = (Choice("skip", Msg.PLAN_SKIP),)
-_REVIEW_BUTTONS: Rows = (
-    (Choice("review", Msg.PLAN_REVIEW_GO),),
-    (Choice("later", Msg.PLAN_REVIEW_LATER),),
-    (Choice("stop", Msg.PLAN_REVIEW_STOP),),
-)
+# The four-weekly note's buttons are static, as the crisis reply's are: the note changes
+# no one's place in a conversation, so a question it arrives beside stays open. Only
+# "Review" moves on, into the plan, because the user asked for that.
+NOTE_REVIEW = "plan:review"
+NOTE_LATER = "plan:later"
+NOTE_STOP = "plan:stop"
+NOTE_BUTTONS = frozenset({NOTE_REVIEW, NOTE_LATER, NOTE_STOP})
 _BACK = (Choice("back", Msg.PLAN_BACK),)
 
 
@@ -234,12 +234,6 @@ class Plan(Flow):
                 # Deleting the plan waits for the deliberate tap, never a typed "yes".
                 labels_typed=False,
             ),
-            PlanStep.REVIEW: Step(  # asked by the scheduler (reviews_due)
-                buttons=routed(_REVIEW_BUTTONS, {
-                    "review": self._view, "later": self._review_later, "stop": self._review_stop,
-                }),
-                passes_text=True,
-            ),
         })  # fmt: skip
 
     # Entry points -----------------------------------------------------------------------
@@ -251,14 +245,16 @@ class Plan(Flow):
             return await self.go(ctx, await self._view_next(ctx))
         return await self.go(ctx, Next(PlanStep.SIGNS, before=[ctx.reply(Msg.PLAN_INTRO)]))
 
-    async def reprompt(self, ctx: FlowContext, position: FlowPosition) -> Reply | None:
-        """The four-weekly note is sent by the scheduler, not kept: built again here."""
-        if position.step != PlanStep.REVIEW:
-            return None
-        return Reply(
-            ctx.text(Msg.PLAN_REVIEW_NOTE),
-            buttons=showing(ctx, PlanStep.REVIEW, _REVIEW_BUTTONS).markup(position),
-        )
+    async def note_pressed(self, ctx: FlowContext, data: str) -> list[Reply]:
+        """A button of the four-weekly note (`NOTE_BUTTONS`), however long ago it came."""
+        if ctx.address.is_group or await ctx.find_user() is None:
+            return [replace(ctx.reply(Msg.BUTTON_EXPIRED), ephemeral=True)]
+        if data == NOTE_REVIEW:
+            return await self.go(ctx, await self._view_next(ctx))
+        if data == NOTE_STOP:
+            await self._set_notes(ctx, on=False)
+            return [ctx.reply(Msg.PLAN_NOTES_STOPPED)]
+        return [ctx.reply(Msg.PLAN_REVIEW_LATER_REPLY)]
 
     # Writing ----------------------------------------------------------------------------
 
@@ -500,16 +496,9 @@ class Plan(Flow):
         due = None
         if on:
             times = [slot.local_time for slot in await checkin_slots.list_slots(ctx.db, user.id)]
-            due = next_review_at(user, min(times, default=None), ctx.now() + REVIEW_EVERY)
+            due = review_after(user, min(times, default=None), ctx.now())
         async with ctx.db.transaction() as tx:
             await safety_plans.set_review(tx, user.id, due)
-
-    async def _review_later(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return Next(END, before=[ctx.reply(Msg.PLAN_REVIEW_LATER_REPLY)])
-
-    async def _review_stop(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        await self._set_notes(ctx, on=False)
-        return Next(END, before=[ctx.reply(Msg.PLAN_NOTES_STOPPED)])
 
 
 def _part_at(position: FlowPosition) -> PlanPart | None:
@@ -577,22 +566,25 @@ async def plan_on_request(ctx: FlowContext, user: User | None) -> list[Reply]:
 
 
 async def reviews_due(tx: Transaction, services: Services, users: Sequence[User]) -> list[Outgoing]:
-    """The four-weekly note for each claimed user, in the claiming transaction. Built from
-    the claimed rows alone: nobody is looked up or created here."""
+    """The four-weekly note for each claimed user. Built from the claimed rows alone:
+    nobody is looked up or created here, and nobody's place in a conversation moves."""
     now = services.clock.now()
-    placements, outgoing = [], []
+    outgoing = []
     for user in users:
         ctx = FlowContext(services, user.address, user.locale)
-        shown = showing(ctx, PlanStep.REVIEW, _REVIEW_BUTTONS)
-        position = FlowPosition(FlowName.PLAN, PlanStep.REVIEW, new_token(), shown.data())
-        placements.append(Placement(user.id, position))
+        buttons = tuple(
+            (Button(ctx.text(label), data),)
+            for label, data in (
+                (Msg.PLAN_REVIEW_GO, NOTE_REVIEW),
+                (Msg.PLAN_REVIEW_LATER, NOTE_LATER),
+                (Msg.PLAN_REVIEW_STOP, NOTE_STOP),
+            )
+        )
+        # Its first line says nothing a lock screen should not show.
         reply = Reply(
-            ctx.text(Msg.PLAN_REVIEW_NOTE),  # its first line says nothing a lock screen should not
-            buttons=shown.markup(position),
-            silent=in_quiet_hours(user, now),
+            ctx.text(Msg.PLAN_REVIEW_NOTE), buttons=buttons, silent=in_quiet_hours(user, now)
         )
         outgoing.append(_review_outgoing(user, reply))
-    await flow_positions.move_many(tx, placements, now)
     return outgoing
 
 

@@ -13,7 +13,13 @@ from datetime import datetime, time, timedelta
 from bot.delivery.outbox import Outgoing
 from bot.scheduling.checkin_due import DEFER_WHEN_BUSY, CheckInFlow, is_busy
 from bot.scheduling.due import Claimed, DueKind, Tally
-from bot.scheduling.planner import FALLBACK_TIMEZONE, in_quiet_hours, out_of_quiet_hours, plan_rule
+from bot.scheduling.planner import (
+    FALLBACK_TIMEZONE,
+    in_quiet_hours,
+    out_of_quiet_hours,
+    plan_rule,
+    user_zone,
+)
 from bot.scheduling.rules import LocalRule
 from bot.storage import safety_plans
 from bot.storage.db import Transaction
@@ -26,6 +32,14 @@ DEFAULT_REVIEW_TIME = "10:00"
 BATCH_LIMIT = 10_000
 
 ReviewsDue = Callable[[Transaction, Sequence[User]], Awaitable[list[Outgoing]]]
+
+
+def review_after(user: User, checkin_time: str | None, sent: datetime) -> datetime:
+    """Four weeks of local dates on from `sent`, at the check-in time of that day (or the
+    first of the user's days after it): the same day of the week, whatever hour it went."""
+    local = (sent + REVIEW_EVERY).astimezone(user_zone(user))
+    midnight = datetime.combine(local.date(), time(0), tzinfo=local.tzinfo)
+    return next_review_at(user, checkin_time, midnight.astimezone(sent.tzinfo))
 
 
 def next_review_at(user: User, checkin_time: str | None, not_before: datetime) -> datetime:
@@ -55,7 +69,7 @@ class ReviewClaims:
             paused = user.paused_until is not None and user.paused_until > now
             if user.unreachable_since is not None:
                 unreachable += 1  # tried again next time round, not every tick
-                moves.append((user.id, next_review_at(user, at, now + REVIEW_EVERY)))
+                moves.append((user.id, review_after(user, at, now)))
             elif now - review.due_at > self._grace:
                 missed += 1  # missed while we were down: at their time next day instead
                 moves.append((user.id, next_review_at(user, at, now)))
@@ -67,7 +81,7 @@ class ReviewClaims:
                 moves.append((user.id, now + DEFER_WHEN_BUSY))
             else:
                 send.append(user)
-                moves.append((user.id, next_review_at(user, at, now + REVIEW_EVERY)))
+                moves.append((user.id, review_after(user, at, now)))
         await safety_plans.move_reviews(tx, moves)
         tally = Tally(missed=missed, deferred=deferred, unreachable=unreachable)
         return Claimed(send, tally)
