@@ -9,9 +9,10 @@ from zoneinfo import ZoneInfo
 
 from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
+from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
-from bot.flows.plan import SECTIONS
+from bot.flows.plan import NOTE_REVIEW, SECTIONS
 from bot.safety.screen import SOS_PLAN
 from bot.storage.safety_plans import review_due_at
 from bot.storage.users import find_user
@@ -385,3 +386,29 @@ async def test_mydata_shows_the_plan_and_forget_leaves_no_row(
     await chat.press(text_of(Msg.FORGET_YES))
     for table in ("safety_plan_parts", "plan_reviews"):
         assert await services.db.fetch_all(f"SELECT * FROM {table}") == []
+
+
+async def test_the_plan_is_never_shown_in_a_group(
+    chat: Conversation, router: Router, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/plan")
+    await chat.send("Short nights")
+    group = Conversation(router, Address("console", "g1", "u1", is_group=True))
+    for press in (SOS_PLAN, NOTE_REVIEW):  # forged into the group: neither shows a word of it
+        await group.press_data(press)
+        assert "Short nights" not in group.text
+    assert group.text == text_of(Msg.BUTTON_EXPIRED)
+    await group.send("/plan")
+    assert group.text == text_of(Msg.GROUP_GO_PRIVATE)
+
+
+async def test_a_note_pressed_after_forget_changes_nothing(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/plan")
+    await chat.send("Short nights")
+    await chat.send("/forget")
+    await chat.press(text_of(Msg.FORGET_YES))
+    await chat.press_data(NOTE_REVIEW)
+    assert chat.text == text_of(Msg.BUTTON_EXPIRED)
+    assert await services.db.fetch_all("SELECT id FROM users") == []

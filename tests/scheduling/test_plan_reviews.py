@@ -13,7 +13,7 @@ from bot.core.platform import RecipientUnreachable
 from bot.core.replies import Reply
 from bot.scheduling.checkin_due import DEFER_WHEN_BUSY
 from bot.storage.safety_plans import review_due_at
-from bot.storage.users import QuietHours, find_user, set_quiet_hours
+from bot.storage.users import QuietHours, find_user, set_paused_until, set_quiet_hours
 from tests.helpers.conversation import Conversation
 from tests.helpers.world import World
 
@@ -165,3 +165,22 @@ async def test_a_refused_note_marks_the_user_unreachable_and_is_not_repeated(
     world.clock.set(due + timedelta(days=28))
     report = await world.tick()  # still unreachable: moved on again, not sent
     assert report.unreachable == 1 and notes(world, text_of) == []
+
+
+async def test_a_pause_holds_the_note_until_the_first_check_in_time_after_it(
+    world: World, text_of: Callable[..., str]
+) -> None:
+    chat = world.chat("ben")  # no check-in time: 10:00 UTC
+    await write_a_plan(chat, text_of, opt_in=True)
+    due = await due_of(world, "ben")
+    found = await find_user(world.services.db, "test", "ben")
+    assert found is not None
+    async with world.services.db.transaction() as tx:  # paused for three days since
+        await set_paused_until(tx, found.id, due + timedelta(days=3) - timedelta(hours=1))
+    world.clock.set(due)
+    await world.tick()
+    assert notes(world, text_of) == []
+    assert await due_of(world, "ben") == due + timedelta(days=3)
+    world.clock.set(due + timedelta(days=3))
+    await world.tick()
+    assert len(notes(world, text_of)) == 1
