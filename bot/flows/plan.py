@@ -144,6 +144,7 @@ _BY_KEY = {section.key: section for section in SECTIONS}
 _HELP, _REASONS = _BY_KEY["help"], _BY_KEY["reasons"]
 
 _SKIP = (Choice("skip", Msg.PLAN_SKIP),)
+_BACK = (Choice("back", Msg.PLAN_BACK),)
 # The four-weekly note's buttons are static, as the crisis reply's are: the note changes
 # no one's place in a conversation, so a question it arrives beside stays open. Only
 # "Review" moves on, into the plan, because the user asked for that.
@@ -151,7 +152,6 @@ NOTE_REVIEW = "plan:review"
 NOTE_LATER = "plan:later"
 NOTE_STOP = "plan:stop"
 NOTE_BUTTONS = frozenset({NOTE_REVIEW, NOTE_LATER, NOTE_STOP})
-_BACK = (Choice("back", Msg.PLAN_BACK),)
 
 
 class Plan(Flow):
@@ -171,7 +171,7 @@ class Plan(Flow):
             )
 
         self.steps = self.table({
-            **{step: writing(step) for step in _WRITING_ORDER if step.value in _ASKS},
+            **{PlanStep(part.value): writing(PlanStep(part.value)) for part in _ASKS},
             PlanStep.LINES: Step(
                 buttons=((Choice("keep", Msg.PLAN_LINES_KEEP, goes_to=self._keep_lines),),
                          (Choice("skip", Msg.PLAN_SKIP, goes_to=self._skip),)),

@@ -83,7 +83,8 @@ class ReviewClaims:
                 send.append(user)
                 moves.append((user.id, review_after(user, at, now)))
         await safety_plans.move_reviews(tx, moves)
-        tally = Tally(missed=missed, deferred=deferred, unreachable=unreachable)
+        # Like check-ins, every offer taken off the schedule counts as claimed, sent or not.
+        tally = Tally(len(due), missed, unreachable, deferred)
         return Claimed(send, tally)
 
 
