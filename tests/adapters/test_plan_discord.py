@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from bot.adapters.discord.render import escape
 from bot.content_pack.ids import Msg
 from bot.flows.context import Services
+from bot.flows.plan import PART_LIMIT
 from tests.fakes.discord_api import StoredMessage
 from tests.helpers.discord_world import ANA, DiscordWorld
 
@@ -85,7 +86,7 @@ async def test_a_long_plan_arrives_in_pieces_discord_accepts(
 ) -> None:
     world = discord_world
     await world.runs(ANA, "plan")
-    long_part = ("a hard evening " * 70)[:1000].strip()
+    long_part = ("a hard evening " * 120)[: PART_LIMIT.characters].strip()
     for _ in range(6):
         await world.says(ANA, long_part)
         if last_text(world).startswith("5 of 7"):

@@ -13,7 +13,7 @@ import pytest
 
 from bot.content_pack.ids import Msg
 from bot.flows.context import Services
-from bot.flows.plan import SECTIONS
+from bot.flows.plan import PART_LIMIT, SECTIONS
 from bot.storage.db import Params, Row
 from tests.fakes.telegram_api import StoredMessage
 from tests.helpers.telegram_world import TelegramWorld
@@ -103,7 +103,7 @@ async def test_a_long_plan_arrives_in_pieces_telegram_accepts(
     telegram: TelegramWorld, text_of: Callable[..., str]
 ) -> None:
     await telegram.says(ANA, "/plan")
-    long_part = ("a hard evening " * 70)[:1000].strip()
+    long_part = ("a hard evening " * 120)[: PART_LIMIT.characters].strip()
     for _ in range(6):  # every text part at its limit
         await telegram.says(ANA, long_part)
         if telegram.last_text(ANA).startswith("5 of 7"):
