@@ -440,6 +440,7 @@ class Msg(StrEnum):
     PLAN_REVIEW_NO = "plan.review_no"
     PLAN_SAVED = "plan.saved"
     PLAN_SAVED_NOTHING = "plan.saved_nothing"
+    PLAN_SAVED_REASONS_ONLY = "plan.saved_reasons_only"
     PLAN_SEE = "plan.see"
     PLAN_OPEN_REASONS = "plan.open_reasons"
     PLAN_DONE = "plan.done"

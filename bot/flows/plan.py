@@ -46,7 +46,7 @@ from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outc
 from bot.flows.limits import TextLimit
 from bot.flows.names import FlowName
 from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
-from bot.flows.reasons import Reasons
+from bot.flows.reasons import MAX_REASONS, Reasons, save_reason
 from bot.flows.validation import too_long
 from bot.logs import get_logger, log_event
 from bot.safety.screen import SafetyScreen
@@ -145,6 +145,7 @@ _HELP, _REASONS = _BY_KEY["help"], _BY_KEY["reasons"]
 
 _SKIP = (Choice("skip", Msg.PLAN_SKIP),)
 _BACK = (Choice("back", Msg.PLAN_BACK),)
+_NEXT = (Choice("next", Msg.PLAN_NEXT),)
 # The four-weekly note's buttons are static, as the crisis reply's are: the note changes
 # no one's place in a conversation, so a question it arrives beside stays open. Only
 # "Review" moves on, into the plan, because the user asked for that.
@@ -176,8 +177,11 @@ class Plan(Flow):
                 buttons=((Choice("keep", Msg.PLAN_LINES_KEEP, goes_to=self._keep_lines),),
                          (Choice("skip", Msg.PLAN_SKIP, goes_to=self._skip),)),
             ),
+            # A reason typed here joins the /reasons list, as one written there would.
             PlanStep.REASONS: Step(
-                buttons=((Choice("next", Msg.PLAN_NEXT, goes_to=self._skip),),),
+                buttons=leading((_NEXT,), self._skip),
+                also=overlong,
+                on_typed=self._add_reason,
             ),
             PlanStep.OPT_IN: Step(
                 asks=Msg.PLAN_ASK_REVIEW,
@@ -277,14 +281,17 @@ class Plan(Flow):
     async def _keep_first_part(
         self, ctx: FlowContext, position: FlowPosition, value: str
     ) -> Outcome:
-        kept = await first_part(ctx, position, PART_LIMIT)
+        kept = await first_part(ctx, position, _limit_at(position))
         if kept is None:  # nothing held (an old button)
             return NOT_A_CHOICE
+        if position.step == PlanStep.REASONS:
+            return await self._add_reason(ctx, position, kept)
         return await self._typed(ctx, position, kept)
 
     async def _write_shorter(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        # The step's own way on stays: Skip while writing, Back while changing a part.
-        return replace(write_shorter(ctx, position, PART_LIMIT), rows=_back_or_skip(position))
+        # The step's own way on stays: Skip or Next while writing, Back while changing a part.
+        shorter = write_shorter(ctx, position, _limit_at(position))
+        return replace(shorter, rows=_way_on(position))
 
     async def _skip(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return await self._after(ctx, PlanStep(position.step))
@@ -299,7 +306,9 @@ class Plan(Flow):
         if following is PlanStep.OPT_IN:
             user = await ctx.ensure_user()
             if not await safety_plans.read_plan(ctx.db, ctx.cipher, user.id):
-                return self._saved(ctx, nothing=True)  # no plan to look over again
+                # No plan to look over again; reasons written here stay in their list.
+                reasons = await self._reasons_list(ctx) is not None
+                return self._saved(ctx, nothing=True, reasons_only=reasons)
         if following is PlanStep.SAVED:
             return self._saved(ctx, nothing=False)
         return Next(following)
@@ -335,12 +344,28 @@ class Plan(Flow):
         kept = f"{ctx.text(Msg.PLAN_LINES_KEPT)}\n\n{ctx.text(Msg.PLAN_ASK_PROS)}"
         return Next(PlanStep.PROS, question=kept)
 
-    async def _reasons_shown(self, ctx: FlowContext) -> Next:
+    async def _reasons_shown(self, ctx: FlowContext, before: Msg | None = None) -> Next:
         listed = await self._reasons_list(ctx)
         if listed is None:
-            return Next(PlanStep.REASONS, question=ctx.text(Msg.PLAN_REASONS_EMPTY))
-        text = ctx.text(Msg.PLAN_REASONS_SHOW, reasons=listed)
-        return Next(PlanStep.REASONS, question=text, protect=True)
+            text = ctx.text(Msg.PLAN_REASONS_EMPTY)
+        else:
+            text = ctx.text(Msg.PLAN_REASONS_SHOW, reasons=listed)
+        if before is not None:
+            text = f"{ctx.text(before)}\n\n{text}"
+        return Next(PlanStep.REASONS, question=text, protect=listed is not None)
+
+    async def _add_reason(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
+        if too_long(TextLimit.REASON, text):
+            return [await offer_choice(self, ctx, position, TextLimit.REASON, text)]
+        user = await ctx.ensure_user()
+        if len(await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user.id)) >= MAX_REASONS:
+            return [ctx.reply(Msg.REASONS_FULL, limit=MAX_REASONS)]
+        if not text.strip():
+            return await self._reasons_shown(ctx)
+        refused = await save_reason(ctx, text)
+        if refused is not None:
+            return [refused]
+        return await self._reasons_shown(ctx, before=Msg.REASONS_ADDED)
 
     async def _reasons_list(self, ctx: FlowContext) -> str | None:
         user = await ctx.ensure_user()
@@ -356,10 +381,13 @@ class Plan(Flow):
     async def _opt_out(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return self._saved(ctx, nothing=False)
 
-    def _saved(self, ctx: FlowContext, nothing: bool, before: Msg | None = None) -> Next:
+    def _saved(
+        self, ctx: FlowContext, nothing: bool, before: Msg | None = None, reasons_only: bool = False
+    ) -> Next:
         if nothing:
             rows = self.buttons_without(PlanStep.SAVED, {"see"})
-            return Next(PlanStep.SAVED, question=ctx.text(Msg.PLAN_SAVED_NOTHING), rows=rows)
+            said = Msg.PLAN_SAVED_REASONS_ONLY if reasons_only else Msg.PLAN_SAVED_NOTHING
+            return Next(PlanStep.SAVED, question=ctx.text(said), rows=rows)
         text = ctx.text(Msg.PLAN_SAVED)
         if before is not None:
             text = f"{ctx.text(before)}\n\n{text}"
@@ -515,8 +543,14 @@ def _section_at(position: FlowPosition) -> Section | None:
     return _BY_KEY.get(str(position.data.get("section")))
 
 
-def _back_or_skip(position: FlowPosition) -> Sequence[Sequence[Choice]]:
-    return (_BACK,) if position.step == PlanStep.REWRITE else (_SKIP,)
+def _way_on(position: FlowPosition) -> Sequence[Sequence[Choice]]:
+    if position.step == PlanStep.REWRITE:
+        return (_BACK,)
+    return (_NEXT,) if position.step == PlanStep.REASONS else (_SKIP,)
+
+
+def _limit_at(position: FlowPosition) -> TextLimit:
+    return TextLimit.REASON if position.step == PlanStep.REASONS else PART_LIMIT
 
 
 def _in_fives(numbers: list[Choice]) -> list[list[Choice]]:

@@ -412,3 +412,23 @@ async def test_a_note_pressed_after_forget_changes_nothing(
     await chat.press_data(NOTE_REVIEW)
     assert chat.text == text_of(Msg.BUTTON_EXPIRED)
     assert await services.db.fetch_all("SELECT id FROM users") == []
+
+
+async def test_a_reason_written_at_the_last_part_joins_the_reasons_list(
+    chat: Conversation, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/plan")
+    while chat.text != text_of(Msg.PLAN_REASONS_EMPTY):
+        await chat.press(text_of(Msg.PLAN_SKIP))
+    await chat.send("Peace at home")
+    added = text_of(Msg.PLAN_REASONS_SHOW, reasons="1. Peace at home")
+    assert chat.text == f"{text_of(Msg.REASONS_ADDED)}\n\n{added}"
+    long_reason = "a calm life of my own " * 40  # over a reason's limit
+    [offer] = await chat.send(long_reason)
+    assert offer.text == text_of(Msg.REASON_TOO_LONG, limit=500)
+    await chat.press(text_of(Msg.LONG_KEEP_FIRST))
+    assert "2. a calm life of my own" in chat.text
+    await chat.press(text_of(Msg.PLAN_NEXT))
+    assert chat.text == text_of(Msg.PLAN_SAVED_REASONS_ONLY)  # and nothing to review
+    await chat.send("/reasons")
+    assert "1. Peace at home" in chat.text and "2. a calm life of my own" in chat.text
