@@ -48,6 +48,8 @@ class ProfileExport:
     # Ids of the check-in opening and reply shown last, so the next differs.
     last_opening_shown: str | None
     last_reply_shown: str | None
+    # Whether a safety plan has something in it: "My plan" is offered under crisis replies.
+    has_safety_plan: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +190,7 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
             history_kept_days=user.keep_days,
             last_opening_shown=user.last_opening_id,
             last_reply_shown=user.last_reply_id,
+            has_safety_plan=user.has_plan,
         ),
         checkins=[
             CheckInExport(

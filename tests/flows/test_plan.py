@@ -382,6 +382,7 @@ async def test_mydata_shows_the_plan_and_forget_leaves_no_row(
     assert written["signs"] == ANSWERS[Msg.PLAN_ASK_SIGNS]
     assert written["pros"] == ANSWERS[Msg.PLAN_ASK_PROS]
     assert export["plan_review"]["next_note_at"] is not None
+    assert export["profile"]["has_safety_plan"] is True
     await chat.send("/forget")
     await chat.press(text_of(Msg.FORGET_YES))
     for table in ("safety_plan_parts", "plan_reviews"):
