@@ -3,19 +3,24 @@ in pieces Discord accepts), changed, deleted, exported and forgotten."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime
+
+import pytest
 
 from bot.adapters.discord.render import escape
 from bot.content_pack.ids import Msg
 from bot.flows.context import Services
 from bot.flows.plan import PART_LIMIT
+from bot.storage.db import Params, Row
 from tests.fakes.discord_api import StoredMessage
 from tests.helpers.discord_world import ANA, DiscordWorld
 
 CRISIS = "i want to die"
 SIGNS = "Not eating, checking their page at night"
 DISCORD_LIMIT = 2000
+SEND = "POST /channels/{channel_id}/messages"
 
 
 def labels(message: StoredMessage) -> list[str]:
@@ -136,3 +141,30 @@ async def test_the_four_weekly_note_in_discord_dms_and_stop_turns_it_off(
     ]
     assert await services.db.fetch_all("SELECT * FROM plan_reviews") == []
     assert world.dc.unanswered_interactions() == []
+
+
+async def test_a_stalled_user_lookup_sends_the_crisis_reply_at_once_without_my_plan_on_discord(
+    discord_world: DiscordWorld,
+    services: Services,
+    monkeypatch: pytest.MonkeyPatch,
+    text_of: Callable[..., str],
+) -> None:
+    world = discord_world
+    await write_plan(world, text_of, SIGNS)
+    release = asyncio.Event()
+    real = services.db.fetch_all
+
+    async def hanging(sql: str, params: Params = ()) -> list[Row]:
+        await release.wait()
+        return await real(sql, params)
+
+    monkeypatch.setattr(services.db, "fetch_all", hanging)  # every read stalls
+    before = len(world.dc.calls)
+    world.dc.user_sends_dm(ANA, CRISIS)
+    await world.dc.wait_for(SEND, timeout=1.0, since=before)
+    crisis = crisis_replies(world, text_of)[-1]
+    assert text_of(Msg.PLAN_BUTTON) not in labels(crisis)  # not known in time: left out
+    release.set()
+    await world.settled()
+    await world.says(ANA, CRISIS)  # the disk is back, and so is the button
+    assert labels(crisis_replies(world, text_of)[-1])[0] == text_of(Msg.PLAN_BUTTON)
