@@ -408,6 +408,78 @@ class Msg(StrEnum):
     REMINDER_CHECKIN_BUTTON = "reminder.checkin_button"
     REMINDER_LOST_PERMISSION = "reminder.lost_permission"
 
+    # /plan: a safety plan the user writes for themselves (content/en/messages_plan.yaml)
+    PLAN_INTRO = "plan.intro"
+    PLAN_ASK_SIGNS = "plan.ask_signs"
+    PLAN_ASK_ALONE = "plan.ask_alone"
+    PLAN_ASK_DISTRACT = "plan.ask_distract"
+    PLAN_ASK_PEOPLE = "plan.ask_people"
+    PLAN_ASK_PROS = "plan.ask_pros"
+    PLAN_ASK_SAFER = "plan.ask_safer"
+    PLAN_TITLE_SIGNS = "plan.title_signs"
+    PLAN_TITLE_ALONE = "plan.title_alone"
+    PLAN_TITLE_DISTRACT = "plan.title_distract"
+    PLAN_TITLE_PEOPLE = "plan.title_people"
+    PLAN_TITLE_HELP = "plan.title_help"
+    PLAN_TITLE_SAFER = "plan.title_safer"
+    PLAN_TITLE_REASONS = "plan.title_reasons"
+    PLAN_SKIP = "plan.skip"
+    PLAN_BACK = "plan.back"
+    PLAN_NEXT = "plan.next"
+    PLAN_TOO_LONG = "plan.too_long"
+    PLAN_LINES_OFFER = "plan.lines_offer"
+    PLAN_LINES_NONE = "plan.lines_none"
+    PLAN_LINES_KEEP = "plan.lines_keep"
+    PLAN_LINES_KEPT = "plan.lines_kept"
+    PLAN_EMERGENCY_LINE = "plan.emergency_line"
+    PLAN_EMERGENCY_TWO = "plan.emergency_two"
+    PLAN_REASONS_SHOW = "plan.reasons_show"
+    PLAN_REASONS_EMPTY = "plan.reasons_empty"
+    PLAN_ASK_REVIEW = "plan.ask_review"
+    PLAN_REVIEW_YES = "plan.review_yes"
+    PLAN_REVIEW_NO = "plan.review_no"
+    PLAN_SAVED = "plan.saved"
+    PLAN_SAVED_NOTHING = "plan.saved_nothing"
+    PLAN_SAVED_REASONS_ONLY = "plan.saved_reasons_only"
+    PLAN_SEE = "plan.see"
+    PLAN_OPEN_REASONS = "plan.open_reasons"
+    PLAN_DONE = "plan.done"
+    PLAN_CLOSED = "plan.closed"
+    PLAN_HEADING = "plan.heading"
+    PLAN_PART_EMPTY = "plan.part_empty"
+    PLAN_CHANGE = "plan.change"
+    PLAN_NOTES_ON = "plan.notes_on"
+    PLAN_NOTES_OFF = "plan.notes_off"
+    PLAN_DELETE = "plan.delete"
+    PLAN_PICK = "plan.pick"
+    PLAN_PART_MENU = "plan.part_menu"
+    PLAN_REWRITE = "plan.rewrite"
+    PLAN_REWRITE_OWN = "plan.rewrite_own"
+    PLAN_REMOVE_LINE = "plan.remove_line"
+    PLAN_OFFER_AGAIN = "plan.offer_again"
+    PLAN_CLEAR = "plan.clear"
+    PLAN_PICK_LINE = "plan.pick_line"
+    PLAN_PART_SAVED = "plan.part_saved"
+    PLAN_PART_CLEARED = "plan.part_cleared"
+    PLAN_LINE_REMOVED = "plan.line_removed"
+    PLAN_DELETE_CONFIRM = "plan.delete_confirm"
+    PLAN_DELETE_YES = "plan.delete_yes"
+    PLAN_DELETE_NO = "plan.delete_no"
+    PLAN_DELETED = "plan.deleted"
+    PLAN_KEPT = "plan.kept"
+    PLAN_NOTES_TURNED_ON = "plan.notes_turned_on"
+    PLAN_NOTES_TURNED_OFF = "plan.notes_turned_off"
+    PLAN_NOTES_STOPPED = "plan.notes_stopped"
+    PLAN_REVIEW_NOTE = "plan.review_note"
+    PLAN_REVIEW_GO = "plan.review_go"
+    PLAN_REVIEW_LATER = "plan.review_later"
+    PLAN_REVIEW_STOP = "plan.review_stop"
+    PLAN_REVIEW_LATER_REPLY = "plan.review_later_reply"
+    PLAN_BUTTON = "plan.button"
+    PLAN_UNAVAILABLE = "plan.unavailable"
+    PLAN_NONE = "plan.none"
+    PLAN_CHANGE_HINT = "plan.change_hint"
+
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.REMINDER_HELP: frozenset({"themes"}),
@@ -481,6 +553,13 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.WIPE_PARTLY: frozenset({"kept"}),
     Msg.CT_PRESSURE_REPLY: frozenset({"emergency"}),
     Msg.CT_EMERGENCY_NUMBER: frozenset({"number", "country"}),
+    # /plan
+    Msg.PLAN_TOO_LONG: frozenset({"limit"}),
+    Msg.PLAN_LINES_OFFER: frozenset({"country", "lines"}),
+    Msg.PLAN_EMERGENCY_LINE: frozenset({"number", "country"}),
+    Msg.PLAN_EMERGENCY_TWO: frozenset({"police", "ambulance", "country"}),
+    Msg.PLAN_REASONS_SHOW: frozenset({"reasons"}),
+    Msg.PLAN_PART_MENU: frozenset({"title"}),
 }
 
 
@@ -538,6 +617,7 @@ class Command(StrEnum):
     CONTACTED = "contacted"
     WIPE = "wipe"
     REMINDER = "reminder"
+    PLAN = "plan"
 
 
 # Exercises a flow starts by id (the rest are offered by kind).

@@ -14,11 +14,13 @@ from bot.delivery.outbox import Outbox, Outgoing
 from bot.flows.checkin import CheckIn, CheckInStep
 from bot.flows.context import Services
 from bot.flows.pause import Pause, PauseStep
+from bot.flows.plan import reviews_due
 from bot.reminders.posting import reminder_kind
 from bot.scheduling.checkin_due import CheckInFlow, checkin_kind
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.due import DueKinds
 from bot.scheduling.followup_due import FollowupStep, followup_kind
+from bot.scheduling.plan_review_due import plan_review_kind
 from bot.storage.db import Transaction
 from bot.storage.users import User
 
@@ -36,6 +38,9 @@ def due_kinds(
     async def ask_followups(tx: Transaction, claimed: Sequence[tuple[int, User]]) -> list[Outgoing]:
         return await pause.followups_due(tx, services, claimed)
 
+    async def offer_plan_reviews(tx: Transaction, claimed: Sequence[User]) -> list[Outgoing]:
+        return await reviews_due(tx, services, claimed)
+
     return DueKinds(
         [
             checkin_kind(checkin_flow, start_checkins, grace, services.step_expiry),
@@ -45,6 +50,7 @@ def due_kinds(
                 ask_followups,
             ),
             reminder_kind(services, grace),
+            plan_review_kind(checkin_flow, offer_plan_reviews, grace),
         ]
     )
 

@@ -38,6 +38,7 @@ from bot.flows.mydata import mydata
 from bot.flows.no_contact import NoContactCounter
 from bot.flows.onboarding import Onboarding
 from bot.flows.pause import Pause
+from bot.flows.plan import NOTE_BUTTONS, Plan, plan_on_request
 from bot.flows.reasons import Reasons
 from bot.flows.settings import Settings
 from bot.flows.typed_labels import typed_choice
@@ -51,6 +52,7 @@ from bot.safety.screen import (
     SOS_COUNTRY,
     SOS_MISREAD,
     SOS_MORE,
+    SOS_PLAN,
     SOS_SHOW,
     SafetyScreen,
 )
@@ -92,6 +94,7 @@ class Router:
         self.pause = Pause(self._rng)
         self.checkin = CheckIn(self._rng, self.pause)
         self.contacted = Contacted()
+        self.plan = Plan(self.safety)
         # Every flow, with the commands that begin it: a new flow is one line here.
         begun_by: tuple[tuple[Flow, tuple[Command, ...]], ...] = (
             (Onboarding(), (Command.START,)),
@@ -103,6 +106,7 @@ class Router:
             (Reasons(), (Command.REASONS,)),
             (NoContactCounter(), (Command.NOCONTACT,)),
             (Affirm(self._rng), (Command.AFFIRM,)),
+            (self.plan, (Command.PLAN,)),
         )
         self._flows: dict[str, Flow] = {flow.name: flow for flow, _ in begun_by}
         self._commands: dict[Command, CommandHandler] = {
@@ -209,15 +213,21 @@ class Router:
         country = _country(user)
         timezone = None if user is None else user.timezone
         group = ctx.address.is_group
+        # Known from the same bounded read: a lookup that failed or was late offers no plan.
+        has_plan = user is not None and user.has_plan
         if isinstance(event, ButtonPressed) and event.data in CHECK_BUTTONS:
             log_event(log, "safety.check_answered", platform=ctx.address.platform)
-            return self.safety.check_pressed(event.data, ctx.locale, country, group)
+            return self.safety.check_pressed(event.data, ctx.locale, country, group, has_plan)
+        if isinstance(event, ButtonPressed) and event.data == SOS_PLAN:
+            # Shown to read, as a crisis button is answered: the open question stays open.
+            log_event(log, "plan.shown", platform=ctx.address.platform)
+            return [_go_private(ctx, Command.PLAN)] if group else await plan_on_request(ctx, user)
         if isinstance(event, ButtonPressed) and event.data.startswith("sos:"):
-            pressed = await self._sos_button(ctx, event.data, country, timezone)
+            pressed = await self._sos_button(ctx, event.data, country, timezone, has_plan)
             if pressed is not None:
                 return pressed
         if isinstance(event, CommandIssued) and event.name == Command.SOS.value:
-            return self.safety.sos_replies(ctx.locale, country, group, timezone)
+            return self.safety.sos_replies(ctx.locale, country, group, timezone, has_plan)
         # Words typed after a command ("/pause i want to die") are screened like any text.
         text = event.text if isinstance(event, TextMessage) else None
         if isinstance(event, CommandIssued) and event.args:
@@ -226,13 +236,13 @@ class Router:
             return None
         try:
             found = await _off_the_loop_if_long(
-                text, self.safety.screen, text, ctx.locale, country, group
+                text, self.safety.screen, text, ctx.locale, country, group, has_plan
             )
         except Exception as error:
             # The screen itself failed: we cannot tell, so we answer as if it were a
             # crisis. A needless list of helplines is a far smaller harm than a miss.
             log_event(log, "safety.failed", logging.ERROR, exc_info=error)
-            return self.safety.sos_replies(ctx.locale, country, group, timezone)
+            return self.safety.sos_replies(ctx.locale, country, group, timezone, has_plan)
         if found is None:
             return None
         # The reply level only: a rule's name would paraphrase what the person wrote.
@@ -241,14 +251,19 @@ class Router:
         return list(found.replies)
 
     async def _sos_button(
-        self, ctx: FlowContext, data: str, country: str | None, timezone: str | None
+        self,
+        ctx: FlowContext,
+        data: str,
+        country: str | None,
+        timezone: str | None,
+        has_plan: bool = False,
     ) -> list[Reply] | None:
         """The buttons under a crisis reply. Only the country choice touches the database,
         and its reply goes out even when storing the country fails."""
         group = ctx.address.is_group
         danger_first = data.endswith(DANGER_SUFFIX)
         if data == SOS_SHOW:
-            return self.safety.sos_replies(ctx.locale, country, group, timezone)
+            return self.safety.sos_replies(ctx.locale, country, group, timezone, has_plan)
         if data == SOS_MISREAD:
             log_event(log, "safety.misread", platform=ctx.address.platform)
             return [self.safety.misread_reply(ctx.locale)]
@@ -270,7 +285,10 @@ class Router:
         except Exception as error:  # the numbers matter more than remembering the choice
             log_event(log, "safety.country_not_saved", logging.WARNING, exc_info=error)
             saved = False
-        return [self.safety.country_chosen_reply(ctx.locale, chosen, danger_first, saved)]
+        chosen_reply = self.safety.country_chosen_reply(
+            ctx.locale, chosen, danger_first, saved, has_plan
+        )
+        return [chosen_reply]
 
     async def _user_for(self, event: Event) -> User | None:
         try:
@@ -410,6 +428,8 @@ class Router:
     async def _on_button(self, ctx: FlowContext, event: ButtonPressed) -> list[Reply]:
         if event.data == PAUSE_NOW:
             return await self.pause.begin(ctx)
+        if event.data in NOTE_BUTTONS:  # the four-weekly note's own: they need no token
+            return await self.plan.note_pressed(ctx, event.data)
         parts = event.data.split(":", 3)
         user = await ctx.find_user()
         position = None if user is None else await flow_positions.get_position(ctx.db, user.id)

@@ -18,6 +18,7 @@ from bot.storage import (
     content_seen,
     flow_positions,
     group_reminders,
+    safety_plans,
     sent_messages,
     urges,
 )
@@ -47,6 +48,8 @@ class ProfileExport:
     # Ids of the check-in opening and reply shown last, so the next differs.
     last_opening_shown: str | None
     last_reply_shown: str | None
+    # Whether a safety plan has something in it: "My plan" is offered under crisis replies.
+    has_safety_plan: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,19 @@ class FlowExport:
 
 
 @dataclass(frozen=True, slots=True)
+class PlanPartExport:
+    part: str
+    text: str
+    written_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlanReviewExport:
+    next_note_at: str
+    last_note_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class UserExport:
     profile: ProfileExport
     checkins: list[CheckInExport]
@@ -102,6 +118,9 @@ class UserExport:
     # Reminders this user set up as a group admin: they belong to the group, and only
     # the admin's id is stored with them (removed by /forget).
     group_reminders_created: int
+    # The safety plan written with /plan, part by part, and its four-weekly note if asked for.
+    safety_plan: list[PlanPartExport] = field(default_factory=list)
+    plan_review: PlanReviewExport | None = None
 
 
 # Which part of the export shows each table holding a user's rows. A test compares
@@ -122,6 +141,8 @@ EXPORTED_TABLES: dict[str, tuple[str, ...]] = {
     "content_seen": ("content_seen",),
     "flow_positions": ("current_flow",),
     "group_reminders": ("group_reminders_created",),
+    "safety_plan_parts": ("safety_plan",),
+    "plan_reviews": ("plan_review",),
 }
 
 
@@ -142,6 +163,8 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
     pauses = await urges.pause_counts(ctx.db, user.id, since=datetime.fromtimestamp(0, UTC))
 
     prompt = await flow_positions.get_prompt(ctx.db, user.id)
+    plan = await safety_plans.read_plan(ctx.db, ctx.cipher, user.id)
+    review = await safety_plans.review_for_export(ctx.db, user.id)
 
     async def texts(kind: TextKind) -> list[TextExport]:
         found = await list_texts(ctx.db, ctx.cipher, kind, user.id)
@@ -167,6 +190,7 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
             history_kept_days=user.keep_days,
             last_opening_shown=user.last_opening_id,
             last_reply_shown=user.last_reply_id,
+            has_safety_plan=user.has_plan,
         ),
         checkins=[
             CheckInExport(
@@ -208,6 +232,12 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
         group_reminders_created=await group_reminders.count_created_by(
             ctx.db, user.platform, user.platform_user_id
         ),
+        safety_plan=[
+            PlanPartExport(part.part, part.text, part.updated_at.isoformat()) for part in plan
+        ],
+        plan_review=None
+        if review is None
+        else PlanReviewExport(review.next_due_at.isoformat(), _iso(review.last_sent_at)),
     )
 
 

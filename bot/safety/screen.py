@@ -24,6 +24,8 @@ SOS_MORE = "sos:more"  # + DANGER_SUFFIX when abuse lines lead
 SOS_CARD = "sos:card"
 SOS_COUNTRY = "sos:country:"  # + ISO code (+ DANGER_SUFFIX)
 DANGER_SUFFIX = ":danger"
+# "My plan": the user's own safety plan, first under a crisis reply when they wrote one.
+SOS_PLAN = "sos:plan"
 
 # Read in panic: a few lines to choose from, the rest one tap away.
 FIRST_HELPLINES = 3
@@ -79,7 +81,7 @@ class SafetyScreen:
         return self.detector(locale).detect(text)
 
     def screen(
-        self, text: str, locale: str, country: str | None, is_group: bool
+        self, text: str, locale: str, country: str | None, is_group: bool, has_plan: bool = False
     ) -> ScreenResult | None:
         """The replies that must go out first, or None when the text needs none: the full
         reply for crisis or danger, a short check when the words are softened by context."""
@@ -87,20 +89,23 @@ class SafetyScreen:
         match detection.reply:
             case ReplyLevel.CRISIS | ReplyLevel.DANGER:
                 danger_first = detection.reply is ReplyLevel.DANGER
-                reply = self.full_reply(locale, country, danger_first=danger_first)
+                reply = self.full_reply(locale, country, danger_first, has_plan)
             case ReplyLevel.CHECK:
                 reply = self.check_reply(locale, danger=Intent.CRISIS not in detection.intents)
             case _:
                 return None
         return ScreenResult(detection, (self._in_private(locale, reply, is_group),))
 
-    def full_reply(self, locale: str, country: str | None, danger_first: bool) -> Reply:
+    def full_reply(
+        self, locale: str, country: str | None, danger_first: bool, has_plan: bool = False
+    ) -> Reply:
         """The intro, then every contact: the answer to crisis or danger said plainly."""
         resources = self.resources_reply(locale, country, danger_first=danger_first)
         intro = Msg.SAFETY_DANGER_INTRO if danger_first else Msg.SAFETY_CRISIS_INTRO
-        return Reply(
+        reply = Reply(
             text=f"{self._text(locale, intro)}\n\n{resources.text}", buttons=resources.buttons
         )
+        return self._with_plan(locale, reply, has_plan)
 
     def check_reply(self, locale: str, danger: bool) -> Reply:
         """One kind line and two buttons: the words matched, but their context (a negation,
@@ -113,13 +118,13 @@ class SafetyScreen:
         return Reply(text=self._text(locale, Msg.SAFETY_CHECK), buttons=buttons)
 
     def check_pressed(
-        self, data: str, locale: str, country: str | None, is_group: bool
+        self, data: str, locale: str, country: str | None, is_group: bool, has_plan: bool = False
     ) -> list[Reply] | None:
         """A press on a check's button: the full reply, or a short acknowledgement."""
         if data == CHECK_SAFE:
             return [Reply(text=self._text(locale, Msg.SAFETY_CHECK_SAFE_REPLY))]
         if data in (CHECK_HELP, CHECK_HELP_DANGER):
-            reply = self.full_reply(locale, country, danger_first=data == CHECK_HELP_DANGER)
+            reply = self.full_reply(locale, country, data == CHECK_HELP_DANGER, has_plan)
             return [self._in_private(locale, reply, is_group)]
         return None
 
@@ -179,10 +184,11 @@ class SafetyScreen:
         return Reply(text=self._text(locale, Msg.SAFETY_CARD))
 
     def country_chosen_reply(
-        self, locale: str, country: str, danger_first: bool, saved: bool
+        self, locale: str, country: str, danger_first: bool, saved: bool, has_plan: bool = False
     ) -> Reply:
         """After a country button: its numbers, and (when it was stored) how to change it."""
         reply = self.resources_reply(locale, country, danger_first=danger_first)
+        reply = self._with_plan(locale, reply, has_plan)
         if not saved:
             return reply
         name = self._content.country_label(locale, country)
@@ -190,13 +196,43 @@ class SafetyScreen:
         return replace(reply, text=f"{reply.text}\n\n{note}")
 
     def sos_replies(
-        self, locale: str, country: str | None, is_group: bool, timezone: str | None = None
+        self,
+        locale: str,
+        country: str | None,
+        is_group: bool,
+        timezone: str | None = None,
+        has_plan: bool = False,
     ) -> list[Reply]:
         """/sos: the resources, privately when asked in a group."""
         reply = self.resources_reply(
             locale, country, timezone=timezone, safety_card=True, misread=False
         )
-        return [self._in_private(locale, reply, is_group)]
+        return [self._in_private(locale, self._with_plan(locale, reply, has_plan), is_group)]
+
+    def _with_plan(self, locale: str, reply: Reply, has_plan: bool) -> Reply:
+        """The user's own plan as the first button, when they wrote one."""
+        if not has_plan:
+            return reply
+        button = Button(self._text(locale, Msg.PLAN_BUTTON), SOS_PLAN)
+        return replace(reply, buttons=((button,), *reply.buttons))
+
+    def plan_lines(self, locale: str, country: str | None) -> list[str]:
+        """The country's emergency number and helplines, one a line, crisis lines first, as
+        the crisis reply ranks them: offered to keep in a safety plan. None without one."""
+        numbers = self._content.emergency_numbers(country)
+        if numbers is None:
+            return []
+        where = self._content.country_in_sentence(locale, numbers.code)
+        police, ambulance = numbers.police_number, numbers.ambulance_number
+        emergency = (
+            self._text(locale, Msg.PLAN_EMERGENCY_LINE, number=police, country=where)
+            if police == ambulance
+            else self._text(
+                locale, Msg.PLAN_EMERGENCY_TWO, police=police, ambulance=ambulance, country=where
+            )
+        )
+        ranked = self._ranked_helplines(locale, numbers.code, danger_first=False)
+        return [emergency, *(self._resource_line(locale, item) for item in ranked)]
 
     def _in_private(self, locale: str, reply: Reply, is_group: bool) -> Reply:
         """In a group: nothing about the person in public, the help in private. If the

@@ -49,6 +49,7 @@ class User:
     created_at: datetime
     onboarded_at: datetime | None
     keep_days: int | None = None  # None: as long as the operator's retention allows
+    has_plan: bool = False  # a safety plan with something in it: "My plan" under crisis replies
 
     @property
     def address(self) -> Address:
@@ -58,7 +59,7 @@ class User:
 _COLUMNS = (
     "id, platform, platform_user_id, chat_id, locale, timezone, weekdays, quiet_start, quiet_end,"
     " paused_until, checkins_stopped, unreachable_since, last_opening_id, last_reply_id,"
-    " country, discreet, created_at, onboarded_at, keep_days"
+    " country, discreet, created_at, onboarded_at, keep_days, has_plan"
 )
 
 
@@ -101,6 +102,7 @@ def user_from_row(row: Row) -> User:
         created_at=from_epoch(row["created_at"]),
         onboarded_at=optional_from_epoch(row["onboarded_at"]),
         keep_days=row["keep_days"],
+        has_plan=bool(row["has_plan"]),
     )
 
 

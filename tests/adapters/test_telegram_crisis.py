@@ -26,6 +26,7 @@ from tests.helpers.telegram_world import TelegramWorld, running_telegram
 
 CRISIS = "i want to die"
 GROUP = -7001
+OTHER_GROUP = -7003
 
 
 def berlin_confirmed(text_of: Callable[..., str]) -> str:
@@ -66,12 +67,16 @@ async def payloads_the_group_can_show(world: TelegramWorld) -> dict[str, int]:
     shown: dict[str, int] = {}
 
     def collect() -> None:
-        for message in world.bot_messages(GROUP):
-            for payload in link_payloads(message, tg.bot_username):
-                shown.setdefault(payload, message.message_id)
+        for chat in (GROUP, OTHER_GROUP):
+            for message in world.bot_messages(chat):
+                for payload in link_payloads(message, tg.bot_username):
+                    shown.setdefault(payload, message.message_id)
 
-    for command in Command:
-        await sends(world, GROUP, f"/{command.value}@{tg.bot_username}", user_id=ANA,
+    # Every command's pointer, in a second group too: one group's flood limit (20 posts a
+    # minute) holds fewer than there are commands and the posts below.
+    for number, command in enumerate(Command):
+        where = OTHER_GROUP if number % 2 else GROUP
+        await sends(world, where, f"/{command.value}@{tg.bot_username}", user_id=ANA,
                     chat_type="group")  # fmt: skip
     tg.inject_blocked(BEN, method="sendMessage", times=None)  # never opened a private chat
     await sends(world, GROUP, CRISIS, user_id=BEN, chat_type="group")

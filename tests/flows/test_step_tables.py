@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.content_pack.ids import Msg
+from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
 from bot.flows.affirm import Affirm
 from bot.flows.base import Flow, Step
@@ -19,12 +20,14 @@ from bot.flows.names import FlowName
 from bot.flows.no_contact import NoContactCounter
 from bot.flows.onboarding import Onboarding
 from bot.flows.pause import Pause
+from bot.flows.plan import Plan
 from bot.flows.reasons import Reasons
 from bot.flows.settings import Settings
+from bot.safety.screen import SafetyScreen
 from bot.storage.flow_positions import FlowPosition
 
 
-def every_flow() -> list[Flow]:
+def every_flow(content: ContentPack) -> list[Flow]:
     rng = random.Random(1)
     pause = Pause(rng)
     return [
@@ -37,6 +40,7 @@ def every_flow() -> list[Flow]:
         Reasons(),
         NoContactCounter(),
         Affirm(rng),
+        Plan(SafetyScreen(content)),
     ]
 
 
@@ -54,11 +58,13 @@ STORED_NAMES = {
     "rs": {"list", "add", "remove", "drafts", "dremove"},
     "nc": {"status"},
     "af": {"shown", "group", "theme"},
+    "pl": {"signs", "alone", "distract", "people", "lines", "pros", "safer", "reasons", "optin",
+           "saved", "view", "pick", "part", "rewrite", "relines", "unline", "delete"},
 }  # fmt: skip
 
 
-def test_flow_and_step_names_are_the_stored_ones() -> None:
-    flows = every_flow()
+def test_flow_and_step_names_are_the_stored_ones(content: ContentPack) -> None:
+    flows = every_flow(content)
     assert {str(flow.name) for flow in flows} == {str(name) for name in FlowName}
     assert {str(flow.name): set(flow.steps) for flow in flows} == STORED_NAMES
 
@@ -68,7 +74,7 @@ async def test_a_press_no_step_declares_is_answered_use_the_buttons_at_every_ste
 ) -> None:
     ctx = FlowContext(services, Address("console", "c1", "u1"), "en")
     guarded = 0
-    for flow in every_flow():
+    for flow in every_flow(services.content):
         for name, step in flow.steps.items():
             if step.on_choice is None or step.other_choice is not None:
                 continue  # no buttons, or buttons built from data that read their own values

@@ -29,11 +29,13 @@ START: dict[TextLimit, list[str | Msg]] = {
     TextLimit.NOTE: ["/checkin", "3", "none"],
     TextLimit.DRAFT: ["/pause", Msg.PAUSE_WRITE],
     TextLimit.REASON: ["/reasons", Msg.REASONS_ADD],
+    TextLimit.PLAN_PART: ["/plan"],
 }
 REFUSAL = {
     TextLimit.NOTE: Msg.NOTE_TOO_LONG,
     TextLimit.DRAFT: Msg.DRAFT_TOO_LONG,
     TextLimit.REASON: Msg.REASON_TOO_LONG,
+    TextLimit.PLAN_PART: Msg.PLAN_TOO_LONG,
 }
 
 
@@ -48,7 +50,8 @@ async def kept_texts(chat: Conversation) -> list[str]:
     export = json.loads(chat.last[-1].text)
     notes = [answer["note"] for answer in export["checkins"] if answer["note"]]
     drafts = [draft["text"] for draft in export["kept_drafts"]]
-    return [*notes, *drafts, *(reason["text"] for reason in export["reasons"])]
+    plan = [part["text"] for part in export["safety_plan"]]
+    return [*notes, *drafts, *(reason["text"] for reason in export["reasons"]), *plan]
 
 
 @pytest.mark.parametrize("limit", list(TextLimit))

@@ -39,13 +39,14 @@ WORDS = {
     "kept": "rotation-kept-draft-marker",
     "pending": "rotation-pending-draft-marker",
     "reminder": "rotation-reminder-marker",
+    "plan": "rotation-plan-marker",
     "long": "rotation-long-note-marker " * 50,  # over the note limit: held until chosen
 }
 
 
 async def write_everything(settings: Settings, clock: ManualClock) -> None:
-    """A reason, a check-in note, a kept draft, a draft still waiting, a group reminder,
-    and a note over its limit still waiting."""
+    """A reason, a check-in note, a kept draft, a part of a safety plan, a draft still
+    waiting, a group reminder, and a note over its limit still waiting."""
     async with open_services(settings, clock) as services:
         router = Router(services, rng=random.Random(2))
         chat = Conversation(router, Address("console", "c1", "u1"))
@@ -59,6 +60,9 @@ async def write_everything(settings: Settings, clock: ManualClock) -> None:
         await chat.press("Write it here, not to them")
         await chat.send(WORDS["kept"])
         await chat.press("Keep it for me")
+        await chat.send("/plan")
+        await chat.send(WORDS["plan"])  # the first part of a safety plan
+        await chat.send("/cancel")
         other = Conversation(router, Address("console", "c2", "u2"))
         await other.send("/pause")
         await other.press("Write it here, not to them")
@@ -103,6 +107,7 @@ async def everything_readable(settings: Settings, clock: ManualClock) -> None:
         assert [r["text"] for r in export["reasons"]] == [WORDS["reason"]]
         assert [c["note"] for c in export["checkins"]] == [WORDS["note"]]
         assert [d["text"] for d in export["kept_drafts"]] == [WORDS["kept"]]
+        assert [p["text"] for p in export["safety_plan"]] == [WORDS["plan"]]
         other = Conversation(router, Address("console", "c2", "u2"))
         user = await find_user(services.db, "console", "u2")
         assert user is not None
