@@ -13,6 +13,7 @@ from bot.flows.context import FlowContext
 from bot.scheduling.rules import format_weekdays
 from bot.storage import (
     affirmations_seen,
+    caring_checks,
     checkin_slots,
     checkins,
     content_seen,
@@ -85,6 +86,18 @@ class FlowExport:
 
 
 @dataclass(frozen=True, slots=True)
+class CaringCheckExport:
+    """The caring check: when it was last offered, and the one asked for, if any."""
+
+    last_offered_on: str | None
+    due_at: str | None  # None: none pending
+    asked_at: str | None
+    asked_while_checkins_stopped: bool
+    # Taken by the scheduler to send, and not yet confirmed delivered.
+    on_its_way_since: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class UserExport:
     profile: ProfileExport
     checkins: list[CheckInExport]
@@ -102,6 +115,7 @@ class UserExport:
     # Reminders this user set up as a group admin: they belong to the group, and only
     # the admin's id is stored with them (removed by /forget).
     group_reminders_created: int
+    caring_check: CaringCheckExport | None
 
 
 # Which part of the export shows each table holding a user's rows. A test compares
@@ -122,6 +136,7 @@ EXPORTED_TABLES: dict[str, tuple[str, ...]] = {
     "content_seen": ("content_seen",),
     "flow_positions": ("current_flow",),
     "group_reminders": ("group_reminders_created",),
+    "caring_checks": ("caring_check",),
 }
 
 
@@ -208,6 +223,7 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
         group_reminders_created=await group_reminders.count_created_by(
             ctx.db, user.platform, user.platform_user_id
         ),
+        caring_check=_caring(await caring_checks.get_check(ctx.db, user.id)),
     )
 
 
@@ -218,6 +234,18 @@ async def mydata(ctx: FlowContext) -> list[Reply]:
     document = json.dumps(asdict(export), indent=2, ensure_ascii=False)
     # protect: the export quotes the user's own notes back to them.
     return [ctx.reply(Msg.MYDATA_INTRO), Reply(document, protect=True)]
+
+
+def _caring(check: caring_checks.CaringCheck | None) -> CaringCheckExport | None:
+    if check is None:
+        return None
+    return CaringCheckExport(
+        last_offered_on=None if check.offered_on is None else check.offered_on.isoformat(),
+        due_at=_iso(check.next_due_at),
+        asked_at=_iso(check.asked_at),
+        asked_while_checkins_stopped=check.asked_while_stopped,
+        on_its_way_since=_iso(check.claimed_at),
+    )
 
 
 def _iso(instant: datetime | None) -> str | None:
