@@ -77,7 +77,8 @@ class Caring:
             Button(ctx.text(Msg.CARING_OFFER_YES), CARING_YES),
             Button(ctx.text(Msg.CARING_OFFER_NO), CARING_NO),
         )
-        return [Reply(ctx.text(Msg.CARING_OFFER), buttons=(answers,))]
+        # Without a sound: it follows the crisis reply at once, and one sound is enough.
+        return [Reply(ctx.text(Msg.CARING_OFFER), buttons=(answers,), silent=True)]
 
     async def pressed(self, ctx: FlowContext, data: str) -> list[Reply]:
         user = None if ctx.address.is_group else await ctx.find_user()

@@ -26,7 +26,7 @@ from bot.scheduling.planner import (
     user_zone,
 )
 from bot.scheduling.rules import LocalRule
-from bot.storage import caring_checks
+from bot.storage import caring_checks, users
 from bot.storage.db import Database, Transaction
 from bot.storage.users import User
 
@@ -61,17 +61,23 @@ def local_date(user: User, instant: datetime) -> date:
 
 
 def caring_outgoing(address: Address, reply: Reply, check: ClaimedCheck) -> Outgoing:
-    """Not sent once the user said no, asked again, or was forgotten; the claim cleared
-    once the platform accepted it."""
+    """Not sent once the user said no, asked again, or was forgotten. The claim ends once
+    the platform took it, or refused the person (who is then unreachable, as for any
+    message: it is never tried again)."""
     user_id, claimed_at = check.user.id, check.claimed_at
 
     async def still_wanted(db: Database) -> bool:
         return await caring_checks.still_claimed(db, user_id, claimed_at)
 
     async def delivered(tx: Transaction, now: datetime) -> None:
-        await caring_checks.mark_delivered(tx, user_id, claimed_at)
+        await caring_checks.end_claim(tx, user_id, claimed_at)
 
-    return Outgoing(address, reply, guard=still_wanted, on_delivered=delivered)
+    async def refused(tx: Transaction, now: datetime) -> Sequence[Outgoing]:
+        await caring_checks.end_claim(tx, user_id, claimed_at)
+        await users.mark_unreachable(tx, address, now)
+        return []
+
+    return Outgoing(address, reply, guard=still_wanted, on_delivered=delivered, on_refused=refused)
 
 
 async def claim_caring_checks(tx: Transaction, now: datetime) -> Claimed[ClaimedCheck]:

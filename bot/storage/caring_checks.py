@@ -3,7 +3,7 @@ tomorrow"), and when it was last offered. One row per user at most; no text.
 
 A check is pending while `next_due_at` is set. The scheduler takes it off the
 schedule and marks it claimed in the tick's transaction, before anything is sent,
-so a crash can lose it but never send it twice; delivery clears the claim.
+so a crash can lose it but never send it twice; delivery (or a refusal) ends the claim.
 """
 
 from __future__ import annotations
@@ -151,7 +151,8 @@ async def still_claimed(db: Queryable, user_id: int, claimed_at: datetime) -> bo
     return row is not None
 
 
-async def mark_delivered(tx: Transaction, user_id: int, claimed_at: datetime) -> None:
+async def end_claim(tx: Transaction, user_id: int, claimed_at: datetime) -> None:
+    """The claim made at `claimed_at` is over: delivered, or refused by the platform."""
     await tx.execute(
         "UPDATE caring_checks SET claimed_at = NULL, asked_at = NULL"
         " WHERE user_id = ? AND claimed_at = ?",
