@@ -144,12 +144,7 @@ class Router:
         if urgent is not None:
             lookup.cancel()  # a no-op when it has finished; else nothing more waits on it
             # The interrupted question again: bounded too, the crisis reply cannot wait on it.
-            try:
-                after = await asyncio.wait_for(
-                    self._after_crisis(ctx, event, user), USER_LOOKUP_SECONDS
-                )
-            except TimeoutError:
-                after = []
+            after = await self._after_crisis(ctx, event, user)
             return urgent + _discreetly(user, after, self._services.clock.now())
         if isinstance(event, TextMessage) and event.edited:
             lookup.cancel()
@@ -283,12 +278,18 @@ class Router:
 
     async def _after_crisis(self, ctx: FlowContext, event: Event, user: User | None) -> list[Reply]:
         """After an urgent reply: the caring check's offer (after a crisis or danger reply
-        only), then the question it interrupted. Both are read at once, and both bounded
-        by the caller: neither may hold the crisis reply back."""
-        offer, again = await asyncio.gather(
-            self._caring_offer(ctx, event, user), self._after_urgent(ctx, event, user)
-        )
-        return offer + again
+        only), then the question it interrupted. Both run at once, each bounded on its own:
+        neither may hold the crisis reply back, and an offer that was made (and noted as
+        made) is shown even when the question again is too slow."""
+        offer = asyncio.ensure_future(self._caring_offer(ctx, event, user))
+        again = asyncio.ensure_future(self._after_urgent(ctx, event, user))
+        done, late = await asyncio.wait((offer, again), timeout=USER_LOOKUP_SECONDS)
+        for task in late:
+            task.cancel()  # a transaction it was in is rolled back: nothing half-noted
+        return [
+            *(offer.result() if offer in done else []),
+            *(again.result() if again in done else []),
+        ]
 
     async def _caring_offer(self, ctx: FlowContext, event: Event, user: User | None) -> list[Reply]:
         if user is None:

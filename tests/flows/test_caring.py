@@ -17,6 +17,7 @@ from bot.content_pack.ids import Command, Msg
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.replies import Reply
+from bot.engine import router as router_module
 from bot.engine.router import Router
 from bot.flows import caring as caring_module
 from bot.flows.pause import Pause
@@ -123,6 +124,22 @@ async def test_a_stalled_offer_never_holds_the_crisis_reply_back(
     assert stalled.is_set()  # the offer really was stuck, not skipped
     assert replies[0].text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
     assert all(reply.text != text_of(Msg.CARING_OFFER) for reply in replies)
+
+
+async def test_a_slow_question_again_does_not_lose_the_offer(
+    world: World, monkeypatch: pytest.MonkeyPatch, text_of: Callable[..., str]
+) -> None:
+    chat = await world.onboard("ana", "Europe/Berlin", "08:30")
+
+    async def hanging(db: object, user_id: int) -> None:
+        await asyncio.Event().wait()  # the read of the open question never comes back
+
+    monkeypatch.setattr(router_module.flow_positions, "get_position", hanging)
+    replies = await asyncio.wait_for(chat.send(CRISIS), 1.0)
+    assert [reply.text for reply in replies[1:]] == [text_of(Msg.CARING_OFFER)]
+    monkeypatch.undo()
+    [scheduled, *_] = await chat.press(text_of(Msg.CARING_OFFER_YES))
+    assert scheduled.text == text_of(Msg.CARING_SCHEDULED, time="08:30")
 
 
 # Yes, no, and the message itself --------------------------------------------------------
