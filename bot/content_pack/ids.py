@@ -407,6 +407,20 @@ class Msg(StrEnum):
     REMINDER_STATE_NO_PERMISSION = "reminder.state_no_permission"
     REMINDER_CHECKIN_BUTTON = "reminder.checkin_button"
     REMINDER_LOST_PERMISSION = "reminder.lost_permission"
+    # The caring check: after a crisis reply, one message the next day, if the user wants it
+    CARING_OFFER = "caring.offer"
+    CARING_OFFER_YES = "caring.offer_yes"
+    CARING_OFFER_NO = "caring.offer_no"
+    CARING_SCHEDULED = "caring.scheduled"
+    CARING_SCHEDULED_ON = "caring.scheduled_on"
+    CARING_DECLINED = "caring.declined"
+    CARING_CHECK = "caring.check"
+    CARING_CHECK_WARM = "caring.check_warm"
+    CARING_SOS_BUTTON = "caring.sos_button"
+    CARING_PLAN_BUTTON = "caring.plan_button"
+    CARING_PAUSE_BUTTON = "caring.pause_button"
+    CARING_OKAY_BUTTON = "caring.okay_button"
+    CARING_OKAY_REPLY = "caring.okay_reply"
 
     # /plan: a safety plan the user writes for themselves (content/en/messages_plan.yaml)
     PLAN_INTRO = "plan.intro"
@@ -560,6 +574,9 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.PLAN_EMERGENCY_TWO: frozenset({"police", "ambulance", "country"}),
     Msg.PLAN_REASONS_SHOW: frozenset({"reasons"}),
     Msg.PLAN_PART_MENU: frozenset({"title"}),
+    # The caring check
+    Msg.CARING_SCHEDULED: frozenset({"time"}),
+    Msg.CARING_SCHEDULED_ON: frozenset({"date", "time"}),
 }
 
 

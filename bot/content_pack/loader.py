@@ -75,6 +75,8 @@ BUTTON_LABELS = frozenset(
         Msg.CT_PRESSURE, Msg.AFFIRM_ANY, Msg.AFFIRM_ANOTHER, Msg.AFFIRM_BY_THEME,
         Msg.AFFIRM_GROUP_FEELINGS, Msg.AFFIRM_GROUP_BOND, Msg.AFFIRM_GROUP_DAYS,
         Msg.AFFIRM_GROUP_STEPS,
+        Msg.CARING_OFFER_YES, Msg.CARING_OFFER_NO, Msg.CARING_SOS_BUTTON,
+        Msg.CARING_PLAN_BUTTON, Msg.CARING_PAUSE_BUTTON, Msg.CARING_OKAY_BUTTON,
         *(message for message in Msg if message.value.startswith("theme.")),
     }
 )  # fmt: skip

@@ -11,11 +11,13 @@ from datetime import timedelta
 
 from bot.core.events import CheckInDue
 from bot.delivery.outbox import Outbox, Outgoing
+from bot.flows.caring import caring_handler
 from bot.flows.checkin import CheckIn, CheckInStep
 from bot.flows.context import Services
 from bot.flows.pause import Pause, PauseStep
 from bot.flows.plan import reviews_due
 from bot.reminders.posting import reminder_kind
+from bot.scheduling.caring_due import caring_kind
 from bot.scheduling.checkin_due import CheckInFlow, checkin_kind
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.due import DueKinds
@@ -51,6 +53,7 @@ def due_kinds(
             ),
             reminder_kind(services, grace),
             plan_review_kind(checkin_flow, offer_plan_reviews, grace),
+            caring_kind(caring_handler(services)),
         ]
     )
 

@@ -28,6 +28,7 @@ from bot.core.keyed_lock import KeyedLock
 from bot.core.replies import Button, Reply
 from bot.flows.affirm import Affirm
 from bot.flows.base import Flow, Step
+from bot.flows.caring import CARING, Caring, pressed_command
 from bot.flows.checkin import CheckIn
 from bot.flows.contacted import Contacted
 from bot.flows.context import FlowContext, Services
@@ -44,9 +45,11 @@ from bot.flows.settings import Settings
 from bot.flows.typed_labels import typed_choice
 from bot.logs import get_logger, log_event
 from bot.reminders.manage import reminder_command
-from bot.safety.rules import PIECE, Intent
+from bot.safety.rules import PIECE, Intent, ReplyLevel
 from bot.safety.screen import (
     CHECK_BUTTONS,
+    CHECK_HELP,
+    CHECK_HELP_DANGER,
     DANGER_SUFFIX,
     SOS_CARD,
     SOS_COUNTRY,
@@ -95,6 +98,7 @@ class Router:
         self.checkin = CheckIn(self._rng, self.pause)
         self.contacted = Contacted()
         self.plan = Plan(self.safety)
+        self.caring = Caring()
         # Every flow, with the commands that begin it: a new flow is one line here.
         begun_by: tuple[tuple[Flow, tuple[Command, ...]], ...] = (
             (Onboarding(), (Command.START,)),
@@ -131,7 +135,8 @@ class Router:
     async def handle(self, event: Event) -> list[Reply]:
         """The replies for one event, in order. Never raises."""
         # Text that is not valid Unicode could not be stored; a deep link runs its command.
-        event = deep_linked(well_formed_event(event))
+        # A button that runs a command is that command (see bot.flows.caring).
+        event = pressed_command(deep_linked(well_formed_event(event)))
         address = event.address
         lookup = asyncio.ensure_future(self._user_for(event))
         user, late = await _within(lookup, USER_LOOKUP_SECONDS)
@@ -143,12 +148,7 @@ class Router:
         if urgent is not None:
             lookup.cancel()  # a no-op when it has finished; else nothing more waits on it
             # The interrupted question again: bounded too, the crisis reply cannot wait on it.
-            try:
-                after = await asyncio.wait_for(
-                    self._after_urgent(ctx, event, user), USER_LOOKUP_SECONDS
-                )
-            except TimeoutError:
-                after = []
+            after = await self._after_crisis(ctx, event, user)
             return urgent + _discreetly(user, after, self._services.clock.now())
         if isinstance(event, TextMessage) and event.edited:
             lookup.cancel()
@@ -228,10 +228,7 @@ class Router:
                 return pressed
         if isinstance(event, CommandIssued) and event.name == Command.SOS.value:
             return self.safety.sos_replies(ctx.locale, country, group, timezone, has_plan)
-        # Words typed after a command ("/pause i want to die") are screened like any text.
-        text = event.text if isinstance(event, TextMessage) else None
-        if isinstance(event, CommandIssued) and event.args:
-            text = event.args
+        text = _screened_text(event)
         if text is None:
             return None
         try:
@@ -296,6 +293,46 @@ class Router:
         except Exception as error:  # no lookup failure may keep a reply (or a crisis reply) back
             log_event(log, "user.lookup_failed", logging.WARNING, exc_info=error)
             return None
+
+    async def _after_crisis(self, ctx: FlowContext, event: Event, user: User | None) -> list[Reply]:
+        """After an urgent reply: the caring check's offer (after a crisis or danger reply
+        only), then the question it interrupted. Both run at once, each bounded on its own:
+        neither may hold the crisis reply back, and an offer that was made (and noted as
+        made) is shown even when the question again is too slow."""
+        offer = asyncio.ensure_future(self._caring_offer(ctx, event, user))
+        again = asyncio.ensure_future(self._after_urgent(ctx, event, user))
+        done, late = await asyncio.wait((offer, again), timeout=USER_LOOKUP_SECONDS)
+        for task in late:
+            task.cancel()  # a transaction it was in is rolled back: nothing half-noted
+        return [
+            *(offer.result() if offer in done else []),
+            *(again.result() if again in done else []),
+        ]
+
+    async def _caring_offer(self, ctx: FlowContext, event: Event, user: User | None) -> list[Reply]:
+        if user is None:
+            return []
+        try:
+            if not await self._full_help_given(ctx, event):
+                return []
+            return await self.caring.offer(ctx, user)
+        except Exception as error:
+            log_event(log, "caring.offer_failed", logging.WARNING, exc_info=error)
+            return []
+
+    async def _full_help_given(self, ctx: FlowContext, event: Event) -> bool:
+        """Was the urgent reply the full crisis or danger reply: to what the user wrote, or
+        to "Show me help now" under a check? Not /sos, which the user asked for. The words
+        are screened again here (rare: only after a match), so `_urgent` stays as it is."""
+        if isinstance(event, ButtonPressed):
+            return event.data in (CHECK_HELP, CHECK_HELP_DANGER)
+        if isinstance(event, CommandIssued) and event.name == Command.SOS.value:
+            return False
+        text = _screened_text(event)
+        if text is None:
+            return False
+        detection = await _off_the_loop_if_long(text, self.safety.detect, text, ctx.locale)
+        return detection.reply in (ReplyLevel.CRISIS, ReplyLevel.DANGER)
 
     async def _after_urgent(self, ctx: FlowContext, event: Event, user: User | None) -> list[Reply]:
         """After a crisis reply or /sos, the question it interrupted, so the user's next
@@ -430,6 +467,8 @@ class Router:
             return await self.pause.begin(ctx)
         if event.data in NOTE_BUTTONS:  # the four-weekly note's own: they need no token
             return await self.plan.note_pressed(ctx, event.data)
+        if event.data.startswith(CARING):
+            return await self.caring.pressed(ctx, event.data)
         parts = event.data.split(":", 3)
         user = await ctx.find_user()
         position = None if user is None else await flow_positions.get_position(ctx.db, user.id)
@@ -543,6 +582,16 @@ def _question_of(replies: list[Reply], token: str, takes_text: bool) -> Reply | 
         if any(token in button.data.split(":") for button in reply.flat_buttons):
             return reply
     return replies[-1] if takes_text and replies else None
+
+
+def _screened_text(event: Event) -> str | None:
+    """The words the safety screen reads. Words typed after a command ("/pause i want to
+    die") are screened like any text."""
+    if isinstance(event, TextMessage):
+        return event.text
+    if isinstance(event, CommandIssued) and event.args:
+        return event.args
+    return None
 
 
 T = TypeVar("T")

@@ -13,6 +13,7 @@ from bot.flows.context import FlowContext
 from bot.scheduling.rules import format_weekdays
 from bot.storage import (
     affirmations_seen,
+    caring_checks,
     checkin_slots,
     checkins,
     content_seen,
@@ -98,6 +99,15 @@ class PlanPartExport:
 class PlanReviewExport:
     next_note_at: str
     last_note_at: str | None
+class CaringCheckExport:
+    """The caring check: when it was last offered, and the one asked for, if any."""
+
+    last_offered_on: str | None
+    due_at: str | None  # None: none pending
+    asked_at: str | None
+    asked_while_checkins_stopped: bool
+    # Taken by the scheduler to send, and not yet confirmed delivered.
+    on_its_way_since: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +128,7 @@ class UserExport:
     # Reminders this user set up as a group admin: they belong to the group, and only
     # the admin's id is stored with them (removed by /forget).
     group_reminders_created: int
+    caring_check: CaringCheckExport | None
     # The safety plan written with /plan, part by part, and its four-weekly note if asked for.
     safety_plan: list[PlanPartExport] = field(default_factory=list)
     plan_review: PlanReviewExport | None = None
@@ -143,6 +154,7 @@ EXPORTED_TABLES: dict[str, tuple[str, ...]] = {
     "group_reminders": ("group_reminders_created",),
     "safety_plan_parts": ("safety_plan",),
     "plan_reviews": ("plan_review",),
+    "caring_checks": ("caring_check",),
 }
 
 
@@ -238,6 +250,7 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
         plan_review=None
         if review is None
         else PlanReviewExport(review.next_due_at.isoformat(), _iso(review.last_sent_at)),
+        caring_check=_caring(await caring_checks.get_check(ctx.db, user.id)),
     )
 
 
@@ -248,6 +261,18 @@ async def mydata(ctx: FlowContext) -> list[Reply]:
     document = json.dumps(asdict(export), indent=2, ensure_ascii=False)
     # protect: the export quotes the user's own notes back to them.
     return [ctx.reply(Msg.MYDATA_INTRO), Reply(document, protect=True)]
+
+
+def _caring(check: caring_checks.CaringCheck | None) -> CaringCheckExport | None:
+    if check is None:
+        return None
+    return CaringCheckExport(
+        last_offered_on=None if check.offered_on is None else check.offered_on.isoformat(),
+        due_at=_iso(check.next_due_at),
+        asked_at=_iso(check.asked_at),
+        asked_while_checkins_stopped=check.asked_while_stopped,
+        on_its_way_since=_iso(check.claimed_at),
+    )
 
 
 def _iso(instant: datetime | None) -> str | None:

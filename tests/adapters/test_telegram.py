@@ -125,9 +125,10 @@ async def test_crisis_text_mid_flow_gets_the_crisis_reply(
     await telegram.says(ANA, "/checkin")
     await telegram.says(ANA, "1")
     await telegram.says(ANA, "i want to kill myself")
-    reply, again = [message.text or "" for message in telegram.bot_messages(ANA)[-2:]]
+    reply, offer, again = [message.text or "" for message in telegram.bot_messages(ANA)[-3:]]
     assert reply.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
     assert "112 in Germany" in reply
+    assert offer == text_of(Msg.CARING_OFFER)  # to look in on them tomorrow, if they like
     # Then the question it interrupted, with buttons that still answer it.
     assert again == f"{text_of(Msg.QUESTION_AGAIN)}\n\n{text_of(Msg.ASK_URGE)}"
     assert telegram.bot_messages(ANA)[-1].reply_markup is not None
