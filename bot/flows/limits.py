@@ -11,7 +11,13 @@ class TextLimit(Enum):
     NOTE = 1000  # a check-in note
     REASON = 500  # one entry in the reasons list
     DRAFT = 4000  # a message written in a pause and not sent
+    DATE_LABEL = 80  # the words naming a hard date (/dates)
 
     @property
     def characters(self) -> int:
         return self.value
+
+
+# How many hard dates (/dates) one user may keep: enough for a hard year, few enough
+# that the list stays one readable message.
+MOST_HARD_DATES = 20

@@ -18,6 +18,7 @@ from bot.storage import (
     content_seen,
     flow_positions,
     group_reminders,
+    hard_dates,
     sent_messages,
     urges,
 )
@@ -72,6 +73,18 @@ class NoContactExport:
 
 
 @dataclass(frozen=True, slots=True)
+class HardDateExport:
+    kind: str
+    label: str
+    date: str  # "--02-14" (ISO 8601 without a year) for a date every year
+    every_year: bool
+    # The next extra check-in for it, and which: "eve" (the evening before), "day" (the
+    # morning of) or "end" (a one-off date is removed the night after it).
+    next_at: str | None
+    next_moment: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class FlowExport:
     flow: str
     step: str
@@ -102,6 +115,7 @@ class UserExport:
     # Reminders this user set up as a group admin: they belong to the group, and only
     # the admin's id is stored with them (removed by /forget).
     group_reminders_created: int
+    hard_dates: list[HardDateExport]
 
 
 # Which part of the export shows each table holding a user's rows. A test compares
@@ -122,6 +136,7 @@ EXPORTED_TABLES: dict[str, tuple[str, ...]] = {
     "content_seen": ("content_seen",),
     "flow_positions": ("current_flow",),
     "group_reminders": ("group_reminders_created",),
+    "hard_dates": ("hard_dates",),
 }
 
 
@@ -208,6 +223,19 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
         group_reminders_created=await group_reminders.count_created_by(
             ctx.db, user.platform, user.platform_user_id
         ),
+        hard_dates=[
+            HardDateExport(
+                kind=saved.kind.value,
+                label=saved.label,
+                date=f"--{saved.month:02d}-{saved.day:02d}"
+                if saved.year is None
+                else f"{saved.year:04d}-{saved.month:02d}-{saved.day:02d}",
+                every_year=saved.yearly,
+                next_at=None if saved.upcoming is None else saved.upcoming.due_at.isoformat(),
+                next_moment=None if saved.upcoming is None else saved.upcoming.moment.value,
+            )
+            for saved in await hard_dates.list_dates(ctx.db, ctx.cipher, user.id)
+        ],
     )
 
 

@@ -18,3 +18,4 @@ class FlowName(StrEnum):
     REASONS = "rs"
     NO_CONTACT = "nc"
     AFFIRM = "af"
+    DATES = "hd"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ def bundled_migrations() -> list[Migration]:
     # Increasing and never repeated. A number may be missing while the migration that
     # holds it lives on another branch (0009 beside this branch's 0010); once every
     # branch is in, the numbers run 1, 2, 3 ... again.
-    for before, migration in zip(found, found[1:], strict=False):
+    for before, migration in itertools.pairwise(found):
         if migration.version == before.version:
             raise MigrationError(f"migration {migration.name} breaks the numbering")
     return found
