@@ -194,6 +194,22 @@ async def remove_date(tx: Transaction, user_id: int, date_id: int) -> bool:
     return deleted > 0
 
 
+async def pending_moments(
+    db: Queryable, user_id: int
+) -> list[tuple[int, tuple[int, int, int | None], Upcoming]]:
+    """(date id, (month, day, year), its pending moment) for each of the user's dates."""
+    rows = await db.fetch_all(
+        f"SELECT {_COLUMNS} FROM hard_dates WHERE user_id = ? AND next_due_at IS NOT NULL",
+        (user_id,),
+    )
+    found = []
+    for row in rows:
+        upcoming = _upcoming(row)
+        if upcoming is not None:
+            found.append((row["id"], (row["month"], row["day"], row["year"]), upcoming))
+    return found
+
+
 async def still_planned(db: Queryable, date_id: int) -> bool:
     """The date is still there (not deleted or forgotten while its message waited)."""
     return await db.fetch_one("SELECT 1 FROM hard_dates WHERE id = ?", (date_id,)) is not None

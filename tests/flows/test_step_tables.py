@@ -15,6 +15,7 @@ from bot.flows.checkin import CheckIn
 from bot.flows.contacted import Contacted
 from bot.flows.context import Choice, FlowContext, Services
 from bot.flows.forget import Forget
+from bot.flows.hard_dates import HardDates
 from bot.flows.names import FlowName
 from bot.flows.no_contact import NoContactCounter
 from bot.flows.onboarding import Onboarding
@@ -37,6 +38,7 @@ def every_flow() -> list[Flow]:
         Reasons(),
         NoContactCounter(),
         Affirm(rng),
+        HardDates(),
     ]
 
 
@@ -54,6 +56,7 @@ STORED_NAMES = {
     "rs": {"list", "add", "remove", "drafts", "dremove"},
     "nc": {"status"},
     "af": {"shown", "group", "theme"},
+    "hd": {"list", "kind", "date", "which", "repeat", "label", "pick", "edit"},
 }  # fmt: skip
 
 
