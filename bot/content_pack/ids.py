@@ -437,6 +437,9 @@ class Msg(StrEnum):
     DATES_ASK_LABEL = "dates.ask_label"
     DATES_LABEL_TOO_LONG = "dates.label_too_long"
     DATES_ADDED = "dates.added"
+    DATES_ADDED_EVENING = "dates.added_evening"
+    DATES_ADDED_MORNING = "dates.added_morning"
+    DATES_ADDED_NONE = "dates.added_none"
     DATES_PICK = "dates.pick"
     DATES_EDIT_MENU = "dates.edit_menu"
     DATES_CHANGE_LABEL = "dates.change_label"
@@ -542,6 +545,9 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.DATES_FULL: frozenset({"limit"}),
     Msg.DATES_LABEL_TOO_LONG: frozenset({"limit"}),
     Msg.DATES_ADDED: frozenset({"date"}),
+    Msg.DATES_ADDED_EVENING: frozenset({"date"}),
+    Msg.DATES_ADDED_MORNING: frozenset({"date"}),
+    Msg.DATES_ADDED_NONE: frozenset({"date"}),
     Msg.DATES_EDIT_MENU: frozenset({"item"}),
     Msg.DATES_YOUR_WORDS: frozenset({"label"}),
 }

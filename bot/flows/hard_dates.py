@@ -36,7 +36,7 @@ from bot.flows.overlong import first_part, long_text_buttons, offer_choice, writ
 from bot.flows.parsing.dates import read_date, show_date
 from bot.flows.validation import too_long
 from bot.scheduling.hard_date_due import DateCheckIn
-from bot.scheduling.hard_date_plan import DateRule, is_past, next_upcoming
+from bot.scheduling.hard_date_plan import DateRule, is_past, moment_instant, next_upcoming
 from bot.scheduling.planner import user_zone
 from bot.storage import checkin_slots, flow_positions, hard_dates
 from bot.storage.db import Database, Transaction
@@ -54,6 +54,7 @@ _KINDS = (
     (Choice(DateKind.CHILDREN, Msg.DATES_KIND_CHILDREN),
      Choice(DateKind.OTHER, Msg.DATES_KIND_OTHER)),
 )  # fmt: skip
+_KIND_VALUES = frozenset(kind.value for kind in DateKind)
 _REPEATS = ((Choice("yearly", Msg.DATES_YEARLY), Choice("once", Msg.DATES_ONCE)),)
 
 # The words of a date's check-in, by the moment and the kind of day.
@@ -154,7 +155,7 @@ class HardDates(Flow):
         return Next(DatesStep.KIND)
 
     async def _kind(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        if value not in DateKind.__members__.values():
+        if value not in _KIND_VALUES:
             return NOT_A_CHOICE
         return Next(DatesStep.DATE, {"kind": value})
 
@@ -230,7 +231,8 @@ class HardDates(Flow):
         rule = DateRule(month, day, year if isinstance(year, int) else None)
         if await hard_dates.count_dates(ctx.db, user.id) >= MOST_HARD_DATES:
             return Next(END, before=[ctx.reply(Msg.DATES_FULL, limit=MOST_HARD_DATES)])
-        upcoming = await _plan(ctx, user, rule)
+        times = await _checkin_times(ctx, user)
+        upcoming = next_upcoming(user, times, rule, ctx.now())
         async with ctx.db.transaction() as tx:
             await hard_dates.add_date(
                 tx,
@@ -242,7 +244,7 @@ class HardDates(Flow):
                 upcoming,
                 ctx.now(),
             )
-        added = ctx.text(Msg.DATES_ADDED, date=show_date(rule, ctx.locale))
+        added = ctx.text(_added(user, times, upcoming), date=show_date(rule, ctx.locale))
         return await self._list(ctx, before=added)
 
     async def _label_shorter(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -326,7 +328,7 @@ class HardDates(Flow):
         return await self._save_when(ctx, user, chosen.id, rule)
 
     async def _save_when(self, ctx: FlowContext, user: User, date_id: int, rule: DateRule) -> Next:
-        upcoming = await _plan(ctx, user, rule)
+        upcoming = next_upcoming(user, await _checkin_times(ctx, user), rule, ctx.now())
         async with ctx.db.transaction() as tx:
             await hard_dates.set_when(
                 tx, user.id, date_id, (rule.month, rule.day, rule.year), upcoming
@@ -373,9 +375,20 @@ def _once(month: int, day: int, year: int | None, today: date) -> DateRule:
     return DateRule(on.month, on.day, year)
 
 
-async def _plan(ctx: FlowContext, user: User, rule: DateRule) -> Upcoming | None:
-    times = [slot.local_time for slot in await checkin_slots.list_slots(ctx.db, user.id)]
-    return next_upcoming(user, times, rule, ctx.now())
+async def _checkin_times(ctx: FlowContext, user: User) -> list[str]:
+    return [slot.local_time for slot in await checkin_slots.list_slots(ctx.db, user.id)]
+
+
+def _added(user: User, times: Sequence[str], upcoming: Upcoming | None) -> Msg:
+    """What "added" promises, true to what comes next: the evening before and the
+    morning, one of them (it is too late for the evening, or quiet hours leave one no
+    place), or nothing this time (a one-off date whose morning has gone)."""
+    if upcoming is None or upcoming.moment is Moment.END:
+        return Msg.DATES_ADDED_NONE
+    if upcoming.moment is Moment.DAY:
+        return Msg.DATES_ADDED_MORNING
+    morning = moment_instant(user, times, Moment.DAY, upcoming.on)
+    return Msg.DATES_ADDED if morning is not None else Msg.DATES_ADDED_EVENING
 
 
 # The extra check-ins themselves ---------------------------------------------------------

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 
 from bot.content_pack.ids import Msg
+from bot.core.clock import ManualClock
 from bot.flows.context import Services
 from bot.flows.limits import MOST_HARD_DATES, TextLimit
 from bot.storage import hard_dates
@@ -122,6 +123,7 @@ async def test_a_one_off_date_without_a_year_is_the_next_one(
 ) -> None:
     await add_date(chat, text_of, "1 March", "Moving day", repeat=Msg.DATES_ONCE)
     await add_date(chat, text_of, "2 March", "Today", repeat=Msg.DATES_ONCE)
+    assert chat.text.startswith(text_of(Msg.DATES_ADDED_NONE, date="March 2, 2026"))
     first, today = await saved_dates(services)
     assert first.year == 2027  # 1 March 2026 is gone
     assert today.year == 2026  # today is not past: its morning has gone, so it only ends
@@ -240,3 +242,11 @@ async def test_mydata_shows_the_dates_and_forget_leaves_no_row(
     await chat.press(text_of(Msg.FORGET_YES))
     left = await services.db.fetch_one("SELECT COUNT(*) AS n FROM hard_dates")
     assert left is not None and left["n"] == 0
+
+
+async def test_added_says_only_what_will_come(
+    chat: Conversation, clock: ManualClock, text_of: Callable[..., str]
+) -> None:
+    clock.set(datetime(2026, 3, 2, 20, 0, tzinfo=UTC))  # too late for the evening before
+    await add_date(chat, text_of, "3 March", "Tomorrow", repeat=Msg.DATES_ONCE)
+    assert chat.text.startswith(text_of(Msg.DATES_ADDED_MORNING, date="March 3, 2026"))
