@@ -48,7 +48,9 @@ def due_kinds(
                 ask_followups,
             ),
             reminder_kind(services, grace),
-            hard_date_kind(checkin_flow, partial(hard_date_checkins, services), grace),
+            hard_date_kind(
+                checkin_flow, partial(hard_date_checkins, services), grace, services.step_expiry
+            ),
         ]
     )
 

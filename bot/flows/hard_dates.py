@@ -429,6 +429,8 @@ async def hard_date_checkins(
             question, shown = scheduled_question(ctx)
             position = FlowPosition(CheckIn.name, CheckInStep.MOOD, new_token(), shown.data())
             placements.append(Placement(user.id, position))
+            if item.closes_question:
+                parts.append(ctx.text(Msg.QUESTION_CLOSED_BY_CHECKIN))
             parts.append(question)
             buttons = shown.markup(position)
         else:

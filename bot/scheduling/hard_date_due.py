@@ -44,15 +44,17 @@ class DateCheckIn:
     sealed_label: bytes
     moment: Moment
     asks: bool  # False: a routine check-in was just opened, this one adds only its words
+    closes_question: bool = False  # another question was open: the check-in closes it
 
 
 DateCheckInsDue = Callable[[Transaction, Sequence[DateCheckIn]], Awaitable[list[Outgoing]]]
 
 
 class HardDateClaims:
-    def __init__(self, checkin: CheckInFlow, grace: timedelta) -> None:
+    def __init__(self, checkin: CheckInFlow, grace: timedelta, step_expiry: timedelta) -> None:
         self._checkin = checkin
         self._grace = grace
+        self._step_expiry = step_expiry
 
     async def claim(self, tx: Transaction, now: datetime) -> Claimed[DateCheckIn]:
         due = await hard_dates.due_dates(tx, now, BATCH_LIMIT)
@@ -105,8 +107,23 @@ class HardDateClaims:
             and place.updated_at is not None
             and now - place.updated_at < _JUST_OPENED
         )
+        # Another question still open (not an unanswered check-in): the check-in says it
+        # closes it, so a message meant for that question is not read as an answer here.
+        open_question = (
+            not just_opened
+            and place.flow is not None
+            and place.updated_at is not None
+            and not (place.flow == self._checkin.name and place.step == self._checkin.first_step)
+            and now - place.updated_at < self._step_expiry
+        )
         send = DateCheckIn(
-            found.id, user, found.kind, found.sealed_label, latest.moment, not just_opened
+            found.id,
+            user,
+            found.kind,
+            found.sealed_label,
+            latest.moment,
+            asks=not just_opened,
+            closes_question=open_question,
         )
         return send, current
 
@@ -125,9 +142,8 @@ class HardDateClaims:
 
 
 def hard_date_kind(
-    checkin: CheckInFlow, checkins_due: DateCheckInsDue, grace: timedelta
+    checkin: CheckInFlow, checkins_due: DateCheckInsDue, grace: timedelta, step_expiry: timedelta
 ) -> DueKind[DateCheckIn]:
     """Due hard dates, their extra check-ins built by `checkins_due` (the /dates flow's)."""
-    return DueKind(
-        KIND, HardDateClaims(checkin, grace).claim, checkins_due, hard_dates.next_date_due
-    )
+    claims = HardDateClaims(checkin, grace, step_expiry)
+    return DueKind(KIND, claims.claim, checkins_due, hard_dates.next_date_due)

@@ -259,3 +259,17 @@ async def test_while_paused_no_extra_checkins_come(
     sent = await run(world, utc(2026, 3, 11, 12), timedelta(hours=1))
     assert date_checkins(sent, text_of) == []
     assert await the_dates(world.services) == []  # and the one-off date has ended
+
+
+async def test_a_conversation_in_progress_is_not_interrupted_and_an_older_one_is_closed(
+    world: World, text_of: Callable[..., str]
+) -> None:
+    chat = await world.onboard("ana", "UTC", "12:00")
+    await add_date(chat, text_of, "2026-03-10", "Court", Msg.DATES_ONCE)
+    world.clock.set(utc(2026, 3, 9, 18, 55))
+    await chat.send("/reasons")
+    await chat.press(text_of(Msg.REASONS_ADD))  # writing a reason when the evening is due
+    sent = await run(world, utc(2026, 3, 9, 19, 30), timedelta(minutes=5))
+    [(at, evening)] = date_checkins(sent, text_of)
+    assert at == utc(2026, 3, 9, 19, 15)  # a little later, not in the middle of it
+    assert text_of(Msg.QUESTION_CLOSED_BY_CHECKIN) in evening.text  # and it says so
