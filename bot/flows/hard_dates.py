@@ -34,6 +34,7 @@ from bot.flows.limits import MOST_HARD_DATES, TextLimit
 from bot.flows.names import FlowName
 from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
 from bot.flows.parsing.dates import read_date, show_date
+from bot.flows.typed_labels import Shown
 from bot.flows.validation import too_long
 from bot.scheduling.hard_date_due import DateCheckIn
 from bot.scheduling.hard_date_plan import DateRule, is_past, moment_instant, next_upcoming
@@ -417,6 +418,9 @@ async def hard_date_checkins(
     now = services.clock.now()
     outgoing: list[Outgoing] = []
     placements: list[Placement] = []
+    # Per locale and platform, the question and its buttons are built once (many dates
+    # may fall due in the same minute).
+    questions: dict[tuple[str, str], tuple[str, Shown]] = {}
     for item in due:
         user = item.user
         ctx = FlowContext(services, user.address, user.locale)
@@ -426,7 +430,10 @@ async def hard_date_checkins(
             parts.append(ctx.text(Msg.DATES_YOUR_WORDS, label=label))
         buttons: tuple[tuple[Button, ...], ...] = ()
         if item.asks:
-            question, shown = scheduled_question(ctx)
+            wording = (user.locale, user.platform)
+            if wording not in questions:
+                questions[wording] = scheduled_question(ctx)
+            question, shown = questions[wording]
             position = FlowPosition(CheckIn.name, CheckInStep.MOOD, new_token(), shown.data())
             placements.append(Placement(user.id, position))
             if item.closes_question:

@@ -20,7 +20,7 @@ from bot.scheduling.checkin_due import DEFER_WHEN_BUSY, CheckInFlow, is_busy
 from bot.scheduling.due import Claimed, DueKind, Tally
 from bot.scheduling.hard_date_plan import DateRule, moment_date, moment_instant, next_upcoming
 from bot.scheduling.planner import in_quiet_hours, out_of_quiet_hours, user_zone
-from bot.storage import checkin_slots, hard_dates
+from bot.storage import hard_dates
 from bot.storage.db import Transaction
 from bot.storage.hard_dates import DateKind, DueDate, Moment, Upcoming
 from bot.storage.users import User
@@ -62,8 +62,7 @@ class HardDateClaims:
         sending: list[DateCheckIn] = []
         missed = deferred = 0
         for found in due:
-            times = [slot.local_time for slot in await checkin_slots.list_slots(tx, found.user.id)]
-            send, following = self._decide(found, times, now)
+            send, following = self._decide(found, found.checkin_times, now)
             plans.append((found.id, following))
             if send is not None:
                 sending.append(send)

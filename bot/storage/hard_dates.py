@@ -77,6 +77,7 @@ class DueDate:
     upcoming: Upcoming
     user: User
     whereabouts: Whereabouts
+    checkin_times: tuple[str, ...]  # the user's check-in times (HH:MM): they place the moments
 
 
 _COLUMNS = "id, user_id, kind, label, month, day, year, next_due_at, next_moment, next_date"
@@ -218,6 +219,8 @@ async def still_planned(db: Queryable, date_id: int) -> bool:
 _DUE = f"""
 SELECT d.id AS date_id, d.kind, d.label, d.month, d.day, d.year,
        d.next_due_at, d.next_moment, d.next_date,
+       (SELECT group_concat(s.local_time) FROM checkin_slots AS s WHERE s.user_id = d.user_id)
+           AS checkin_times,
        {prefixed_columns("u")},
        fp.flow AS current_flow, fp.step AS current_step, fp.updated_at AS flow_updated_at
 FROM hard_dates AS d
@@ -251,6 +254,9 @@ async def due_dates(tx: Transaction, now: datetime, limit: int) -> list[DueDate]
                     row["current_step"],
                     optional_from_epoch(row["flow_updated_at"]),
                 ),
+                checkin_times=tuple(row["checkin_times"].split(","))
+                if row["checkin_times"]
+                else (),
             )
         )
     return found
