@@ -440,6 +440,7 @@ class Msg(StrEnum):
     DATES_ADDED_EVENING = "dates.added_evening"
     DATES_ADDED_MORNING = "dates.added_morning"
     DATES_ADDED_NONE = "dates.added_none"
+    DATES_WHILE_OFF = "dates.while_off"
     DATES_PICK = "dates.pick"
     DATES_EDIT_MENU = "dates.edit_menu"
     DATES_CHANGE_LABEL = "dates.change_label"

@@ -246,6 +246,8 @@ class HardDates(Flow):
                 ctx.now(),
             )
         added = ctx.text(_added(user, times, upcoming), date=show_date(rule, ctx.locale))
+        if _held_back(user, upcoming):  # so the promise above stays true
+            added = f"{added} {ctx.text(Msg.DATES_WHILE_OFF)}"
         return await self._list(ctx, before=added)
 
     async def _label_shorter(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -390,6 +392,14 @@ def _added(user: User, times: Sequence[str], upcoming: Upcoming | None) -> Msg:
         return Msg.DATES_ADDED_MORNING
     morning = moment_instant(user, times, Moment.DAY, upcoming.on)
     return Msg.DATES_ADDED if morning is not None else Msg.DATES_ADDED_EVENING
+
+
+def _held_back(user: User, upcoming: Upcoming | None) -> bool:
+    """Check-ins are stopped, or paused past the next moment: the date's wait too."""
+    if upcoming is None or upcoming.moment is Moment.END:
+        return False
+    paused = user.paused_until is not None and user.paused_until > upcoming.due_at
+    return paused or user.checkins_stopped
 
 
 # The extra check-ins themselves ---------------------------------------------------------

@@ -17,6 +17,9 @@ evening message never turns into a morning one.
 Local times become UTC as check-ins do (`bot.scheduling.rules`): a time in a spring
 gap moves forward by the gap, a time in an autumn overlap fires once, at the first.
 
+The days of the week chosen for routine check-ins do not apply: the user asked for
+these dates themselves. A pause or a stop does (see `bot.scheduling.hard_date_due`).
+
 A date every year falls on 28 February in years without a 29th. A one-off date also
 has an end, the midnight after it, when its row is removed and nothing is sent.
 """

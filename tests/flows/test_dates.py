@@ -12,7 +12,7 @@ from bot.flows.context import Services
 from bot.flows.limits import MOST_HARD_DATES, TextLimit
 from bot.storage import hard_dates
 from bot.storage.hard_dates import DateKind, HardDate, Moment
-from bot.storage.users import find_user
+from bot.storage.users import find_user, set_checkins_stopped
 from tests.helpers.conversation import Conversation
 
 
@@ -250,3 +250,16 @@ async def test_added_says_only_what_will_come(
     clock.set(datetime(2026, 3, 2, 20, 0, tzinfo=UTC))  # too late for the evening before
     await add_date(chat, text_of, "3 March", "Tomorrow", repeat=Msg.DATES_ONCE)
     assert chat.text.startswith(text_of(Msg.DATES_ADDED_MORNING, date="March 3, 2026"))
+
+
+async def test_added_while_checkins_are_stopped_says_they_wait_too(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/dates")
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None
+    async with services.db.transaction() as tx:
+        await set_checkins_stopped(tx, user.id, True)
+    await add_date(chat, text_of, "14 February", "The day I left")
+    added = text_of(Msg.DATES_ADDED, date="February 14")
+    assert chat.text.startswith(f"{added} {text_of(Msg.DATES_WHILE_OFF)}")
