@@ -21,6 +21,7 @@ from bot.scheduling.due import Claimed, DueKind, Tally
 from bot.scheduling.hard_date_plan import DateRule, moment_date, moment_instant, next_upcoming
 from bot.scheduling.planner import in_quiet_hours, out_of_quiet_hours, user_zone
 from bot.storage import hard_dates
+from bot.storage.claims import Whereabouts
 from bot.storage.db import Transaction
 from bot.storage.hard_dates import DateKind, DueDate, Moment, Upcoming
 from bot.storage.users import User
@@ -99,32 +100,31 @@ class HardDateClaims:
             if moment_date(latest) != later.astimezone(user_zone(user)).date():
                 return None, current  # it would arrive on another day: left out
             return None, Upcoming(later, latest.moment, latest.on)
-        place = found.whereabouts
-        just_opened = (
-            place.flow == self._checkin.name
-            and place.step == self._checkin.first_step
-            and place.updated_at is not None
-            and now - place.updated_at < _JUST_OPENED
-        )
-        # Another question still open (not an unanswered check-in): the check-in says it
-        # closes it, so a message meant for that question is not read as an answer here.
-        open_question = (
-            not just_opened
-            and place.flow is not None
-            and place.updated_at is not None
-            and not (place.flow == self._checkin.name and place.step == self._checkin.first_step)
-            and now - place.updated_at < self._step_expiry
-        )
+        asks, closes_question = self._how_asked(found.whereabouts, now)
         send = DateCheckIn(
             found.id,
             user,
             found.kind,
             found.sealed_label,
             latest.moment,
-            asks=not just_opened,
-            closes_question=open_question,
+            asks=asks,
+            closes_question=closes_question,
         )
         return send, current
+
+    def _how_asked(self, place: Whereabouts, now: datetime) -> tuple[bool, bool]:
+        """Whether the check-in asks its own question (not when a check-in opened this very
+        minute: the routine one at the same time), and whether it says it closes another
+        question still open, so a message meant for that one is not read as an answer."""
+        at_first_question = place.flow == self._checkin.name and place.step == (
+            self._checkin.first_step
+        )
+        if place.flow is None or place.updated_at is None:
+            return True, False
+        if at_first_question and now - place.updated_at < _JUST_OPENED:
+            return False, False
+        still_open = now - place.updated_at < self._step_expiry
+        return True, still_open and not at_first_question
 
     def _wanted(self, user: User, now: datetime) -> bool:
         """Not while paused or stopped (the user said no check-ins), nor unreachable."""
