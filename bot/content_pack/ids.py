@@ -434,6 +434,7 @@ class Msg(StrEnum):
     DATES_YEARLY = "dates.yearly"
     DATES_ONCE = "dates.once"
     DATES_PAST = "dates.past"
+    DATES_PAST_TYPED = "dates.past_typed"
     DATES_ASK_LABEL = "dates.ask_label"
     DATES_LABEL_TOO_LONG = "dates.label_too_long"
     DATES_ADDED = "dates.added"

@@ -315,8 +315,8 @@ class HardDates(Flow):
             if chosen.yearly
             else _once(typed.month, typed.day, typed.year, today)
         )
-        if is_past(rule, today):
-            return [ctx.reply(Msg.DATES_PAST)]
+        if is_past(rule, today):  # stays at the date, for one still to come
+            return [ctx.reply(Msg.DATES_PAST_TYPED)]
         return await self._save_when(ctx, user, date_id, rule)
 
     async def _toggle(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:

@@ -171,6 +171,10 @@ async def test_a_date_is_changed_and_deleted_with_buttons(
     await chat.press(text_of(Msg.DATES_MAKE_ONCE))
     once = text_of(Msg.DATES_ITEM_ONCE, number=1, label="New words", date="June 1, 2026")
     assert once in chat.text
+    await chat.press(text_of(Msg.DATES_CHANGE_DATE))
+    await chat.send("1 June 2025")
+    assert chat.text == text_of(Msg.DATES_PAST_TYPED)  # a one-off date: still to come
+    await chat.send("1 June 2026")
     await chat.press(text_of(Msg.DATES_MAKE_YEARLY))
     [saved] = await saved_dates(services)
     assert saved.year is None
