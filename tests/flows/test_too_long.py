@@ -29,11 +29,19 @@ START: dict[TextLimit, list[str | Msg]] = {
     TextLimit.NOTE: ["/checkin", "3", "none"],
     TextLimit.DRAFT: ["/pause", Msg.PAUSE_WRITE],
     TextLimit.REASON: ["/reasons", Msg.REASONS_ADD],
+    TextLimit.DATE_LABEL: [
+        "/dates",
+        Msg.DATES_ADD,
+        Msg.DATES_KIND_OTHER,
+        "14 February",
+        Msg.DATES_YEARLY,
+    ],
 }
 REFUSAL = {
     TextLimit.NOTE: Msg.NOTE_TOO_LONG,
     TextLimit.DRAFT: Msg.DRAFT_TOO_LONG,
     TextLimit.REASON: Msg.REASON_TOO_LONG,
+    TextLimit.DATE_LABEL: Msg.DATES_LABEL_TOO_LONG,
 }
 
 
@@ -48,7 +56,8 @@ async def kept_texts(chat: Conversation) -> list[str]:
     export = json.loads(chat.last[-1].text)
     notes = [answer["note"] for answer in export["checkins"] if answer["note"]]
     drafts = [draft["text"] for draft in export["kept_drafts"]]
-    return [*notes, *drafts, *(reason["text"] for reason in export["reasons"])]
+    reasons = [reason["text"] for reason in export["reasons"]]
+    return [*notes, *drafts, *reasons, *(date["label"] for date in export["hard_dates"])]
 
 
 @pytest.mark.parametrize("limit", list(TextLimit))
