@@ -71,8 +71,10 @@ async def payloads_the_group_can_show(world: TelegramWorld) -> dict[str, int]:
                 shown.setdefault(payload, message.message_id)
 
     for command in Command:
+        tg.a_minute_passes_in_groups()  # one pointer a minute: no flood limit reached
         await sends(world, GROUP, f"/{command.value}@{tg.bot_username}", user_id=ANA,
                     chat_type="group")  # fmt: skip
+    tg.a_minute_passes_in_groups()
     tg.inject_blocked(BEN, method="sendMessage", times=None)  # never opened a private chat
     await sends(world, GROUP, CRISIS, user_id=BEN, chat_type="group")
     tg.clear_faults()
