@@ -494,6 +494,66 @@ class Msg(StrEnum):
     PLAN_NONE = "plan.none"
     PLAN_CHANGE_HINT = "plan.change_hint"
 
+    # /dates: hard days on the calendar (an anniversary, a court date, a handover), and the
+    # extra check-ins the evening before and the morning of. The first line of those,
+    # DATES_OPENING, is what a lock screen shows: it never says what the day is.
+    DATES_LIST = "dates.list"
+    DATES_EMPTY = "dates.empty"
+    DATES_ITEM_YEARLY = "dates.item_yearly"
+    DATES_ITEM_ONCE = "dates.item_once"
+    DATES_ADD = "dates.add"
+    DATES_EDIT = "dates.edit"
+    DATES_DONE = "dates.done"
+    DATES_CLOSED = "dates.closed"
+    DATES_FULL = "dates.full"
+    DATES_ASK_KIND = "dates.ask_kind"
+    DATES_KIND_ANNIVERSARY = "dates.kind_anniversary"
+    DATES_KIND_BIRTHDAY = "dates.kind_birthday"
+    DATES_KIND_HOLIDAY = "dates.kind_holiday"
+    DATES_KIND_LEGAL = "dates.kind_legal"
+    DATES_KIND_CHILDREN = "dates.kind_children"
+    DATES_KIND_OTHER = "dates.kind_other"
+    DATES_ASK_DATE = "dates.ask_date"
+    DATES_BAD_DATE = "dates.bad_date"
+    DATES_WHICH = "dates.which"
+    DATES_ASK_REPEAT = "dates.ask_repeat"
+    DATES_YEARLY = "dates.yearly"
+    DATES_ONCE = "dates.once"
+    DATES_PAST = "dates.past"
+    DATES_PAST_TYPED = "dates.past_typed"
+    DATES_ASK_LABEL = "dates.ask_label"
+    DATES_LABEL_TOO_LONG = "dates.label_too_long"
+    DATES_ADDED = "dates.added"
+    DATES_ADDED_EVENING = "dates.added_evening"
+    DATES_ADDED_MORNING = "dates.added_morning"
+    DATES_ADDED_NONE = "dates.added_none"
+    DATES_WHILE_OFF = "dates.while_off"
+    DATES_PICK = "dates.pick"
+    DATES_EDIT_MENU = "dates.edit_menu"
+    DATES_CHANGE_LABEL = "dates.change_label"
+    DATES_CHANGE_DATE = "dates.change_date"
+    DATES_MAKE_YEARLY = "dates.make_yearly"
+    DATES_MAKE_ONCE = "dates.make_once"
+    DATES_DELETE = "dates.delete"
+    DATES_BACK = "dates.back"
+    DATES_CHANGED = "dates.changed"
+    DATES_DELETED = "dates.deleted"
+    DATES_OPENING = "dates.opening"
+    DATES_YOUR_WORDS = "dates.your_words"
+    DATES_CHECKIN_ABOVE = "dates.checkin_above"
+    DATES_EVE_ANNIVERSARY = "dates.eve_anniversary"
+    DATES_EVE_BIRTHDAY = "dates.eve_birthday"
+    DATES_EVE_HOLIDAY = "dates.eve_holiday"
+    DATES_EVE_LEGAL = "dates.eve_legal"
+    DATES_EVE_CHILDREN = "dates.eve_children"
+    DATES_EVE_OTHER = "dates.eve_other"
+    DATES_DAY_ANNIVERSARY = "dates.day_anniversary"
+    DATES_DAY_BIRTHDAY = "dates.day_birthday"
+    DATES_DAY_HOLIDAY = "dates.day_holiday"
+    DATES_DAY_LEGAL = "dates.day_legal"
+    DATES_DAY_CHILDREN = "dates.day_children"
+    DATES_DAY_OTHER = "dates.day_other"
+
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.REMINDER_HELP: frozenset({"themes"}),
@@ -577,6 +637,17 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     # The caring check
     Msg.CARING_SCHEDULED: frozenset({"time"}),
     Msg.CARING_SCHEDULED_ON: frozenset({"date", "time"}),
+    # /dates
+    Msg.DATES_ITEM_YEARLY: frozenset({"number", "label", "date"}),
+    Msg.DATES_ITEM_ONCE: frozenset({"number", "label", "date"}),
+    Msg.DATES_FULL: frozenset({"limit"}),
+    Msg.DATES_LABEL_TOO_LONG: frozenset({"limit"}),
+    Msg.DATES_ADDED: frozenset({"date"}),
+    Msg.DATES_ADDED_EVENING: frozenset({"date"}),
+    Msg.DATES_ADDED_MORNING: frozenset({"date"}),
+    Msg.DATES_ADDED_NONE: frozenset({"date"}),
+    Msg.DATES_EDIT_MENU: frozenset({"item"}),
+    Msg.DATES_YOUR_WORDS: frozenset({"label"}),
 }
 
 
@@ -635,6 +706,7 @@ class Command(StrEnum):
     WIPE = "wipe"
     REMINDER = "reminder"
     PLAN = "plan"
+    DATES = "dates"
 
 
 # Exercises a flow starts by id (the rest are offered by kind).

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
+from functools import partial
 
 from bot.core.events import CheckInDue
 from bot.delivery.outbox import Outbox, Outgoing
 from bot.flows.caring import caring_handler
 from bot.flows.checkin import CheckIn, CheckInStep
 from bot.flows.context import Services
+from bot.flows.hard_dates import hard_date_checkins
 from bot.flows.pause import Pause, PauseStep
 from bot.flows.plan import reviews_due
 from bot.reminders.posting import reminder_kind
@@ -22,6 +24,7 @@ from bot.scheduling.checkin_due import CheckInFlow, checkin_kind
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.due import DueKinds
 from bot.scheduling.followup_due import FollowupStep, followup_kind
+from bot.scheduling.hard_date_due import hard_date_kind
 from bot.scheduling.plan_review_due import plan_review_kind
 from bot.storage.db import Transaction
 from bot.storage.users import User
@@ -54,6 +57,9 @@ def due_kinds(
             reminder_kind(services, grace),
             plan_review_kind(checkin_flow, offer_plan_reviews, grace),
             caring_kind(caring_handler(services)),
+            hard_date_kind(
+                checkin_flow, partial(hard_date_checkins, services), grace, services.step_expiry
+            ),
         ]
     )
 

@@ -33,6 +33,7 @@ from bot.flows.checkin import CheckIn
 from bot.flows.contacted import Contacted
 from bot.flows.context import FlowContext, Services
 from bot.flows.forget import Forget
+from bot.flows.hard_dates import HardDates
 from bot.flows.help import about_text, help_text
 from bot.flows.history import history, progress
 from bot.flows.mydata import mydata
@@ -111,6 +112,7 @@ class Router:
             (NoContactCounter(), (Command.NOCONTACT,)),
             (Affirm(self._rng), (Command.AFFIRM,)),
             (self.plan, (Command.PLAN,)),
+            (HardDates(), (Command.DATES,)),
         )
         self._flows: dict[str, Flow] = {flow.name: flow for flow, _ in begun_by}
         self._commands: dict[Command, CommandHandler] = {

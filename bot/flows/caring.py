@@ -46,6 +46,7 @@ CARING_OKAY = "care:okay"
 # the press into the command): /sos through the safety path, /pause into its flow.
 RUN_COMMAND = "run:"
 
+
 def command_button(label: str, command: str) -> Button:
     return Button(label, f"{RUN_COMMAND}{command}")
 

@@ -326,6 +326,12 @@ class CheckIn(Flow):
         return replies
 
 
+def scheduled_question(ctx: FlowContext) -> tuple[str, Shown]:
+    """A scheduled check-in's question and buttons (snoozes too), for another kind of
+    scheduled check-in (a hard date's) that opens this same check-in with words of its own."""
+    return ctx.text(Msg.ASK_MOOD), showing(ctx, CheckInStep.MOOD, (*_MOODS, *_URGE_NOW, *_SNOOZES))
+
+
 def _still_there(position: FlowPosition) -> dict[str, bool]:
     """Carried from step to step: they live with the person, or went back."""
     return {"with": True} if position.data.get("with") else {}

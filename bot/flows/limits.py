@@ -15,7 +15,13 @@ class TextLimit(Enum):
     REASON = 500  # one entry in the reasons list
     DRAFT = 4000  # a message written in a pause and not sent
     PLAN_PART = 1500  # one part of a safety plan (a list of names and numbers may be long)
+    DATE_LABEL = 80  # the words naming a hard date (/dates)
 
     @property
     def characters(self) -> int:
         return self.value
+
+
+# How many hard dates (/dates) one user may keep: enough for a hard year, few enough
+# that the list stays one readable message.
+MOST_HARD_DATES = 20

@@ -19,6 +19,7 @@ from bot.storage import (
     content_seen,
     flow_positions,
     group_reminders,
+    hard_dates,
     safety_plans,
     sent_messages,
     urges,
@@ -76,6 +77,18 @@ class NoContactExport:
 
 
 @dataclass(frozen=True, slots=True)
+class HardDateExport:
+    kind: str
+    label: str
+    date: str  # "--02-14" (ISO 8601 without a year) for a date every year
+    every_year: bool
+    # The next extra check-in for it, and which: "eve" (the evening before), "day" (the
+    # morning of) or "end" (a one-off date is removed the night after it).
+    next_at: str | None
+    next_moment: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class FlowExport:
     flow: str
     step: str
@@ -99,6 +112,9 @@ class PlanPartExport:
 class PlanReviewExport:
     next_note_at: str
     last_note_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class CaringCheckExport:
     """The caring check: when it was last offered, and the one asked for, if any."""
 
@@ -129,6 +145,7 @@ class UserExport:
     # the admin's id is stored with them (removed by /forget).
     group_reminders_created: int
     caring_check: CaringCheckExport | None
+    hard_dates: list[HardDateExport]
     # The safety plan written with /plan, part by part, and its four-weekly note if asked for.
     safety_plan: list[PlanPartExport] = field(default_factory=list)
     plan_review: PlanReviewExport | None = None
@@ -155,6 +172,7 @@ EXPORTED_TABLES: dict[str, tuple[str, ...]] = {
     "safety_plan_parts": ("safety_plan",),
     "plan_reviews": ("plan_review",),
     "caring_checks": ("caring_check",),
+    "hard_dates": ("hard_dates",),
 }
 
 
@@ -251,6 +269,19 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
         if review is None
         else PlanReviewExport(review.next_due_at.isoformat(), _iso(review.last_sent_at)),
         caring_check=_caring(await caring_checks.get_check(ctx.db, user.id)),
+        hard_dates=[
+            HardDateExport(
+                kind=saved.kind.value,
+                label=saved.label,
+                date=f"--{saved.month:02d}-{saved.day:02d}"
+                if saved.year is None
+                else f"{saved.year:04d}-{saved.month:02d}-{saved.day:02d}",
+                every_year=saved.yearly,
+                next_at=None if saved.upcoming is None else saved.upcoming.due_at.isoformat(),
+                next_moment=None if saved.upcoming is None else saved.upcoming.moment.value,
+            )
+            for saved in await hard_dates.list_dates(ctx.db, ctx.cipher, user.id)
+        ],
     )
 
 

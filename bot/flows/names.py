@@ -19,3 +19,4 @@ class FlowName(StrEnum):
     NO_CONTACT = "nc"
     AFFIRM = "af"
     PLAN = "pl"
+    DATES = "hd"

@@ -29,6 +29,7 @@ _TOO_LONG = {
     TextLimit.REASON: Msg.REASON_TOO_LONG,
     TextLimit.DRAFT: Msg.DRAFT_TOO_LONG,
     TextLimit.PLAN_PART: Msg.PLAN_TOO_LONG,
+    TextLimit.DATE_LABEL: Msg.DATES_LABEL_TOO_LONG,
 }
 # A cut within this many characters of the limit ends at a space rather than mid-word.
 _WORD_SLACK = 40

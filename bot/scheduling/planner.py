@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from bot.scheduling.hard_date_plan import DateRule, replanned
 from bot.scheduling.rules import LocalRule, next_occurrence, zone
-from bot.storage import checkin_slots
+from bot.storage import checkin_slots, hard_dates
 from bot.storage.checkin_slots import SlotPlan
 from bot.storage.db import Database, Transaction
 from bot.storage.users import QuietHours, User, get_user
@@ -63,6 +64,20 @@ async def reschedule_user(tx: Transaction, user_id: int, now: datetime) -> None:
         due, local_date = planned if planned is not None else (None, None)
         plans.append(SlotPlan(slot.id, due, local_date))
     await checkin_slots.save_plans(tx, plans)
+    await _replan_hard_dates(tx, user)
+
+
+async def _replan_hard_dates(tx: Transaction, user: User) -> None:
+    """A hard date's next check-in follows a new check-in time, time zone or quiet hours."""
+    times = [slot.local_time for slot in await checkin_slots.list_slots(tx, user.id)]
+    pending = await hard_dates.pending_moments(tx, user.id)
+    await hard_dates.move_on(
+        tx,
+        [
+            (date_id, replanned(user, times, DateRule(*on), upcoming))
+            for date_id, on, upcoming in pending
+        ],
+    )
 
 
 def out_of_quiet_hours(user: User, instant: datetime) -> datetime:

@@ -67,6 +67,7 @@ SEALED_COLUMNS = (
     SealedColumn("group_reminders", "own_text", "id", Binding.REMINDER),
     SealedColumn("flow_positions", "prompt", "user_id", Binding.USER),
     SealedColumn("safety_plan_parts", "body", "user_id", Binding.USER),
+    SealedColumn("hard_dates", "label", "user_id", Binding.USER),
 )
 # A draft waiting for "keep or let go" (bot/flows/pause.py), and a text over its limit
 # waiting for "keep the first part or write it shorter" (bot/flows/overlong.py), are

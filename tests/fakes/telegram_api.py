@@ -900,6 +900,11 @@ class FakeTelegram(ServedFake):
     def clear_faults(self) -> None:
         self.faults.clear()
 
+    def a_minute_passes_in_groups(self) -> None:
+        """Forget the group posts counted toward the flood limit, as a minute would: for a
+        test that posts more than 20 messages in a group on purpose, about something else."""
+        self._group_posts.clear()
+
     # ------------------------------------------------------------------ pushing updates
 
     def user_sends_text(

@@ -16,6 +16,7 @@ from bot.flows.checkin import CheckIn
 from bot.flows.contacted import Contacted
 from bot.flows.context import Choice, FlowContext, Services
 from bot.flows.forget import Forget
+from bot.flows.hard_dates import HardDates
 from bot.flows.names import FlowName
 from bot.flows.no_contact import NoContactCounter
 from bot.flows.onboarding import Onboarding
@@ -41,6 +42,7 @@ def every_flow(content: ContentPack) -> list[Flow]:
         NoContactCounter(),
         Affirm(rng),
         Plan(SafetyScreen(content)),
+        HardDates(),
     ]
 
 
@@ -60,6 +62,7 @@ STORED_NAMES = {
     "af": {"shown", "group", "theme"},
     "pl": {"signs", "alone", "distract", "people", "lines", "pros", "safer", "reasons", "optin",
            "saved", "view", "pick", "part", "rewrite", "relines", "unline", "delete"},
+    "hd": {"list", "kind", "date", "which", "repeat", "label", "pick", "edit"},
 }  # fmt: skip
 
 

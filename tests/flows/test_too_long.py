@@ -30,12 +30,20 @@ START: dict[TextLimit, list[str | Msg]] = {
     TextLimit.DRAFT: ["/pause", Msg.PAUSE_WRITE],
     TextLimit.REASON: ["/reasons", Msg.REASONS_ADD],
     TextLimit.PLAN_PART: ["/plan"],
+    TextLimit.DATE_LABEL: [
+        "/dates",
+        Msg.DATES_ADD,
+        Msg.DATES_KIND_OTHER,
+        "14 February",
+        Msg.DATES_YEARLY,
+    ],
 }
 REFUSAL = {
     TextLimit.NOTE: Msg.NOTE_TOO_LONG,
     TextLimit.DRAFT: Msg.DRAFT_TOO_LONG,
     TextLimit.REASON: Msg.REASON_TOO_LONG,
     TextLimit.PLAN_PART: Msg.PLAN_TOO_LONG,
+    TextLimit.DATE_LABEL: Msg.DATES_LABEL_TOO_LONG,
 }
 
 
@@ -51,7 +59,9 @@ async def kept_texts(chat: Conversation) -> list[str]:
     notes = [answer["note"] for answer in export["checkins"] if answer["note"]]
     drafts = [draft["text"] for draft in export["kept_drafts"]]
     plan = [part["text"] for part in export["safety_plan"]]
-    return [*notes, *drafts, *(reason["text"] for reason in export["reasons"]), *plan]
+    reasons = [reason["text"] for reason in export["reasons"]]
+    dates = [date["label"] for date in export["hard_dates"]]
+    return [*notes, *drafts, *reasons, *plan, *dates]
 
 
 @pytest.mark.parametrize("limit", list(TextLimit))

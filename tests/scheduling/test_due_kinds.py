@@ -103,4 +103,6 @@ def test_a_kind_is_registered_once() -> None:
 
 def test_kinds_run_in_the_order_registered(services: Services, router: Router) -> None:
     kinds = due_kinds(services, router.checkin, router.pause, grace=timedelta(hours=2))
-    assert kinds.names == ("checkin", "followup", "reminder", "plan_review", "caring")
+    assert kinds.names == (
+        "checkin", "followup", "reminder", "plan_review", "caring", "hard_date"
+    )  # fmt: skip

@@ -40,19 +40,26 @@ WORDS = {
     "pending": "rotation-pending-draft-marker",
     "reminder": "rotation-reminder-marker",
     "plan": "rotation-plan-marker",
+    "date": "rotation-hard-date-marker",
     "long": "rotation-long-note-marker " * 50,  # over the note limit: held until chosen
 }
 
 
 async def write_everything(settings: Settings, clock: ManualClock) -> None:
-    """A reason, a check-in note, a kept draft, a part of a safety plan, a draft still
-    waiting, a group reminder, and a note over its limit still waiting."""
+    """A reason, a hard date's name, a check-in note, a kept draft, a part of a safety plan,
+    a draft still waiting, a group reminder, and a note over its limit still waiting."""
     async with open_services(settings, clock) as services:
         router = Router(services, rng=random.Random(2))
         chat = Conversation(router, Address("console", "c1", "u1"))
         await chat.send("/reasons")
         await chat.press("Write one down")
         await chat.send(WORDS["reason"])
+        await chat.send("/dates")
+        await chat.press("Add a date")
+        await chat.press("An anniversary")
+        await chat.send("14 February")
+        await chat.press("Every year")
+        await chat.send(WORDS["date"])
         await chat.send("/checkin")
         for answer in ("3", "none", WORDS["note"]):
             await chat.send(answer)
@@ -108,6 +115,7 @@ async def everything_readable(settings: Settings, clock: ManualClock) -> None:
         assert [c["note"] for c in export["checkins"]] == [WORDS["note"]]
         assert [d["text"] for d in export["kept_drafts"]] == [WORDS["kept"]]
         assert [p["text"] for p in export["safety_plan"]] == [WORDS["plan"]]
+        assert [d["label"] for d in export["hard_dates"]] == [WORDS["date"]]
         other = Conversation(router, Address("console", "c2", "u2"))
         user = await find_user(services.db, "console", "u2")
         assert user is not None
@@ -153,18 +161,18 @@ async def test_rotation_reseals_everything_and_the_old_key_opens_nothing(
 ) -> None:
     await write_everything(settings, clock)
     old_key, before = key_text(settings), await sealed_values(settings.database_file)
-    # The six texts, each user's open question kept to be shown again, and the key check.
-    assert len(before) == 10
+    # The seven texts, each user's open question kept to be shown again, and the key check.
+    assert len(before) == 11
 
     rotation = await rotate(settings)
 
-    assert rotation.values == 9
+    assert rotation.values == 10
     new_key = key_text(settings)
     assert new_key != old_key
     assert stat.S_IMODE(settings.key_file.stat().st_mode) == 0o600
     assert not old_key_file(settings.key_file).exists()
     after = await sealed_values(settings.database_file)
-    assert len(after) == 10 and not before & after  # every ciphertext changed
+    assert len(after) == 11 and not before & after  # every ciphertext changed
     old = TextCipher(decode_key(old_key))
     for blob in after:
         with pytest.raises(WrongKeyError):  # whatever it is bound to, the old key fails

@@ -1,0 +1,459 @@
+"""/dates: hard days on the calendar, with an extra check-in the evening before and that morning.
+
+    list ──[Add a date]──▶ kind ──[kind]──▶ date (text) ──▶ repeat ──[every year | once]──▶ label
+      │                                      ├─(3/2)──▶ which ──[3 February | 2 March]──▶ repeat
+      │                                      └─(not a date)──▶ date, with an example
+      │        repeat ──[once, but the date has passed]──▶ repeat, said kindly
+      │        label (text) ──▶ list (saved)     (20 kept already: said so, stay at list)
+      ├──[Change or delete one]──▶ pick ──[number]──▶ edit
+      │        edit ──[The words]──▶ label ──▶ edit      edit ──[The date]──▶ date ──▶ edit
+      │        edit ──[Every year | Just once]──▶ edit   edit ──[Delete it | Back]──▶ list
+      └──[Done]──▶ (left)
+    label ──(too long)──▶ label [keep the first part | write it shorter]
+
+The label is the user's own words: encrypted when stored, asked last so it is never held
+in a conversation's position, protected from forwarding where it is shown, and in a date's
+check-in only for a user who turned discreet mode off. When the extra check-ins are sent
+is `bot.scheduling.hard_date_plan`'s to say; the scheduler's side is
+`bot.scheduling.hard_date_due`, and `hard_date_checkins` below writes their messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from enum import StrEnum
+
+from bot.content_pack.ids import Msg
+from bot.core.replies import Button, Reply
+from bot.delivery.outbox import Guard, Outgoing
+from bot.flows.base import Flow, Step, leading
+from bot.flows.checkin import CheckIn, CheckInStep, scheduled_question
+from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
+from bot.flows.limits import MOST_HARD_DATES, TextLimit
+from bot.flows.names import FlowName
+from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
+from bot.flows.parsing.dates import read_date, show_date
+from bot.flows.typed_labels import Shown
+from bot.flows.validation import too_long
+from bot.scheduling.hard_date_due import DateCheckIn
+from bot.scheduling.hard_date_plan import DateRule, is_past, moment_instant, next_upcoming
+from bot.scheduling.planner import user_zone
+from bot.storage import checkin_slots, flow_positions, hard_dates
+from bot.storage.db import Database, Transaction
+from bot.storage.flow_positions import FlowData, FlowPosition, Placement, new_token
+from bot.storage.hard_dates import DateKind, HardDate, Moment, Upcoming
+from bot.storage.users import User
+
+LABEL_LIMIT = TextLimit.DATE_LABEL.characters
+
+_KINDS = (
+    (Choice(DateKind.ANNIVERSARY, Msg.DATES_KIND_ANNIVERSARY),
+     Choice(DateKind.BIRTHDAY, Msg.DATES_KIND_BIRTHDAY)),
+    (Choice(DateKind.HOLIDAY, Msg.DATES_KIND_HOLIDAY),
+     Choice(DateKind.LEGAL, Msg.DATES_KIND_LEGAL)),
+    (Choice(DateKind.CHILDREN, Msg.DATES_KIND_CHILDREN),
+     Choice(DateKind.OTHER, Msg.DATES_KIND_OTHER)),
+)  # fmt: skip
+_KIND_VALUES = frozenset(kind.value for kind in DateKind)
+_REPEATS = ((Choice("yearly", Msg.DATES_YEARLY), Choice("once", Msg.DATES_ONCE)),)
+
+# The words of a date's check-in, by the moment and the kind of day.
+_WORDS: dict[tuple[Moment, DateKind], Msg] = {
+    (Moment.EVE, DateKind.ANNIVERSARY): Msg.DATES_EVE_ANNIVERSARY,
+    (Moment.EVE, DateKind.BIRTHDAY): Msg.DATES_EVE_BIRTHDAY,
+    (Moment.EVE, DateKind.HOLIDAY): Msg.DATES_EVE_HOLIDAY,
+    (Moment.EVE, DateKind.LEGAL): Msg.DATES_EVE_LEGAL,
+    (Moment.EVE, DateKind.CHILDREN): Msg.DATES_EVE_CHILDREN,
+    (Moment.EVE, DateKind.OTHER): Msg.DATES_EVE_OTHER,
+    (Moment.DAY, DateKind.ANNIVERSARY): Msg.DATES_DAY_ANNIVERSARY,
+    (Moment.DAY, DateKind.BIRTHDAY): Msg.DATES_DAY_BIRTHDAY,
+    (Moment.DAY, DateKind.HOLIDAY): Msg.DATES_DAY_HOLIDAY,
+    (Moment.DAY, DateKind.LEGAL): Msg.DATES_DAY_LEGAL,
+    (Moment.DAY, DateKind.CHILDREN): Msg.DATES_DAY_CHILDREN,
+    (Moment.DAY, DateKind.OTHER): Msg.DATES_DAY_OTHER,
+}
+
+# What a position carries between steps: never the label (it is asked last, and saved).
+_CARRIED = ("kind", "month", "day", "year", "repeat", "edit")
+
+
+class DatesStep(StrEnum):
+    LIST = "list"
+    KIND = "kind"
+    DATE = "date"
+    WHICH = "which"
+    REPEAT = "repeat"
+    LABEL = "label"
+    PICK = "pick"
+    EDIT = "edit"
+
+
+class HardDates(Flow):
+    name = FlowName.DATES
+
+    def __init__(self) -> None:
+        self.steps = self.table({
+            DatesStep.LIST: Step(
+                buttons=((Choice("add", Msg.DATES_ADD, goes_to=self._start_adding),),
+                         (Choice("edit", Msg.DATES_EDIT, goes_to=self._pick),),
+                         (Choice("done", Msg.DATES_DONE, goes_to=self._done),)),
+            ),
+            DatesStep.KIND: Step(asks=Msg.DATES_ASK_KIND, buttons=leading(_KINDS, self._kind)),
+            DatesStep.DATE: Step(asks=Msg.DATES_ASK_DATE, on_typed=self._date),
+            # The two readings of "3/2" are buttons built from what was typed.
+            DatesStep.WHICH: Step(asks=Msg.DATES_WHICH, other_choice=self._which),
+            DatesStep.REPEAT: Step(
+                asks=Msg.DATES_ASK_REPEAT, buttons=leading(_REPEATS, self._repeat)
+            ),
+            DatesStep.LABEL: Step(
+                asks=Msg.DATES_ASK_LABEL,
+                also=long_text_buttons(self._label_first_part, self._label_shorter),
+                on_typed=self._label,
+            ),
+            # The numbers to tap stand for saved dates: other_choice reads them.
+            DatesStep.PICK: Step(asks=Msg.DATES_PICK, other_choice=self._picked),
+            DatesStep.EDIT: Step(
+                buttons=((Choice("label", Msg.DATES_CHANGE_LABEL, goes_to=self._change_label),
+                          Choice("date", Msg.DATES_CHANGE_DATE, goes_to=self._change_date)),
+                         (Choice("make_yearly", Msg.DATES_MAKE_YEARLY, goes_to=self._toggle),
+                          Choice("make_once", Msg.DATES_MAKE_ONCE, goes_to=self._toggle)),
+                         (Choice("delete", Msg.DATES_DELETE, goes_to=self._delete),
+                          Choice("back", Msg.DATES_BACK, goes_to=self._back))),
+            ),
+        })  # fmt: skip
+
+    async def begin(self, ctx: FlowContext) -> list[Reply]:
+        return await self.go(ctx, await self._list(ctx))
+
+    # The list --------------------------------------------------------------------------
+
+    async def _list(self, ctx: FlowContext, before: str | None = None) -> Next:
+        user = await ctx.ensure_user()
+        saved = await hard_dates.list_dates(ctx.db, ctx.cipher, user.id)
+        if saved:
+            listed = "\n".join(_item(ctx, n, d) for n, d in enumerate(saved, start=1))
+            body = f"{ctx.text(Msg.DATES_LIST)}\n\n{listed}"
+        else:
+            body = ctx.text(Msg.DATES_EMPTY)
+        text = body if before is None else f"{before}\n\n{body}"
+        rows = self.buttons_without(DatesStep.LIST, () if saved else {"edit"})
+        # protect: the list quotes the user's own words.
+        return Next(DatesStep.LIST, question=text, rows=rows, protect=bool(saved))
+
+    async def _done(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return Next(END, before=[ctx.reply(Msg.DATES_CLOSED)])
+
+    async def _back(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await self._list(ctx)
+
+    # Adding ----------------------------------------------------------------------------
+
+    async def _start_adding(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        user = await ctx.ensure_user()
+        if await hard_dates.count_dates(ctx.db, user.id) >= MOST_HARD_DATES:
+            return [ctx.reply(Msg.DATES_FULL, limit=MOST_HARD_DATES)]
+        return Next(DatesStep.KIND)
+
+    async def _kind(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        if value not in _KIND_VALUES:
+            return NOT_A_CHOICE
+        return Next(DatesStep.DATE, {"kind": value})
+
+    async def _date(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
+        """A typed date: read, or asked which of two it is, or asked again with an example.
+        Whatever came before (the kind of day) stays in the position."""
+        reading = read_date(text, ctx.locale)
+        if not reading.readings:
+            return [ctx.reply(Msg.DATES_BAD_DATE)]
+        rule = reading.settled
+        if rule is None:
+            rows = [
+                [Choice(f"{r.month}-{r.day}", show_date(r, ctx.locale))] for r in reading.readings
+            ]
+            data = {**_carried(position), "year": reading.readings[0].year}
+            return Next(DatesStep.WHICH, data, rows=rows)
+        return await self._date_read(ctx, position, rule)
+
+    async def _which(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        month, _, day = value.partition("-")
+        if not (month.isascii() and month.isdigit() and day.isascii() and day.isdigit()):
+            return NOT_A_CHOICE
+        year = position.data.get("year")
+        rule = _checked(int(month), int(day), year if isinstance(year, int) else None)
+        if rule is None:
+            return NOT_A_CHOICE
+        return await self._date_read(ctx, position, rule)
+
+    async def _date_read(self, ctx: FlowContext, position: FlowPosition, rule: DateRule) -> Outcome:
+        date_id = position.data.get("edit")
+        if isinstance(date_id, int):
+            return await self._new_date(ctx, date_id, rule)
+        data = {**_carried(position), "month": rule.month, "day": rule.day, "year": rule.year}
+        return Next(DatesStep.REPEAT, data)
+
+    async def _repeat(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        month, day, year = (position.data.get(key) for key in ("month", "day", "year"))
+        if not isinstance(month, int) or not isinstance(day, int):
+            return NOT_A_CHOICE
+        user = await ctx.ensure_user()
+        if value == "yearly":
+            rule = DateRule(month, day)
+        else:
+            rule = _once(month, day, year if isinstance(year, int) else None, _today(ctx, user))
+            if is_past(rule, _today(ctx, user)):
+                asked = f"{ctx.text(Msg.DATES_PAST)}\n\n{ctx.text(Msg.DATES_ASK_REPEAT)}"
+                return Next(DatesStep.REPEAT, _carried(position), question=asked)
+        data = {**_carried(position), "month": rule.month, "day": rule.day, "year": rule.year}
+        return Next(DatesStep.LABEL, {**data, "repeat": value})
+
+    async def _label(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
+        label = text.strip()
+        if not label:
+            return [ctx.reply(Msg.DATES_ASK_LABEL)]
+        if too_long(TextLimit.DATE_LABEL, label):
+            return [await offer_choice(self, ctx, position, TextLimit.DATE_LABEL, label)]
+        user = await ctx.ensure_user()
+        date_id = position.data.get("edit")
+        if isinstance(date_id, int):
+            async with ctx.db.transaction() as tx:
+                changed = await hard_dates.set_label(tx, ctx.cipher, user.id, date_id, label)
+            if not changed:
+                return await self._list(ctx)
+            return await self._edit_menu(ctx, date_id, ctx.text(Msg.DATES_CHANGED))
+        return await self._add(ctx, user, position, label)
+
+    async def _add(
+        self, ctx: FlowContext, user: User, position: FlowPosition, label: str
+    ) -> Outcome:
+        kind, month, day, year = (position.data.get(k) for k in ("kind", "month", "day", "year"))
+        if not isinstance(kind, str) or not isinstance(month, int) or not isinstance(day, int):
+            return NOT_A_CHOICE
+        rule = DateRule(month, day, year if isinstance(year, int) else None)
+        if await hard_dates.count_dates(ctx.db, user.id) >= MOST_HARD_DATES:
+            return Next(END, before=[ctx.reply(Msg.DATES_FULL, limit=MOST_HARD_DATES)])
+        times = await _checkin_times(ctx, user)
+        upcoming = next_upcoming(user, times, rule, ctx.now())
+        async with ctx.db.transaction() as tx:
+            await hard_dates.add_date(
+                tx,
+                ctx.cipher,
+                user.id,
+                DateKind(kind),
+                label,
+                (rule.month, rule.day, rule.year),
+                upcoming,
+                ctx.now(),
+            )
+        added = ctx.text(_added(user, times, upcoming), date=show_date(rule, ctx.locale))
+        if _held_back(user, upcoming):  # so the promise above stays true
+            added = f"{added} {ctx.text(Msg.DATES_WHILE_OFF)}"
+        return await self._list(ctx, before=added)
+
+    async def _label_shorter(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return write_shorter(ctx, position, TextLimit.DATE_LABEL)
+
+    async def _label_first_part(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> Outcome:
+        label = await first_part(ctx, position, TextLimit.DATE_LABEL)
+        if label is None:  # nothing held (an old button)
+            return NOT_A_CHOICE
+        return await self._label(ctx, position, label)
+
+    # Changing and deleting ---------------------------------------------------------------
+
+    async def _pick(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        user = await ctx.ensure_user()
+        saved = await hard_dates.list_dates(ctx.db, ctx.cipher, user.id)
+        if not saved:
+            return await self._list(ctx)
+        numbers = [Choice(str(d.id), str(n)) for n, d in enumerate(saved, start=1)]
+        return Next(DatesStep.PICK, rows=[numbers[i : i + 5] for i in range(0, len(numbers), 5)])
+
+    async def _picked(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        if not (value.isascii() and value.isdigit()):
+            return NOT_A_CHOICE
+        return await self._edit_menu(ctx, int(value))
+
+    async def _edit_menu(self, ctx: FlowContext, date_id: int, before: str | None = None) -> Next:
+        user = await ctx.ensure_user()
+        saved = await hard_dates.list_dates(ctx.db, ctx.cipher, user.id)
+        numbered = [(n, d) for n, d in enumerate(saved, start=1) if d.id == date_id]
+        if not numbered:  # deleted meanwhile, or a one-off date that has ended
+            return await self._list(ctx, before)
+        number, chosen = numbered[0]
+        text = ctx.text(Msg.DATES_EDIT_MENU, item=_item(ctx, number, chosen))
+        text = text if before is None else f"{before}\n\n{text}"
+        left_out = {"make_yearly"} if chosen.yearly else {"make_once"}
+        rows = self.buttons_without(DatesStep.EDIT, left_out)
+        return Next(DatesStep.EDIT, {"edit": date_id}, question=text, rows=rows, protect=True)
+
+    async def _change_label(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return Next(DatesStep.LABEL, _carried(position))
+
+    async def _change_date(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return Next(DatesStep.DATE, _carried(position))
+
+    async def _chosen(self, ctx: FlowContext, position: FlowPosition) -> HardDate | None:
+        date_id = position.data.get("edit")
+        if not isinstance(date_id, int):
+            return None
+        user = await ctx.ensure_user()
+        return await hard_dates.get_date(ctx.db, ctx.cipher, user.id, date_id)
+
+    async def _new_date(self, ctx: FlowContext, date_id: int, typed: DateRule) -> Outcome:
+        """The date changed; it repeats as it did (a one-off one takes the year typed, or
+        the next time that day comes)."""
+        user = await ctx.ensure_user()
+        chosen = await hard_dates.get_date(ctx.db, ctx.cipher, user.id, date_id)
+        if chosen is None:
+            return await self._list(ctx)
+        today = _today(ctx, user)
+        rule = (
+            DateRule(typed.month, typed.day)
+            if chosen.yearly
+            else _once(typed.month, typed.day, typed.year, today)
+        )
+        if is_past(rule, today):  # stays at the date, for one still to come
+            return [ctx.reply(Msg.DATES_PAST_TYPED)]
+        return await self._save_when(ctx, user, date_id, rule)
+
+    async def _toggle(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        chosen = await self._chosen(ctx, position)
+        if chosen is None:
+            return await self._list(ctx)
+        user = await ctx.ensure_user()
+        if value == "make_yearly":
+            rule = DateRule(chosen.month, chosen.day)
+        else:
+            rule = _once(chosen.month, chosen.day, None, _today(ctx, user))
+        return await self._save_when(ctx, user, chosen.id, rule)
+
+    async def _save_when(self, ctx: FlowContext, user: User, date_id: int, rule: DateRule) -> Next:
+        upcoming = next_upcoming(user, await _checkin_times(ctx, user), rule, ctx.now())
+        async with ctx.db.transaction() as tx:
+            await hard_dates.set_when(
+                tx, user.id, date_id, (rule.month, rule.day, rule.year), upcoming
+            )
+        return await self._edit_menu(ctx, date_id, ctx.text(Msg.DATES_CHANGED))
+
+    async def _delete(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        date_id = position.data.get("edit")
+        if not isinstance(date_id, int):
+            return NOT_A_CHOICE
+        user = await ctx.ensure_user()
+        async with ctx.db.transaction() as tx:
+            await hard_dates.remove_date(tx, user.id, date_id)
+        return await self._list(ctx, before=ctx.text(Msg.DATES_DELETED))
+
+
+def _item(ctx: FlowContext, number: int, saved: HardDate) -> str:
+    rule = DateRule(saved.month, saved.day, saved.year)
+    message = Msg.DATES_ITEM_YEARLY if saved.yearly else Msg.DATES_ITEM_ONCE
+    return ctx.text(message, number=number, label=saved.label, date=show_date(rule, ctx.locale))
+
+
+def _carried(position: FlowPosition) -> FlowData:
+    """The answers so far, without the buttons shown or a long text held at the step."""
+    return {key: position.data[key] for key in _CARRIED if key in position.data}
+
+
+def _checked(month: int, day: int, year: int | None) -> DateRule | None:
+    """The date if it is one (in that year, or in any year when there is none)."""
+    rule = read_date(f"{year or 2000}-{month}-{day}", "en").settled  # 2000 has a 29 February
+    return None if rule is None else DateRule(rule.month, rule.day, year)
+
+
+def _today(ctx: FlowContext, user: User) -> date:
+    return ctx.now().astimezone(user_zone(user)).date()
+
+
+def _once(month: int, day: int, year: int | None, today: date) -> DateRule:
+    """A one-off date: in the year given, or the next time the day comes (today included).
+    29 February in a year without one is the 28th, as it is for a yearly date."""
+    if year is None:
+        year = today.year if DateRule(month, day).on(today.year) >= today else today.year + 1
+    on = DateRule(month, day).on(year)
+    return DateRule(on.month, on.day, year)
+
+
+async def _checkin_times(ctx: FlowContext, user: User) -> list[str]:
+    return [slot.local_time for slot in await checkin_slots.list_slots(ctx.db, user.id)]
+
+
+def _added(user: User, times: Sequence[str], upcoming: Upcoming | None) -> Msg:
+    """What "added" promises, true to what comes next: the evening before and the
+    morning, one of them (it is too late for the evening, or quiet hours leave one no
+    place), or nothing this time (a one-off date whose morning has gone)."""
+    if upcoming is None or upcoming.moment is Moment.END:
+        return Msg.DATES_ADDED_NONE
+    if upcoming.moment is Moment.DAY:
+        return Msg.DATES_ADDED_MORNING
+    morning = moment_instant(user, times, Moment.DAY, upcoming.on)
+    return Msg.DATES_ADDED if morning is not None else Msg.DATES_ADDED_EVENING
+
+
+def _held_back(user: User, upcoming: Upcoming | None) -> bool:
+    """Check-ins are stopped, or paused past the next moment: the date's wait too."""
+    if upcoming is None or upcoming.moment is Moment.END:
+        return False
+    paused = user.paused_until is not None and user.paused_until > upcoming.due_at
+    return paused or user.checkins_stopped
+
+
+# The extra check-ins themselves ---------------------------------------------------------
+
+
+def while_planned(date_id: int) -> Guard:
+    """A date's check-in is not sent if the date was deleted (or its user forgotten) while
+    it waited in the queue."""
+
+    async def guard(db: Database) -> bool:
+        return await hard_dates.still_planned(db, date_id)
+
+    return guard
+
+
+async def hard_date_checkins(
+    services: Services, tx: Transaction, due: Sequence[DateCheckIn]
+) -> list[Outgoing]:
+    """The extra check-in of each claimed date, in the claiming transaction.
+
+    A neutral first line (a lock screen shows it), the words for that kind of day, the
+    user's own label only with discreet mode off, then the check-in's own question, which
+    puts the user in the check-in as any scheduled one does. When a routine check-in
+    opened in this same tick, the words come without a second question.
+    """
+    now = services.clock.now()
+    outgoing: list[Outgoing] = []
+    placements: list[Placement] = []
+    # Per locale and platform, the question and its buttons are built once (many dates
+    # may fall due in the same minute).
+    questions: dict[tuple[str, str], tuple[str, Shown]] = {}
+    for item in due:
+        user = item.user
+        ctx = FlowContext(services, user.address, user.locale)
+        parts = [ctx.text(Msg.DATES_OPENING), ctx.text(_WORDS[(item.moment, item.kind)])]
+        if not user.discreet:
+            label = services.cipher.decrypt(item.sealed_label, user.id)
+            parts.append(ctx.text(Msg.DATES_YOUR_WORDS, label=label))
+        buttons: tuple[tuple[Button, ...], ...] = ()
+        if item.asks:
+            wording = (user.locale, user.platform)
+            if wording not in questions:
+                questions[wording] = scheduled_question(ctx)
+            question, shown = questions[wording]
+            position = FlowPosition(CheckIn.name, CheckInStep.MOOD, new_token(), shown.data())
+            placements.append(Placement(user.id, position))
+            if item.closes_question:
+                parts.append(ctx.text(Msg.QUESTION_CLOSED_BY_CHECKIN))
+            parts.append(question)
+            buttons = shown.markup(position)
+        else:
+            parts.append(ctx.text(Msg.DATES_CHECKIN_ABOVE))
+        # protect: with discreet mode off, it quotes the user's own words.
+        reply = Reply("\n\n".join(parts), buttons=buttons, protect=not user.discreet)
+        outgoing.append(Outgoing(user.address, reply, guard=while_planned(item.date_id)))
+    await flow_positions.move_many(tx, placements, now)
+    return outgoing

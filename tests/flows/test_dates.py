@@ -1,0 +1,269 @@
+"""/dates from the user's side: adding, bad input, listing, changing and deleting hard dates."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+
+from bot.content_pack.ids import Msg
+from bot.core.clock import ManualClock
+from bot.flows.context import Services
+from bot.flows.limits import MOST_HARD_DATES, TextLimit
+from bot.storage import hard_dates
+from bot.storage.hard_dates import DateKind, HardDate, Moment
+from bot.storage.users import find_user, set_checkins_stopped
+from tests.helpers.conversation import Conversation
+
+
+async def add_date(
+    chat: Conversation,
+    text_of: Callable[..., str],
+    typed: str,
+    label: str,
+    kind: Msg = Msg.DATES_KIND_ANNIVERSARY,
+    repeat: Msg = Msg.DATES_YEARLY,
+) -> None:
+    await chat.send("/dates")
+    await chat.press(text_of(Msg.DATES_ADD))
+    assert chat.text == text_of(Msg.DATES_ASK_KIND)
+    await chat.press(text_of(kind))
+    assert chat.text == text_of(Msg.DATES_ASK_DATE)
+    await chat.send(typed)
+    assert chat.text == text_of(Msg.DATES_ASK_REPEAT)
+    await chat.press(text_of(repeat))
+    assert chat.text == text_of(Msg.DATES_ASK_LABEL)
+    await chat.send(label)
+
+
+async def saved_dates(services: Services) -> list[HardDate]:
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None
+    return await hard_dates.list_dates(services.db, services.cipher, user.id)
+
+
+async def test_a_yearly_date_is_added_listed_and_its_words_stored_encrypted(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/dates")
+    assert chat.text.startswith(text_of(Msg.DATES_EMPTY))
+    await add_date(chat, text_of, "14th February", "The day I left")
+    added = text_of(Msg.DATES_ADDED, date="February 14")
+    item = text_of(Msg.DATES_ITEM_YEARLY, number=1, label="The day I left", date="February 14")
+    assert chat.text == f"{added}\n\n{text_of(Msg.DATES_LIST)}\n\n{item}"
+    assert chat.last[-1].protect  # the list quotes the user's own words
+    [saved] = await saved_dates(services)
+    assert (saved.kind, saved.month, saved.day, saved.year) == (DateKind.ANNIVERSARY, 2, 14, None)
+    # 2 March 2026 now: the next is the evening before 14 February 2027, at 19:00 (no
+    # evening check-in time set), in UTC for a user who gave no time zone.
+    assert saved.upcoming is not None
+    assert saved.upcoming.moment is Moment.EVE
+    assert saved.upcoming.due_at == datetime(2027, 2, 13, 19, 0, tzinfo=UTC)
+    raw = await services.db.fetch_one("SELECT label FROM hard_dates")
+    assert raw is not None and b"left" not in bytes(raw["label"])
+    await chat.send("/dates")
+    assert item in chat.text
+
+
+async def test_a_date_that_is_not_one_gets_an_example_and_nothing_is_lost(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/dates")
+    await chat.press(text_of(Msg.DATES_ADD))
+    await chat.press(text_of(Msg.DATES_KIND_HOLIDAY))
+    for typed in ("sometime in spring", "31 April", "14/14"):
+        await chat.send(typed)
+        assert chat.text == text_of(Msg.DATES_BAD_DATE)
+    await chat.send("2026-12-25")
+    await chat.press(text_of(Msg.DATES_ONCE))
+    await chat.send("  ")
+    assert chat.text == text_of(Msg.DATES_ASK_LABEL)  # an empty name is asked for again
+    await chat.send("First one alone")
+    [saved] = await saved_dates(services)
+    assert (saved.kind, saved.month, saved.day, saved.year) == (DateKind.HOLIDAY, 12, 25, 2026)
+    item = text_of(Msg.DATES_ITEM_ONCE, number=1, label="First one alone", date="December 25, 2026")
+    assert item in chat.text
+
+
+async def test_a_date_read_two_ways_is_asked_about(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/dates")
+    await chat.press(text_of(Msg.DATES_ADD))
+    await chat.press(text_of(Msg.DATES_KIND_CHILDREN))
+    await chat.send("3/4")
+    assert chat.text == text_of(Msg.DATES_WHICH)
+    # English as the user's language writes the month first: that reading leads.
+    assert [b.label for b in chat.last[-1].flat_buttons] == ["March 4", "April 3"]
+    await chat.press("April 3")
+    await chat.press(text_of(Msg.DATES_YEARLY))
+    await chat.send("Handover at school")
+    [saved] = await saved_dates(services)
+    assert (saved.kind, saved.month, saved.day) == (DateKind.CHILDREN, 4, 3)
+
+
+async def test_a_one_off_date_already_gone_is_refused_kindly(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/dates")
+    await chat.press(text_of(Msg.DATES_ADD))
+    await chat.press(text_of(Msg.DATES_KIND_LEGAL))
+    await chat.send("2026-02-14")
+    await chat.press(text_of(Msg.DATES_ONCE))
+    assert chat.text == f"{text_of(Msg.DATES_PAST)}\n\n{text_of(Msg.DATES_ASK_REPEAT)}"
+    assert await saved_dates(services) == []
+    await chat.press(text_of(Msg.DATES_YEARLY))  # the same date, every year, is fine
+    await chat.send("Hearing")
+    [saved] = await saved_dates(services)
+    assert (saved.month, saved.day, saved.year) == (2, 14, None)
+
+
+async def test_a_one_off_date_without_a_year_is_the_next_one(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await add_date(chat, text_of, "1 March", "Moving day", repeat=Msg.DATES_ONCE)
+    await add_date(chat, text_of, "2 March", "Today", repeat=Msg.DATES_ONCE)
+    assert chat.text.startswith(text_of(Msg.DATES_ADDED_NONE, date="March 2, 2026"))
+    first, today = await saved_dates(services)
+    assert first.year == 2027  # 1 March 2026 is gone
+    assert today.year == 2026  # today is not past: its morning has gone, so it only ends
+    assert today.upcoming is not None and today.upcoming.moment is Moment.END
+    assert today.upcoming.due_at == datetime(2026, 3, 3, 0, 0, tzinfo=UTC)
+
+
+async def test_29_february_every_year_falls_on_the_28th_without_a_leap_day(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await add_date(chat, text_of, "February 29", "Wedding day")
+    [saved] = await saved_dates(services)
+    assert (saved.month, saved.day) == (2, 29)
+    assert saved.upcoming is not None
+    assert saved.upcoming.on == date(2027, 2, 28)
+    assert saved.upcoming.due_at == datetime(2027, 2, 27, 19, 0, tzinfo=UTC)
+
+
+async def test_a_date_is_changed_and_deleted_with_buttons(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await add_date(chat, text_of, "14 February", "Old words")
+    await chat.press(text_of(Msg.DATES_EDIT))
+    assert chat.text == text_of(Msg.DATES_PICK)
+    await chat.press("1")
+    item = text_of(Msg.DATES_ITEM_YEARLY, number=1, label="Old words", date="February 14")
+    assert chat.text == text_of(Msg.DATES_EDIT_MENU, item=item)
+    labels = [b.label for b in chat.last[-1].flat_buttons]
+    assert text_of(Msg.DATES_MAKE_ONCE) in labels and text_of(Msg.DATES_MAKE_YEARLY) not in labels
+
+    await chat.press(text_of(Msg.DATES_CHANGE_LABEL))
+    assert chat.text == text_of(Msg.DATES_ASK_LABEL)
+    await chat.send("New words")
+    assert chat.text.startswith(text_of(Msg.DATES_CHANGED))
+    assert "New words" in chat.text
+
+    await chat.press(text_of(Msg.DATES_CHANGE_DATE))
+    await chat.send("not a date")
+    assert chat.text == text_of(Msg.DATES_BAD_DATE)
+    await chat.send("June 1")
+    [saved] = await saved_dates(services)
+    assert (saved.label, saved.month, saved.day, saved.year) == ("New words", 6, 1, None)
+    assert saved.upcoming is not None and saved.upcoming.on == date(2026, 6, 1)
+
+    await chat.press(text_of(Msg.DATES_MAKE_ONCE))
+    once = text_of(Msg.DATES_ITEM_ONCE, number=1, label="New words", date="June 1, 2026")
+    assert once in chat.text
+    await chat.press(text_of(Msg.DATES_CHANGE_DATE))
+    await chat.send("1 June 2025")
+    assert chat.text == text_of(Msg.DATES_PAST_TYPED)  # a one-off date: still to come
+    await chat.send("1 June 2026")
+    await chat.press(text_of(Msg.DATES_MAKE_YEARLY))
+    [saved] = await saved_dates(services)
+    assert saved.year is None
+
+    await chat.press(text_of(Msg.DATES_DELETE))
+    assert chat.text == f"{text_of(Msg.DATES_DELETED)}\n\n{text_of(Msg.DATES_EMPTY)}"
+    assert await saved_dates(services) == []
+    await chat.press(text_of(Msg.DATES_DONE))
+    assert chat.text == text_of(Msg.DATES_CLOSED)
+
+
+async def test_a_name_too_long_offers_to_keep_the_first_part(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    words = "a very long name for a day " * 5
+    await add_date(chat, text_of, "2027-03-02", words, kind=Msg.DATES_KIND_OTHER)
+    limit = TextLimit.DATE_LABEL.characters
+    assert chat.text == text_of(Msg.DATES_LABEL_TOO_LONG, limit=limit)
+    assert await saved_dates(services) == []
+    await chat.press(text_of(Msg.LONG_KEEP_FIRST))
+    [saved] = await saved_dates(services)
+    assert 0 < len(saved.label) <= limit and words.startswith(saved.label)
+
+
+async def test_no_more_dates_than_the_limit(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await add_date(chat, text_of, "1 January", "First")
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None
+    async with services.db.transaction() as tx:
+        for number in range(MOST_HARD_DATES - 1):
+            await hard_dates.add_date(
+                tx, services.cipher, user.id, DateKind.OTHER, f"d{number}", (5, 1, None), None,
+                services.clock.now(),
+            )  # fmt: skip
+    await chat.send("/dates")
+    await chat.press(text_of(Msg.DATES_ADD))
+    assert chat.text == text_of(Msg.DATES_FULL, limit=MOST_HARD_DATES)
+    assert len(await saved_dates(services)) == MOST_HARD_DATES
+
+
+async def test_mydata_shows_the_dates_and_forget_leaves_no_row(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await add_date(chat, text_of, "14 February", "The day I left")
+    await add_date(chat, text_of, "2027-03-02", "Hearing", Msg.DATES_KIND_LEGAL, Msg.DATES_ONCE)
+    await chat.send("/mydata")
+    exported = json.loads(chat.last[-1].text)["hard_dates"]
+    assert exported == [
+        {
+            "kind": "anniversary",
+            "label": "The day I left",
+            "date": "--02-14",
+            "every_year": True,
+            "next_at": "2027-02-13T19:00:00+00:00",
+            "next_moment": "eve",
+        },
+        {
+            "kind": "legal",
+            "label": "Hearing",
+            "date": "2027-03-02",
+            "every_year": False,
+            "next_at": "2027-03-01T19:00:00+00:00",
+            "next_moment": "eve",
+        },
+    ]
+    await chat.send("/forget")
+    await chat.press(text_of(Msg.FORGET_YES))
+    left = await services.db.fetch_one("SELECT COUNT(*) AS n FROM hard_dates")
+    assert left is not None and left["n"] == 0
+
+
+async def test_added_says_only_what_will_come(
+    chat: Conversation, clock: ManualClock, text_of: Callable[..., str]
+) -> None:
+    clock.set(datetime(2026, 3, 2, 20, 0, tzinfo=UTC))  # too late for the evening before
+    await add_date(chat, text_of, "3 March", "Tomorrow", repeat=Msg.DATES_ONCE)
+    assert chat.text.startswith(text_of(Msg.DATES_ADDED_MORNING, date="March 3, 2026"))
+
+
+async def test_added_while_checkins_are_stopped_says_they_wait_too(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/dates")
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None
+    async with services.db.transaction() as tx:
+        await set_checkins_stopped(tx, user.id, True)
+    await add_date(chat, text_of, "14 February", "The day I left")
+    added = text_of(Msg.DATES_ADDED, date="February 14")
+    assert chat.text.startswith(f"{added} {text_of(Msg.DATES_WHILE_OFF)}")
