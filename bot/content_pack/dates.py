@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 
-from babel.dates import format_datetime, format_skeleton
+from babel.dates import format_datetime
 
 
 def day_and_time(moment: datetime, locale: str) -> str:
@@ -12,6 +12,6 @@ def day_and_time(moment: datetime, locale: str) -> str:
     return format_datetime(moment, "EEE d MMM, HH:mm", tzinfo=moment.tzinfo, locale=locale)
 
 
-def day_of_year(day: date, locale: str) -> str:
-    """ "March 2" in English, "2 de marzo" in Spanish: a date without its year."""
-    return format_skeleton("MMMMd", day, locale=locale)
+def day_and_date(moment: datetime, locale: str) -> str:
+    """ "Mon 2 Mar" in English, "lun 2 mar" in Spanish: a day of the coming weeks."""
+    return format_datetime(moment, "EEE d MMM", tzinfo=moment.tzinfo, locale=locale)

@@ -24,6 +24,7 @@ from dataclasses import replace
 from datetime import datetime, time, timedelta
 from enum import StrEnum
 
+from bot.content_pack.dates import day_and_date
 from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Rows, Step, leading
@@ -95,7 +96,8 @@ def _keep_choices(ctx: FlowContext) -> Rows:
 
 
 def format_local_date(user: User, instant: datetime) -> str:
-    return f"{instant.astimezone(user_zone(user)):%a %d %b}"
+    """ "Tue 3 Mar" in English, "mar 3 mar" in Spanish: the day in the user's own words."""
+    return day_and_date(instant.astimezone(user_zone(user)), user.locale)
 
 
 class Settings(Flow):
