@@ -14,7 +14,8 @@ from datetime import date, datetime
 
 from bot.storage.db import Row, Transaction
 from bot.storage.queries import Queryable, from_epoch, optional_from_epoch, to_epoch
-from bot.storage.users import User, prefixed_columns, user_from_row
+from bot.storage.user_rows import UserRows
+from bot.storage.users import User, prefixed_columns
 
 _USER_COLUMNS = (
     f"{prefixed_columns('u')},"
@@ -75,25 +76,37 @@ def _whereabouts(row: Row) -> Whereabouts:
     )
 
 
+# The first `limit` due slots, and every other due slot of their users with them: a
+# user's slots are claimed together, so two due at once after downtime make one
+# check-in even when claims come in chunks.
 _DUE_SLOTS = f"""
+WITH first_due AS (
+  SELECT user_id FROM checkin_slots
+  WHERE next_due_at IS NOT NULL AND next_due_at <= ?
+  ORDER BY next_due_at
+  LIMIT ?
+)
 SELECT s.id AS slot_id, s.local_time, s.next_due_at, s.next_local_date, {_USER_COLUMNS}
 FROM checkin_slots AS s {_WITH_USER.format(alias="s")}
 WHERE s.next_due_at IS NOT NULL AND s.next_due_at <= ?
-ORDER BY s.next_due_at
-LIMIT ?
+  AND s.user_id IN (SELECT user_id FROM first_due)
+ORDER BY s.next_due_at, s.id
 """
 
 
 async def due_checkins(tx: Transaction, now: datetime, limit: int) -> list[DueSlot]:
-    """Check-in slots due at or before `now`, earliest first, at most `limit`."""
-    rows = await tx.fetch_all(_DUE_SLOTS, (to_epoch(now), limit))
+    """Check-in slots due at or before `now`, earliest first: the first `limit`, and any
+    other due slots of the same users (so possibly a few more than `limit`)."""
+    due = to_epoch(now)
+    rows = await tx.fetch_all(_DUE_SLOTS, (due, limit, due))
+    users = UserRows()
     return [
         DueSlot(
             slot_id=row["slot_id"],
             local_time=row["local_time"],
             due_at=from_epoch(row["next_due_at"]),
             local_date=date.fromisoformat(row["next_local_date"]),
-            user=user_from_row(row),
+            user=users.user(row),
             whereabouts=_whereabouts(row),
         )
         for row in rows
@@ -120,18 +133,32 @@ _DUE_SNOOZES = f"""
 SELECT sn.due_at AS next_due_at, {_USER_COLUMNS}
 FROM checkin_snoozes AS sn {_WITH_USER.format(alias="sn")}
 WHERE sn.due_at <= ?
+ORDER BY sn.due_at, sn.user_id
+LIMIT ?
 """
 
 
-async def take_due_snoozes(tx: Transaction, now: datetime) -> list[DueSnooze]:
-    """Snoozed check-ins due at or before `now`, removed as they are read."""
-    rows = await tx.fetch_all(_DUE_SNOOZES, (to_epoch(now),))
-    if rows:
-        await tx.execute("DELETE FROM checkin_snoozes WHERE due_at <= ?", (to_epoch(now),))
-    return [
-        DueSnooze(from_epoch(row["next_due_at"]), user_from_row(row), _whereabouts(row))
+async def take_due_snoozes(tx: Transaction, now: datetime, limit: int) -> list[DueSnooze]:
+    """Snoozed check-ins due at or before `now`, earliest first, at most `limit`,
+    removed as they are read."""
+    rows = await tx.fetch_all(_DUE_SNOOZES, (to_epoch(now), limit))
+    users = UserRows()
+    taken = [
+        DueSnooze(from_epoch(row["next_due_at"]), users.user(row), _whereabouts(row))
         for row in rows
     ]
+    await drop_due_snoozes(tx, [snooze.user.id for snooze in taken], now)
+    return taken
+
+
+async def drop_due_snoozes(tx: Transaction, user_ids: Sequence[int], now: datetime) -> None:
+    """Remove these users' snoozes due by `now`: they are asked (or not) with a slot of
+    theirs claimed at the same time, once."""
+    if user_ids:
+        await tx.executemany(
+            "DELETE FROM checkin_snoozes WHERE user_id = ? AND due_at <= ?",
+            [(user_id, to_epoch(now)) for user_id in user_ids],
+        )
 
 
 async def defer_checkins(tx: Transaction, until: Sequence[tuple[int, datetime]]) -> None:
@@ -159,16 +186,22 @@ SELECT f.id AS followup_id, {_USER_COLUMNS}
 FROM followups AS f {_WITH_USER.format(alias="f")}
 WHERE f.delivered_at IS NULL AND f.due_at <= ?
   AND (f.claimed_at IS NULL OR (f.claimed_by <> ? AND f.claimed_at <= ?))
+ORDER BY f.due_at, f.id
+LIMIT ?
 """
 
 
 async def due_followups(
-    tx: Transaction, now: datetime, claimer: str, lease_ended: datetime
+    tx: Transaction, now: datetime, claimer: str, lease_ended: datetime, limit: int
 ) -> list[DueFollowup]:
-    """Undelivered follow-ups due by `now`: unclaimed, or claimed by another `claimer`
-    at or before `lease_ended` (that process most likely died before sending)."""
-    rows = await tx.fetch_all(_DUE_FOLLOWUPS, (to_epoch(now), claimer, to_epoch(lease_ended)))
-    return [DueFollowup(row["followup_id"], user_from_row(row), _whereabouts(row)) for row in rows]
+    """Undelivered follow-ups due by `now`, earliest first, at most `limit`: unclaimed, or
+    claimed by another `claimer` at or before `lease_ended` (that process most likely
+    died before sending)."""
+    rows = await tx.fetch_all(
+        _DUE_FOLLOWUPS, (to_epoch(now), claimer, to_epoch(lease_ended), limit)
+    )
+    users = UserRows()
+    return [DueFollowup(row["followup_id"], users.user(row), _whereabouts(row)) for row in rows]
 
 
 async def claim_followups(

@@ -1,0 +1,93 @@
+"""Many user rows into `User`s at once, as the scheduler's claims read them.
+
+`users.user_from_row` parses every column of every row. A claim of thousands of
+rows holds only a few distinct weekday sets, quiet hours and times (most users
+share them), so here each distinct value is parsed once per claim and shared.
+The result is exactly what `user_from_row` gives (a test compares the two field
+by field, and fails when `User` gains a field this module does not read).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, time
+
+from bot.storage.db import Row
+from bot.storage.queries import from_epoch
+from bot.storage.users import QuietHours, User, weekdays_from_mask
+
+# Every field of `User` read below, in order: the test checks it against `User`.
+READS = (
+    "id",
+    "platform",
+    "platform_user_id",
+    "chat_id",
+    "locale",
+    "timezone",
+    "weekdays",
+    "quiet_hours",
+    "paused_until",
+    "checkins_stopped",
+    "unreachable_since",
+    "last_opening_id",
+    "last_reply_id",
+    "country",
+    "discreet",
+    "created_at",
+    "onboarded_at",
+    "keep_days",
+)
+
+
+class UserRows:
+    """Turns rows into users, each distinct weekday mask, pair of quiet hours and
+    moment parsed once for as long as this lives (one claim)."""
+
+    def __init__(self) -> None:
+        self._weekdays: dict[int, frozenset[int]] = {}
+        self._quiet: dict[tuple[str, str], QuietHours] = {}
+        self._moments: dict[int, datetime] = {}
+
+    def user(self, row: Row) -> User:
+        return User(
+            id=row["id"],
+            platform=row["platform"],
+            platform_user_id=row["platform_user_id"],
+            chat_id=row["chat_id"],
+            locale=row["locale"],
+            timezone=row["timezone"],
+            weekdays=self._days(row["weekdays"]),
+            quiet_hours=self._quiet_hours(row["quiet_start"], row["quiet_end"]),
+            paused_until=self._moment(row["paused_until"]),
+            checkins_stopped=bool(row["checkins_stopped"]),
+            unreachable_since=self._moment(row["unreachable_since"]),
+            last_opening_id=row["last_opening_id"],
+            last_reply_id=row["last_reply_id"],
+            country=row["country"],
+            discreet=bool(row["discreet"]),
+            created_at=from_epoch(row["created_at"]),
+            onboarded_at=self._moment(row["onboarded_at"]),
+            keep_days=row["keep_days"],
+        )
+
+    def _days(self, mask: int) -> frozenset[int]:
+        days = self._weekdays.get(mask)
+        if days is None:
+            days = self._weekdays[mask] = weekdays_from_mask(mask)
+        return days
+
+    def _quiet_hours(self, start: str | None, end: str | None) -> QuietHours | None:
+        if start is None or end is None:
+            return None
+        quiet = self._quiet.get((start, end))
+        if quiet is None:
+            quiet = QuietHours(time.fromisoformat(start), time.fromisoformat(end))
+            self._quiet[(start, end)] = quiet
+        return quiet
+
+    def _moment(self, seconds: int | None) -> datetime | None:
+        if seconds is None:
+            return None
+        moment = self._moments.get(seconds)
+        if moment is None:
+            moment = self._moments[seconds] = from_epoch(seconds)
+        return moment
