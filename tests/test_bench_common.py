@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+from dataclasses import replace
 
 import pytest
 
 from bench.common import LoopStallProbe, json_figures, percentile, print_json_figures
+from bench.dispatch import BaselineResult, SteadyResult, figures
 
 
 def test_percentile_is_the_nearest_rank_whatever_the_order() -> None:
@@ -79,3 +81,29 @@ async def test_the_stall_probe_reports_the_longest_it_woke_late() -> None:
     await woken.wait()
     longest = await probe.stop()
     assert longest == pytest.approx(0.240)
+
+
+def test_the_dispatch_figures_compare_hand_over_only_when_the_baseline_ran_every_job() -> None:
+    steady = SteadyResult(
+        schedules=100_000, startup_s=0.5, rss_after_imports_mb=90.0, rss_after_start_mb=110.0,
+        rss_increase_mb=20.0, due=10_000, handed_over=10_000, due_to_handed_over_s=0.8,
+        tick_s=0.7, delivery_s=0.1, queries_per_tick=700, startup_queries=14, claimed=10_000,
+        started=10_000, peak_rss_during_due_mb=120.0, peak_reset_worked=True,
+        still_due_after_tick=0, max_loop_stall_s=0.04,
+    )  # fmt: skip
+    ran_all = BaselineResult(
+        schedules=100_000, startup_s=20.0, rss_after_imports_mb=90.0, rss_before_start_mb=100.0,
+        rss_after_start_mb=500.0, rss_increase_mb=400.0, due=10_000, due_measured=True,
+        due_note="", executed=10_000, missed=0, due_to_done_s=8.0,
+    )  # fmt: skip
+    found, targets = figures(steady, ran_all, None)
+    shown = json.loads(json_figures(found, targets, "abc1234"))
+    assert shown["baseline_handed_over_s"] == 8.0
+    assert shown["handed_over_share_of_baseline"] == pytest.approx(0.1)
+    assert shown["target_handed_over_share_of_baseline"] == 0.2
+    assert shown["all_targets_met"] is True
+    skipped = replace(ran_all, executed=0, missed=10_000)  # the old misfire grace
+    found, targets = figures(steady, skipped, None)
+    shown = json.loads(json_figures(found, targets, "abc1234"))
+    assert shown["handed_over_share_of_baseline"] is None
+    assert shown["all_targets_met"] is False

@@ -38,6 +38,30 @@ READS = (
 )
 
 
+# The columns read, by name (as `users.prefixed_columns` selects them).
+_COLUMNS = (
+    "id",
+    "platform",
+    "platform_user_id",
+    "chat_id",
+    "locale",
+    "timezone",
+    "weekdays",
+    "quiet_start",
+    "quiet_end",
+    "paused_until",
+    "checkins_stopped",
+    "unreachable_since",
+    "last_opening_id",
+    "last_reply_id",
+    "country",
+    "discreet",
+    "created_at",
+    "onboarded_at",
+    "keep_days",
+)
+
+
 class UserRows:
     """Turns rows into users, each distinct weekday mask, pair of quiet hours and
     moment parsed once for as long as this lives (one claim)."""
@@ -46,27 +70,57 @@ class UserRows:
         self._weekdays: dict[int, frozenset[int]] = {}
         self._quiet: dict[tuple[str, str], QuietHours] = {}
         self._moments: dict[int, datetime] = {}
+        self._places: tuple[int, ...] | None = None
 
     def user(self, row: Row) -> User:
+        # Where each column is, found once: a row looks a name up by comparing it with
+        # every column's, which for thousands of rows of 20-odd columns adds up.
+        places = self._places
+        if places is None:
+            columns = row.keys()  # iterating a Row gives its values, not its names
+            names = [name.lower() for name in columns]
+            places = self._places = tuple(names.index(column) for column in _COLUMNS)
+        values = tuple(row)
+        (
+            user_id,
+            platform,
+            platform_user_id,
+            chat_id,
+            locale,
+            timezone,
+            weekdays,
+            quiet_start,
+            quiet_end,
+            paused_until,
+            checkins_stopped,
+            unreachable_since,
+            last_opening_id,
+            last_reply_id,
+            country,
+            discreet,
+            created_at,
+            onboarded_at,
+            keep_days,
+        ) = (values[place] for place in places)
         return User(
-            id=row["id"],
-            platform=row["platform"],
-            platform_user_id=row["platform_user_id"],
-            chat_id=row["chat_id"],
-            locale=row["locale"],
-            timezone=row["timezone"],
-            weekdays=self._days(row["weekdays"]),
-            quiet_hours=self._quiet_hours(row["quiet_start"], row["quiet_end"]),
-            paused_until=self._moment(row["paused_until"]),
-            checkins_stopped=bool(row["checkins_stopped"]),
-            unreachable_since=self._moment(row["unreachable_since"]),
-            last_opening_id=row["last_opening_id"],
-            last_reply_id=row["last_reply_id"],
-            country=row["country"],
-            discreet=bool(row["discreet"]),
-            created_at=from_epoch(row["created_at"]),
-            onboarded_at=self._moment(row["onboarded_at"]),
-            keep_days=row["keep_days"],
+            id=user_id,
+            platform=platform,
+            platform_user_id=platform_user_id,
+            chat_id=chat_id,
+            locale=locale,
+            timezone=timezone,
+            weekdays=self._days(weekdays),
+            quiet_hours=self._quiet_hours(quiet_start, quiet_end),
+            paused_until=self._moment(paused_until),
+            checkins_stopped=bool(checkins_stopped),
+            unreachable_since=self._moment(unreachable_since),
+            last_opening_id=last_opening_id,
+            last_reply_id=last_reply_id,
+            country=country,
+            discreet=bool(discreet),
+            created_at=from_epoch(created_at),
+            onboarded_at=self._moment(onboarded_at),
+            keep_days=keep_days,
         )
 
     def _days(self, mask: int) -> frozenset[int]:
