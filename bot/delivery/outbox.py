@@ -101,6 +101,12 @@ class PresenceChecks:
             self._answering = asyncio.create_task(self._answer(), name="outbox-presence")
         return await answer
 
+    async def close(self) -> None:
+        """Stop a query in flight (its workers are being stopped too)."""
+        if self._answering is not None:
+            self._answering.cancel()
+            await asyncio.gather(self._answering, return_exceptions=True)
+
     async def _answer(self) -> None:
         try:
             while self._asked:
@@ -183,6 +189,7 @@ class Outbox:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
+        await self._presence.close()
 
     def enqueue(self, outgoing: Outgoing) -> bool:
         """Queue one message; False when no adapter serves its platform."""
