@@ -26,7 +26,7 @@ from bot.storage.still_there import StillThere, Target
 from bot.storage.users import User
 
 KIND = "checkin"
-# Slots (or snoozes) claimed per transaction: about 20 ms of work on a slow machine,
+# Slots (or snoozes) claimed per transaction: some tens of ms of work on a busy machine,
 # after which replies waiting for the event loop or the database get their turn.
 CLAIM_CHUNK = 1_000
 # Someone in the middle of another conversation (settings, onboarding) is not
