@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 from bot.storage.db import Row, Transaction
 from bot.storage.queries import Queryable, from_epoch, optional_from_epoch, to_epoch
-from bot.storage.user_rows import UserRows
+from bot.storage.user_rows import ColumnPlaces, UserRows
 from bot.storage.users import User, prefixed_columns
 
 _USER_COLUMNS = (
@@ -70,10 +71,21 @@ class SlotAdvance:
     claimed_date: date
 
 
-def _whereabouts(row: Row) -> Whereabouts:
-    return Whereabouts(
-        row["current_flow"], row["current_step"], optional_from_epoch(row["flow_updated_at"])
-    )
+class _ClaimedRows:
+    """A claim's rows read by column position (see `ColumnPlaces`): the user, where they
+    are in a conversation, and the columns of the claimed row itself."""
+
+    def __init__(self, *own: str) -> None:
+        self.users = UserRows()
+        self._own = ColumnPlaces(own)
+        self._place = ColumnPlaces(("current_flow", "current_step", "flow_updated_at"))
+
+    def own(self, row: Row) -> list[Any]:
+        return self._own.values(row)
+
+    def whereabouts(self, row: Row) -> Whereabouts:
+        flow, step, updated_at = self._place.values(row)
+        return Whereabouts(flow, step, optional_from_epoch(updated_at))
 
 
 # The first `limit` due slots, and every other due slot of their users with them: a
@@ -99,18 +111,21 @@ async def due_checkins(tx: Transaction, now: datetime, limit: int) -> list[DueSl
     other due slots of the same users (so possibly a few more than `limit`)."""
     due = to_epoch(now)
     rows = await tx.fetch_all(_DUE_SLOTS, (due, limit, due))
-    users = UserRows()
-    return [
-        DueSlot(
-            slot_id=row["slot_id"],
-            local_time=row["local_time"],
-            due_at=from_epoch(row["next_due_at"]),
-            local_date=date.fromisoformat(row["next_local_date"]),
-            user=users.user(row),
-            whereabouts=_whereabouts(row),
+    read = _ClaimedRows("slot_id", "local_time", "next_due_at", "next_local_date")
+    slots = []
+    for row in rows:
+        slot_id, local_time, due_at, local_date = read.own(row)
+        slots.append(
+            DueSlot(
+                slot_id=slot_id,
+                local_time=local_time,
+                due_at=from_epoch(due_at),
+                local_date=date.fromisoformat(local_date),
+                user=read.users.user(row),
+                whereabouts=read.whereabouts(row),
+            )
         )
-        for row in rows
-    ]
+    return slots
 
 
 async def advance_slots(tx: Transaction, advances: Sequence[SlotAdvance]) -> None:
@@ -142,9 +157,9 @@ async def take_due_snoozes(tx: Transaction, now: datetime, limit: int) -> list[D
     """Snoozed check-ins due at or before `now`, earliest first, at most `limit`,
     removed as they are read."""
     rows = await tx.fetch_all(_DUE_SNOOZES, (to_epoch(now), limit))
-    users = UserRows()
+    read = _ClaimedRows()
     taken = [
-        DueSnooze(from_epoch(row["next_due_at"]), users.user(row), _whereabouts(row))
+        DueSnooze(from_epoch(row["next_due_at"]), read.users.user(row), read.whereabouts(row))
         for row in rows
     ]
     await drop_due_snoozes(tx, [snooze.user.id for snooze in taken], now)
@@ -200,8 +215,10 @@ async def due_followups(
     rows = await tx.fetch_all(
         _DUE_FOLLOWUPS, (to_epoch(now), claimer, to_epoch(lease_ended), limit)
     )
-    users = UserRows()
-    return [DueFollowup(row["followup_id"], users.user(row), _whereabouts(row)) for row in rows]
+    read = _ClaimedRows()
+    return [
+        DueFollowup(row["followup_id"], read.users.user(row), read.whereabouts(row)) for row in rows
+    ]
 
 
 async def claim_followups(

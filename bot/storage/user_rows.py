@@ -2,14 +2,17 @@
 
 `users.user_from_row` parses every column of every row. A claim of thousands of
 rows holds only a few distinct weekday sets, quiet hours and times (most users
-share them), so here each distinct value is parsed once per claim and shared.
+share them), so here each distinct value is parsed once per claim and shared,
+and columns are read by position, found once per claim.
 The result is exactly what `user_from_row` gives (a test compares the two field
 by field, and fails when `User` gains a field this module does not read).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, time
+from typing import Any
 
 from bot.storage.db import Row
 from bot.storage.queries import from_epoch
@@ -62,6 +65,26 @@ _COLUMNS = (
 )
 
 
+class ColumnPlaces:
+    """Where named columns sit in the rows of one query, found from its first row.
+
+    A Row looks a name up by comparing it with every column's name; for thousands
+    of rows of 20-odd columns that adds up, and reading by position does not.
+    """
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self._names = names
+        self._places: tuple[int, ...] | None = None
+
+    def values(self, row: Row) -> list[Any]:
+        places = self._places
+        if places is None:
+            columns = row.keys()  # iterating a Row gives its values, not its names
+            lowered = [name.lower() for name in columns]
+            places = self._places = tuple(lowered.index(name) for name in self._names)
+        return [row[place] for place in places]
+
+
 class UserRows:
     """Turns rows into users, each distinct weekday mask, pair of quiet hours and
     moment parsed once for as long as this lives (one claim)."""
@@ -70,17 +93,9 @@ class UserRows:
         self._weekdays: dict[int, frozenset[int]] = {}
         self._quiet: dict[tuple[str, str], QuietHours] = {}
         self._moments: dict[int, datetime] = {}
-        self._places: tuple[int, ...] | None = None
+        self._columns = ColumnPlaces(_COLUMNS)
 
     def user(self, row: Row) -> User:
-        # Where each column is, found once: a row looks a name up by comparing it with
-        # every column's, which for thousands of rows of 20-odd columns adds up.
-        places = self._places
-        if places is None:
-            columns = row.keys()  # iterating a Row gives its values, not its names
-            names = [name.lower() for name in columns]
-            places = self._places = tuple(names.index(column) for column in _COLUMNS)
-        values = tuple(row)
         (
             user_id,
             platform,
@@ -101,7 +116,7 @@ class UserRows:
             created_at,
             onboarded_at,
             keep_days,
-        ) = (values[place] for place in places)
+        ) = self._columns.values(row)
         return User(
             id=user_id,
             platform=platform,
