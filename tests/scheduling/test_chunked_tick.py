@@ -197,3 +197,27 @@ async def test_claimed_rows_become_the_users_the_repository_reads(world: World) 
     convert = UserRows()
     for row in [*rows, *rows]:  # the second time from what it kept
         assert convert.user(row) == user_from_row(row)
+
+
+@pytest.mark.usefixtures("small_chunks")
+async def test_a_snooze_due_with_a_slot_of_the_same_user_is_one_check_in(
+    world: World, monkeypatch: pytest.MonkeyPatch, text_of: Callable[..., str]
+) -> None:
+    monkeypatch.setattr(checkin_due, "CLAIM_CHUNK", 1)
+    chat = await world.onboard("ana", "UTC", "09:10")
+    await chat.send("/settings")
+    await chat.press("Check-in times")
+    await chat.send("09:10 10:10")
+    await chat.press("Done")
+    await onboard_many(world, 2, local_time="10:10")
+    world.adapter.take()
+    world.clock.set(START + timedelta(minutes=10))
+    await world.tick()
+    chat.history = [reply for _, reply in world.checkins_sent()]
+    await chat.press(text_of(Msg.SNOOZE_1H))  # asks again at 10:10, with the 10:10 slot
+    world.adapter.take()
+    world.clock.set(START + timedelta(hours=1, minutes=10))
+    await world.tick()
+    sent_to = sorted(address.user_id for address, _ in world.checkins_sent())
+    assert sent_to == ["ana", "user0", "user1"]
+    assert await world.run_until(START + timedelta(hours=3)) == []
