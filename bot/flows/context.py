@@ -115,6 +115,20 @@ def button_data(position: FlowPosition, value: str) -> str:
     return f"{position.flow}:{position.step}:{position.token}:{value}"
 
 
+LabelledRows = tuple[tuple[tuple[str, str], ...], ...]  # (label, value) per button
+
+
+def labelled(ctx: FlowContext, rows: Sequence[Sequence[Choice]]) -> LabelledRows:
+    """Button labels looked up once; `markup` then only adds each user's step and token."""
+    return tuple(tuple((_label(ctx, choice), choice.value) for choice in row) for row in rows)
+
+
+def markup(rows: LabelledRows, position: FlowPosition) -> tuple[tuple[Button, ...], ...]:
+    return tuple(
+        tuple(Button(label, button_data(position, value)) for label, value in row) for row in rows
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Keyboard:
     """A step's buttons, labels and data written out but for the token, which is each
@@ -139,20 +153,6 @@ def keyboard(rows: LabelledRows, flow: str, step: str) -> Keyboard:
         tuple(
             tuple((label, f"{flow}:{step}:", f":{value}") for label, value in row) for row in rows
         )
-    )
-
-
-LabelledRows = tuple[tuple[tuple[str, str], ...], ...]  # (label, value) per button
-
-
-def labelled(ctx: FlowContext, rows: Sequence[Sequence[Choice]]) -> LabelledRows:
-    """Button labels looked up once; `markup` then only adds each user's step and token."""
-    return tuple(tuple((_label(ctx, choice), choice.value) for choice in row) for row in rows)
-
-
-def markup(rows: LabelledRows, position: FlowPosition) -> tuple[tuple[Button, ...], ...]:
-    return tuple(
-        tuple(Button(label, button_data(position, value)) for label, value in row) for row in rows
     )
 
 
