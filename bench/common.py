@@ -1,8 +1,11 @@
-"""What every benchmark shares: where and how it ran, its targets, its percentiles."""
+"""What every benchmark shares: where and how it ran, its targets, its percentiles, its
+figures as JSON, and a probe of how long the event loop was held up."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import math
 import os
 import platform
@@ -10,7 +13,7 @@ import shlex
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -100,3 +103,86 @@ def percentile(values: Sequence[float], fraction: float) -> float:
     ordered = sorted(values)
     rank = math.ceil(fraction * len(ordered))
     return ordered[min(len(ordered), max(1, rank)) - 1]
+
+
+Figure = float | int | str | bool | None
+
+
+def json_figures(
+    figures: Mapping[str, Figure], targets: Mapping[str, float], commit_hash: str
+) -> str:
+    """One JSON object: every figure under its own name, each target as `target_<name>`,
+    the commit the code ran at, and whether every target was met.
+
+    A target is an upper bound on the figure of the same name. A figure that is not
+    a finite number (not measured, say) is written as null, and misses its target.
+    """
+    unknown = sorted(set(targets) - set(figures))
+    if unknown:
+        raise ValueError(f"targets without a figure: {', '.join(unknown)}")
+    shown: dict[str, Figure] = {"commit": commit_hash}
+    for name, value in figures.items():
+        shown[name] = _finite(value)
+    met = True
+    for name, limit in targets.items():
+        shown[f"target_{name}"] = limit
+        value = shown[name]
+        met = met and isinstance(value, int | float) and value <= limit
+    shown["all_targets_met"] = met
+    return json.dumps(shown, allow_nan=False, sort_keys=False)
+
+
+def print_json_figures(
+    figures: Mapping[str, Figure], targets: Mapping[str, float], commit_hash: str
+) -> None:
+    """Print `json_figures(...)` as the last line of the output (flushed, so it is last)."""
+    print(json_figures(figures, targets, commit_hash), flush=True)
+
+
+def _finite(value: Figure) -> Figure:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+class LoopStallProbe:
+    """A task that asks to wake every `period` seconds and notes the most it woke late:
+    the longest the event loop was held by other work (a tick, say) meanwhile.
+
+    `now` and `sleep` are the loop's own by default; tests give their own.
+    """
+
+    def __init__(
+        self,
+        period: float = 0.010,
+        now: Callable[[], float] | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.period = period
+        self.longest_s = 0.0
+        self.wakes = 0
+        self._now = now
+        self._sleep = sleep
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="loop-stall-probe")
+
+    async def stop(self) -> float:
+        """Stop probing; the longest stall seen, in seconds."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        return self.longest_s
+
+    async def _run(self) -> None:
+        now = self._now or asyncio.get_running_loop().time
+        last = now()
+        while True:
+            await self._sleep(self.period)
+            woke = now()
+            self.wakes += 1
+            self.longest_s = max(self.longest_s, woke - last - self.period)
+            last = woke

@@ -12,12 +12,18 @@ other's figures:
   Router, scheduled_delivery with its Outbox, Dispatcher and TickRunner), an
   injected ManualClock and a null adapter. The clock is moved to the due
   minute and one tick is timed until the adapter has all 10,000 messages.
+  A task that asks to wake every 10 ms measures the longest the event loop
+  was held up (a reply would have waited that long) from the due minute until
+  every message is handed over; that is also run once with 50,000 due.
 * `--variant apscheduler`: the baseline, one APScheduler 3.11 cron job per
-  user, the way python-telegram-bot's JobQueue.run_daily schedules them.
+  user, the way python-telegram-bot's JobQueue.run_daily schedules them, with
+  no misfire grace (`misfire_grace_time=None`), so every due job runs however
+  late and its hand-over time is comparable.
 
 Each child prints one JSON line; this script prints a table and writes it,
-with the command, to the "Dispatch" section of bench/RESULTS.md.
-The exit status is 1 when a target is missed.
+with the command and the commit, to the "Dispatch" section of bench/RESULTS.md.
+With `--json` its last line is one JSON object with every figure and its
+target (`target_<figure>`). The exit status is 1 when a target is missed.
 
 To profile the tick: `--keep-db DIR --prepare-only`, copy DIR/prepared (a run
 uses up its due slots), then `--variant steady --db COPY/steady.db --profile`;
@@ -53,7 +59,15 @@ from apscheduler.events import EVENT_JOB_MISSED, JobExecutionEvent
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
-from bench.common import REPO, Check, Machine, machine, shown_command
+from bench.common import (
+    REPO,
+    Check,
+    LoopStallProbe,
+    Machine,
+    machine,
+    print_json_figures,
+    shown_command,
+)
 from bench.results import write_section
 from bot.app import open_services, scheduled_delivery
 from bot.config import Settings
@@ -99,6 +113,7 @@ ZONES = (
 
 DEFAULT_USERS = 100_000
 DEFAULT_DUE = 10_000
+DEFAULT_STALL_DUE = 50_000  # the loop-stall figure is also taken at this many due
 
 # The due minute T. It lies far in the real future on purpose: TickRunner
 # plans its wake-up job from the real wall clock (datetime.now) while the
@@ -124,6 +139,8 @@ TARGET_STARTUP_S = 1.0
 TARGET_RSS_INCREASE_MB = 60.0
 TARGET_DUE_S = 1.0
 TARGET_BASELINE_RATIO = 5.0  # Steady at most a fifth of the per-job baseline
+TARGET_LOOP_STALL_S = 0.1  # no reply waits longer than this behind scheduling work
+STALL_PROBE_PERIOD_S = 0.010
 
 # The baseline's 10,000 due jobs fire on the real clock (APScheduler has no
 # injectable one), this many seconds after its child begins: enough for its
@@ -192,6 +209,7 @@ class SteadyResult:
     peak_rss_during_due_mb: float
     peak_reset_worked: bool
     still_due_after_tick: int
+    max_loop_stall_s: float  # the longest a 10 ms probe woke late, due until handed over
 
 
 @dataclass
@@ -405,6 +423,9 @@ async def run_steady(db_path: Path, expected_due: int, profile: bool) -> SteadyR
 
         peak_reset = reset_peak_rss()
         profiler = cProfile.Profile() if profile else None
+        probe = LoopStallProbe(STALL_PROBE_PERIOD_S)
+        probe.start()
+        await asyncio.sleep(0)  # the probe has begun: its first wait counts from here
         clock.set(DUE_AT)
         before = time.perf_counter()
         if profiler is not None:
@@ -413,6 +434,7 @@ async def run_steady(db_path: Path, expected_due: int, profile: bool) -> SteadyR
         ticked = time.perf_counter()
         await delivery.outbox.drain()
         drained = time.perf_counter()
+        max_stall = await probe.stop()
         if profiler is not None:
             profiler.disable()
             pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(40)
@@ -440,6 +462,7 @@ async def run_steady(db_path: Path, expected_due: int, profile: bool) -> SteadyR
         peak_rss_during_due_mb=peak,
         peak_reset_worked=peak_reset,
         still_due_after_tick=still_due,
+        max_loop_stall_s=max_stall,
     )
 
 
@@ -521,8 +544,7 @@ class DueCounter:
         self._maybe_done(now)
 
     def on_missed(self, event: JobExecutionEvent) -> None:
-        # APScheduler's default misfire_grace_time is 1 s: a job that it gets
-        # to more than a second late is skipped, not run late.
+        # With misfire_grace_time=None no job should be skipped; counted, in case.
         if event.scheduled_run_time == self.target:
             self.missed += 1
             self._maybe_done(time.time())
@@ -554,7 +576,9 @@ async def run_apscheduler(db_path: Path, expected_due: int, lead_s: float) -> Ba
             second=spec.second,
             timezone=spec.zone,
         )
-        scheduler.add_job(counter.hit if spec.due else _noop, trigger)
+        # No misfire grace: every due job runs, however late (the default, 1 s, skipped
+        # all 10,000 as misfired, which times nothing).
+        scheduler.add_job(counter.hit if spec.due else _noop, trigger, misfire_grace_time=None)
     scheduler.start()  # computes every job's next fire time and files it in the job store
     startup = time.perf_counter() - started
     rss_start = rss_mb()
@@ -592,7 +616,9 @@ async def run_apscheduler(db_path: Path, expected_due: int, lead_s: float) -> Ba
 # --- orchestration and the report -----------------------------------------------------------
 
 
-def run_child(variant: str, db_path: Path, args: argparse.Namespace) -> dict[str, Any]:
+def run_child(
+    variant: str, db_path: Path, args: argparse.Namespace, due: int | None = None
+) -> dict[str, Any]:
     command = [
         sys.executable,
         str(Path(__file__).resolve()),
@@ -600,8 +626,10 @@ def run_child(variant: str, db_path: Path, args: argparse.Namespace) -> dict[str
         variant,
         "--db",
         str(db_path),
+        "--users",
+        str(args.users),
         "--due",
-        str(args.due),
+        str(args.due if due is None else due),
         "--baseline-lead",
         str(args.baseline_lead),
     ]
@@ -616,9 +644,20 @@ def ratio(baseline: float, steady: float) -> float:
     return baseline / steady if steady > 0 else math.inf
 
 
-def checks(steady: SteadyResult, baseline: BaselineResult) -> list[Check]:
+def due_ratio(steady: SteadyResult, baseline: BaselineResult) -> float:
+    """Baseline ÷ Steady, due → all handed over; NaN when the baseline was not measured."""
+    if not baseline.due_measured or baseline.due_to_done_s is None or baseline.missed:
+        return math.nan
+    return ratio(baseline.due_to_done_s, steady.due_to_handed_over_s)
+
+
+def checks(
+    steady: SteadyResult, baseline: BaselineResult, stall_run: SteadyResult | None
+) -> list[Check]:
     start_ratio = ratio(baseline.startup_s, steady.startup_s)
     rss_ratio = ratio(baseline.rss_increase_mb, steady.rss_increase_mb)
+    handed_ratio = due_ratio(steady, baseline)
+    stall_runs = [steady] + ([stall_run] if stall_run is not None else [])
     return [
         Check(
             f"Start-up with {steady.schedules:,} schedules",
@@ -650,7 +689,67 @@ def checks(steady: SteadyResult, baseline: BaselineResult) -> list[Check]:
             f"1/{rss_ratio:.1f}",
             rss_ratio >= TARGET_BASELINE_RATIO,
         ),
+        Check(
+            f"Due → {steady.due:,} handed over vs one job per user",
+            f"≤ 1/{TARGET_BASELINE_RATIO:g} of baseline",
+            "baseline not measured" if math.isnan(handed_ratio) else f"1/{handed_ratio:.1f}",
+            handed_ratio >= TARGET_BASELINE_RATIO,
+        ),
+        *(
+            Check(
+                f"Longest event-loop stall, {run.due:,} due",
+                f"≤ {TARGET_LOOP_STALL_S:g} s",
+                f"{run.max_loop_stall_s:.3f} s",
+                run.max_loop_stall_s <= TARGET_LOOP_STALL_S,
+            )
+            for run in stall_runs
+        ),
     ]
+
+
+def figures(
+    steady: SteadyResult, baseline: BaselineResult, stall_run: SteadyResult | None
+) -> tuple[dict[str, float | int | None], dict[str, float]]:
+    """Every figure by name, and the targets (upper bounds) of those that have one."""
+    measured = not math.isnan(due_ratio(steady, baseline))
+    baseline_due = baseline.due_to_done_s if measured else None
+    found: dict[str, float | int | None] = {
+        "schedules": steady.schedules,
+        "due": steady.due,
+        "handed_over": steady.handed_over,
+        "startup_s": steady.startup_s,
+        "baseline_startup_s": baseline.startup_s,
+        "startup_share_of_baseline": steady.startup_s / baseline.startup_s,
+        "rss_increase_mb": steady.rss_increase_mb,
+        "baseline_rss_increase_mb": baseline.rss_increase_mb,
+        "rss_increase_share_of_baseline": steady.rss_increase_mb / baseline.rss_increase_mb,
+        "handed_over_s": steady.due_to_handed_over_s,
+        "tick_s": steady.tick_s,
+        "baseline_handed_over_s": baseline_due,
+        "baseline_ran": baseline.executed,
+        "baseline_missed": baseline.missed,
+        "handed_over_share_of_baseline": (
+            None if baseline_due is None else steady.due_to_handed_over_s / baseline_due
+        ),
+        "queries_per_tick": steady.queries_per_tick,
+        "max_loop_stall_s": steady.max_loop_stall_s,
+    }
+    targets = {
+        "startup_s": TARGET_STARTUP_S,
+        "startup_share_of_baseline": 1 / TARGET_BASELINE_RATIO,
+        "rss_increase_mb": TARGET_RSS_INCREASE_MB,
+        "rss_increase_share_of_baseline": 1 / TARGET_BASELINE_RATIO,
+        "handed_over_s": TARGET_DUE_S,
+        "handed_over_share_of_baseline": 1 / TARGET_BASELINE_RATIO,
+        "max_loop_stall_s": TARGET_LOOP_STALL_S,
+    }
+    if stall_run is not None:
+        name = f"{stall_run.due // 1000}k"
+        found[f"due_{name}"] = stall_run.due
+        found[f"handed_over_{name}_s"] = stall_run.due_to_handed_over_s
+        found[f"max_loop_stall_{name}_s"] = stall_run.max_loop_stall_s
+        targets[f"max_loop_stall_{name}_s"] = TARGET_LOOP_STALL_S
+    return found, targets
 
 
 def baseline_due_cell(baseline: BaselineResult) -> str:
@@ -667,8 +766,10 @@ def render(
     runs: Sequence[SteadyResult],
     steady: SteadyResult,
     baseline: BaselineResult,
+    stall_run: SteadyResult | None,
 ) -> str:
-    results = checks(steady, baseline)
+    results = checks(steady, baseline, stall_run)
+    handed_ratio = due_ratio(steady, baseline)
     due_times = sorted(run.due_to_handed_over_s for run in runs)
     start_times = sorted(run.startup_s for run in runs)
     start_ratio = ratio(baseline.startup_s, steady.startup_s)
@@ -698,7 +799,7 @@ def render(
         "",
         f"**Result: {verdict}.**",
         "",
-        "| Figure | Steady (one DB tick) | APScheduler, one cron job per user"
+        "| Figure | Steady (one tick, in chunks) | APScheduler, one cron job per user"
         " | Baseline ÷ Steady |",
         "|---|---:|---:|---:|",
         f"| Schedules at start | {steady.schedules:,} | {baseline.schedules:,} | |",
@@ -713,10 +814,22 @@ def render(
         f"| RSS increase (MB) | {steady.rss_increase_mb:.1f} | {baseline.rss_increase_mb:.1f}"
         f" | {rss_ratio:.1f}× |",
         f"| Due → all {steady.due:,} handed over (s) | {steady.due_to_handed_over_s:.3f}"
-        f" | {baseline_due_cell(baseline)} | |",
+        f" | {baseline_due_cell(baseline)}"
+        f" | {'' if math.isnan(handed_ratio) else f'{handed_ratio:.1f}×'} |",
         f"| … of which the claiming tick (s) | {steady.tick_s:.3f} | | |",
         f"| … of which outbox delivery (s) | {steady.delivery_s:.3f} | | |",
         f"| Queries per tick | {steady.queries_per_tick} | — | |",
+        f"| Longest event-loop stall, {steady.due:,} due (s) | {steady.max_loop_stall_s:.3f} | | |",
+        *(
+            [
+                f"| Longest event-loop stall, {stall_run.due:,} due (s)"
+                f" | {stall_run.max_loop_stall_s:.3f} | | |",
+                f"| Due → all {stall_run.due:,} handed over (s)"
+                f" | {stall_run.due_to_handed_over_s:.3f} | | |",
+            ]
+            if stall_run is not None
+            else []
+        ),
         f"| Peak RSS during due handling (MB) | {steady.peak_rss_during_due_mb:.1f}"
         f"{'' if steady.peak_reset_worked else ' (peak since process start)'} | | |",
         "",
@@ -740,16 +853,29 @@ def render(
         " the delay a user sees (plus the platform's own).",
         f"- The tick claimed {steady.claimed:,} and started {steady.started:,} check-ins;"
         f" {steady.still_due_after_tick} slots were still due after it. Queries per tick counts"
-        " every statement sent to SQLite (an executemany counts once).",
+        " every statement sent to SQLite (an executemany counts once), the outbox's checks"
+        " that each user is still there (one per round of sends) included.",
+        "- Longest event-loop stall: a task asks to wake every"
+        f" {STALL_PROBE_PERIOD_S * 1000:g} ms from just before the due minute until every"
+        " message is handed over; the figure is the most it woke late, which is how long a"
+        " reply (a crisis reply too) would have waited for the loop. The tick claims in chunks"
+        " of 1,000 rows, each in its own transaction, and lets other tasks run in between."
+        + (
+            f" The {stall_run.due:,}-due figure is one more Steady run on a database prepared"
+            f" the same way with {stall_run.due:,} of the {stall_run.schedules:,} due."
+            if stall_run is not None
+            else ""
+        ),
         "- Baseline: `AsyncIOScheduler(timezone=UTC)` with one `CronTrigger(day_of_week, hour,"
         " minute, second, timezone)` job per user, added before `scheduler.start()` in a running"
         " loop, with a bare async no-op; PTB's JobQueue also keeps a Job object per user, so it"
         " needs more than this. Its RSS increase is counted from after it loaded its input rows.",
         f"- Baseline due time: APScheduler reads the real clock, so its {prepared.due:,} due jobs"
         " were given a real instant shortly after its start-up as their wall time (same zones,"
-        f" {prepared.due_per_zone} each) and timed from that instant until the last had run or"
-        " been skipped. APScheduler's default misfire_grace_time (PTB keeps it) is 1 s: a job it"
-        " reaches later than that is skipped, not run late.",
+        f" {prepared.due_per_zone} each) and timed from that instant until the last had run."
+        " Its jobs have no misfire grace (`misfire_grace_time=None`): with APScheduler's"
+        " default of 1 s (which PTB keeps) a job it reaches later than that is skipped, and"
+        " nearly all 10,000 were, so nothing would be compared.",
     ]
     return "\n".join(lines) + "\n"
 
@@ -777,9 +903,18 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--keep-db", type=Path, help="prepare the database here and keep it")
     parser.add_argument("--prepare-only", action="store_true", help="with --keep-db: stop there")
     parser.add_argument("--no-write", action="store_true", help="print only, leave RESULTS.md")
+    parser.add_argument(
+        "--stall-due",
+        type=int,
+        default=DEFAULT_STALL_DUE,
+        help="one more steady run with this many due, for its loop stall (0: none)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object last")
     args = parser.parse_args(argv)
     if args.due % len(ZONES) or not 0 < args.due <= args.users:
         parser.error(f"--due must be a multiple of {len(ZONES)} between 1 and --users")
+    if args.stall_due and (args.stall_due % len(ZONES) or not 0 < args.stall_due <= args.users):
+        parser.error(f"--stall-due must be 0 or a multiple of {len(ZONES)} up to --users")
     if args.variant and args.db is None:
         parser.error("--variant needs --db")
     if args.steady_runs < 1:
@@ -819,24 +954,31 @@ def main(argv: Sequence[str]) -> int:
             shutil.copytree(db_path.parent, copy)
             print(f"running steady {number}/{args.steady_runs} …", file=sys.stderr)
             runs.append(SteadyResult(**run_child("steady", copy / db_path.name, args)))
+        stall_run = None
+        if args.stall_due and args.stall_due != args.due:
+            stall_path = folder / "stall" / db_path.name
+            stall_path.parent.mkdir(parents=True)
+            print(f"preparing {args.stall_due:,} due for the stall run …", file=sys.stderr)
+            asyncio.run(prepare_database(stall_path, args.users, args.stall_due))
+            asyncio.run(first_open(stall_path))
+            print(f"running steady with {args.stall_due:,} due …", file=sys.stderr)
+            stall_run = SteadyResult(**run_child("steady", stall_path, args, args.stall_due))
         print("running apscheduler baseline …", file=sys.stderr)
         baseline = BaselineResult(**run_child("apscheduler", db_path, args))
 
     runs.sort(key=lambda run: run.due_to_handed_over_s)
     steady = runs[len(runs) // 2]  # the median run by due time
+    host = machine(["APScheduler"])
     report = render(
-        shown_command([sys.argv[0], *argv]),
-        machine(["APScheduler"]),
-        prepared,
-        runs,
-        steady,
-        baseline,
+        shown_command([sys.argv[0], *argv]), host, prepared, runs, steady, baseline, stall_run
     )
     print(report)
     if not args.no_write:
         write_section(SECTION, report)
         print(f"written to {Path('bench') / 'RESULTS.md'}", file=sys.stderr)
-    return 0 if all(check.passed for check in checks(steady, baseline)) else 1
+    if args.json:
+        print_json_figures(*figures(steady, baseline, stall_run), host.commit)
+    return 0 if all(check.passed for check in checks(steady, baseline, stall_run)) else 1
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ Run from the repo root:
     .venv/bin/python bench/soak.py                 # the spec: 1,000 users, 3 simulated days
     .venv/bin/python bench/soak.py --users 100 --days 1 --no-write   # a quick look
 
+With `--json` its last line is one JSON object with every figure and its target.
+
 It prints its figures, says per target met / not met, writes the "Soak" section of
 bench/RESULTS.md, and exits 1 when a target is missed. This is a soak run, not a test: it
 shows how the whole bot behaves for a while under trouble, with figures, rather than
@@ -103,7 +105,15 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
 
-from bench.common import REPO, Check, machine, percentile, shown_command
+from bench.common import (
+    REPO,
+    Check,
+    commit,
+    machine,
+    percentile,
+    print_json_figures,
+    shown_command,
+)
 from bench.results import write_section
 from bench.soak_faults import FaultRates, FaultyTelegram
 from bot.content_pack.ids import Msg
@@ -1367,6 +1377,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--stall-share", type=float, default=0.02)
     parser.add_argument("--keep-logs", help="copy the bot's stderr logs to this folder")
     parser.add_argument("--no-write", action="store_true", help="print only, leave RESULTS.md")
+    parser.add_argument("--json", action="store_true", help="print one JSON object last")
     args = parser.parse_args(argv)
     if args.users < 1 or args.days <= 0 or args.speed <= 0:
         parser.error("--users, --days and --speed must be positive")
@@ -1388,7 +1399,42 @@ def main(argv: Sequence[str]) -> int:
         print(f"written to {Path('bench') / 'RESULTS.md'}", file=sys.stderr)
     for check in checks(outcome):
         print(f"{check.name}: {'met' if check.passed else 'NOT MET'}", file=sys.stderr)
+    if args.json:
+        print_json_figures(*figures(outcome), commit())
     return 0 if all(check.passed for check in checks(outcome)) else 1
+
+
+def figures(outcome: Outcome) -> tuple[dict[str, float | int], dict[str, float]]:
+    """Every figure by name, and the targets (upper bounds) of those `checks` judges."""
+    o, c = outcome, outcome.counts
+    found: dict[str, float | int] = {
+        "users": o.users,
+        "checkins_due": c.due,
+        "checkins_delivered": c.delivered,
+        "answers_lost": c.answers_lost,
+        "duplicate_checkins": c.duplicated,
+        "followups_due": c.f_due,
+        "followups_lost": c.f_lost,
+        "crashes": o.crashes,
+        "tracebacks": o.tracebacks,
+        "checkins_lost_at_kill": c.lost_near_kill,
+        "checkins_lost_other": c.lost - c.lost_near_kill,
+        "claimed_unsent_at_kill": o.kill.claimed_unsent,
+        "latency_p50_ms": o.latency_p50_ms,
+        "latency_p99_ms": o.latency_p99_ms,
+        "latency_max_ms": o.latency_max_ms,
+        "wall_s": o.wall_s,
+    }
+    targets: dict[str, float] = {
+        "answers_lost": 0,
+        "duplicate_checkins": 0,
+        "followups_lost": 0,
+        "crashes": 0,
+        "tracebacks": 0,
+        "checkins_lost_at_kill": o.kill.claimed_unsent,
+        "checkins_lost_other": 0,
+    }
+    return found, targets
 
 
 if __name__ == "__main__":

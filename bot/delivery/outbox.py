@@ -2,6 +2,12 @@
 
 Replies to what a user just wrote do not queue here; they go straight back
 through the adapter, so a crisis reply never waits behind routine sends.
+
+Just before a message goes out, its guard is checked: a `StillThere` guard (the
+user not forgotten, the follow-up not answered, the reminder not paused) is
+asked together with those of every message other workers are about to send at
+that moment, in one query (`PresenceChecks`), so 10,000 due check-ins do not make
+10,000 queries, and each is still checked at the last moment before its send.
 """
 
 from __future__ import annotations
@@ -24,7 +30,9 @@ from bot.core.platform import (
 )
 from bot.core.replies import Reply
 from bot.logs import get_logger, log_event
+from bot.storage import still_there
 from bot.storage.db import Database, Transaction
+from bot.storage.still_there import StillThere
 from bot.storage.users import mark_unreachable
 
 log = get_logger("outbox")
@@ -41,6 +49,7 @@ MAX_RATE_LIMITED_SECONDS = 900.0  # in all, per message, waiting for the platfor
 # A message's own checks and consequences, so the outbox knows no kind of message.
 # Checked again just before sending: False drops it (the user was forgotten, the
 # follow-up already answered, the reminder paused while it waited in the queue).
+# A `StillThere` is such a guard that can be checked together with others.
 Guard = Callable[[Database], Awaitable[bool]]
 # Run in a transaction of their own once the platform accepted the message.
 OnDelivered = Callable[[Transaction, datetime], Awaitable[None]]
@@ -69,6 +78,54 @@ class OutboxStats:
     uncertain: int = 0  # the answer timed out after the request went out: counted as sent
 
 
+class PresenceChecks:
+    """`StillThere` guards asked at the same moment, answered by one query.
+
+    A worker about to send asks here and waits; every ask made while no query is
+    running joins the next one. So each message is checked right before its own
+    send, as a query per message did, for a query per round of sends.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._asked: list[tuple[StillThere, asyncio.Future[bool]]] = []
+        self._answering: asyncio.Task[None] | None = None
+        self.queries = 0
+
+    async def still_there(self, key: StillThere) -> bool:
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._asked.append((key, answer))
+        if self._answering is None:
+            # Started as a task, it first runs once the other workers woken with this
+            # one have asked too.
+            self._answering = asyncio.create_task(self._answer(), name="outbox-presence")
+        return await answer
+
+    async def close(self) -> None:
+        """Stop a query in flight (its workers are being stopped too)."""
+        if self._answering is not None:
+            self._answering.cancel()
+            await asyncio.gather(self._answering, return_exceptions=True)
+
+    async def _answer(self) -> None:
+        try:
+            while self._asked:
+                asked, self._asked = self._asked, []
+                try:
+                    self.queries += 1
+                    present = await still_there.present(self._db, {key for key, _ in asked})
+                except Exception as error:  # each worker counts its own message as failed
+                    for _, answer in asked:
+                        if not answer.done():
+                            answer.set_exception(error)
+                    continue
+                for key, answer in asked:
+                    if not answer.done():  # not a worker cancelled while it waited
+                        answer.set_result(key in present)
+        finally:
+            self._answering = None
+
+
 def backoff_seconds(attempt: int) -> float:
     """1, 2, 4, 8 ... seconds, capped: bounded, so a long outage never becomes a retry storm."""
     return float(min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** (attempt - 1)))
@@ -94,7 +151,13 @@ class Outbox:
         self._on_sent = on_sent
         self._queues: dict[str, asyncio.Queue[Outgoing]] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._presence = PresenceChecks(db)
         self.stats = OutboxStats()
+
+    @property
+    def presence_queries(self) -> int:
+        """Queries made so far to check that messages' targets are still there."""
+        return self._presence.queries
 
     @property
     def workers_per_platform(self) -> int:
@@ -126,6 +189,7 @@ class Outbox:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
+        await self._presence.close()
 
     def enqueue(self, outgoing: Outgoing) -> bool:
         """Queue one message; False when no adapter serves its platform."""
@@ -153,7 +217,7 @@ class Outbox:
                 queue.task_done()
 
     async def _deliver(self, adapter: Adapter, outgoing: Outgoing) -> None:
-        if outgoing.guard is not None and not await outgoing.guard(self._db):
+        if not await self._still_wanted(outgoing):
             return  # no longer wanted: it changed while the message waited in the queue
         attempt = 0
         waited_for_platform = 0.0
@@ -194,6 +258,14 @@ class Outbox:
                 return
         self.stats.dropped += 1
         log_event(log, "outbox.gave_up", logging.WARNING, platform=outgoing.address.platform)
+
+    async def _still_wanted(self, outgoing: Outgoing) -> bool:
+        guard = outgoing.guard
+        if guard is None:
+            return True
+        if isinstance(guard, StillThere):
+            return await self._presence.still_there(guard)
+        return await guard(self._db)
 
     async def _delivered(self, outgoing: Outgoing, sent: SentMessage | None) -> None:
         if outgoing.on_delivered is not None:

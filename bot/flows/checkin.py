@@ -25,7 +25,15 @@ from bot.core.events import CheckInDue
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
 from bot.flows.base import Flow, Step, leading
-from bot.flows.context import NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
+from bot.flows.context import (
+    NOT_A_CHOICE,
+    Choice,
+    FlowContext,
+    Keyboard,
+    Next,
+    Outcome,
+    Services,
+)
 from bot.flows.limits import TextLimit
 from bot.flows.names import FlowName
 from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
@@ -205,7 +213,7 @@ class CheckIn(Flow):
         outgoing: list[Outgoing] = []
         placements: list[Placement] = []
         openings: list[tuple[int, str]] = []
-        by_locale: dict[str, tuple[str, Shown]] = {}
+        by_locale: dict[str, tuple[str, Shown, Keyboard]] = {}
         closed: dict[str, str] = {}
         rows = (*_MOODS, *_URGE_NOW, *_SNOOZES)
         now = services.clock.now()
@@ -217,13 +225,15 @@ class CheckIn(Flow):
         for event in due:
             if event.locale not in by_locale:
                 ctx = FlowContext(services, event.address, event.locale)
+                shown_here = showing(ctx, CheckInStep.MOOD, rows)
                 by_locale[event.locale] = (
                     ctx.text(Msg.ASK_MOOD),
-                    showing(ctx, CheckInStep.MOOD, rows),
+                    shown_here,
+                    shown_here.keyboard(self.name, CheckInStep.MOOD),
                 )
                 closed[event.locale] = ctx.text(Msg.QUESTION_CLOSED_BY_CHECKIN)
                 choosers[event.locale] = OpeningChooser(services.content.openings(event.locale))
-            question, shown = by_locale[event.locale]
+            question, shown, buttons = by_locale[event.locale]
             opening = choosers[event.locale].pick(
                 event.local_time, event.discreet, seen[event.user_row_id], self._rng
             )
@@ -234,7 +244,7 @@ class CheckIn(Flow):
             text = f"{opening.text}\n\n{question}"
             if event.closes_question:  # said after the neutral opening a lock screen shows
                 text = f"{opening.text}\n\n{closed[event.locale]}\n\n{question}"
-            reply = Reply(text=text, buttons=shown.markup(position))
+            reply = Reply(text=text, buttons=buttons.with_token(position.token))
             outgoing.append(Outgoing(event.address, reply, guard=while_known(event.user_row_id)))
         await flow_positions.move_many(tx, placements, services.clock.now())
         await users.remember_openings(tx, openings)

@@ -129,6 +129,33 @@ def markup(rows: LabelledRows, position: FlowPosition) -> tuple[tuple[Button, ..
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Keyboard:
+    """A step's buttons, labels and data written out but for the token, which is each
+    user's own: thousands of check-ins due at once share one per locale."""
+
+    # (label, the data before the token, the data after it) per button; the parts
+    # make `button_data` once the token is put between them.
+    rows: tuple[tuple[tuple[str, str, str], ...], ...]
+
+    def with_token(self, token: str) -> tuple[tuple[Button, ...], ...]:
+        # Lists, not generators, inside: this runs for every due check-in.
+        return tuple(
+            [
+                tuple([Button(label, head + token + tail) for label, head, tail in row])
+                for row in self.rows
+            ]
+        )
+
+
+def keyboard(rows: LabelledRows, flow: str, step: str) -> Keyboard:
+    return Keyboard(
+        tuple(
+            tuple((label, f"{flow}:{step}:", f":{value}") for label, value in row) for row in rows
+        )
+    )
+
+
 def choices_markup(
     ctx: FlowContext, position: FlowPosition, rows: Sequence[Sequence[Choice]]
 ) -> tuple[tuple[Button, ...], ...]:

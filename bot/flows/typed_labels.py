@@ -15,7 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.replies import Button
-from bot.flows.context import Choice, FlowContext, LabelledRows, labelled, markup
+from bot.flows.context import (
+    Choice,
+    FlowContext,
+    Keyboard,
+    LabelledRows,
+    keyboard,
+    labelled,
+    markup,
+)
 from bot.flows.parsing.folding import fold
 from bot.storage.flow_positions import FlowData, FlowPosition
 
@@ -44,6 +52,10 @@ class Shown:
 
     def markup(self, position: FlowPosition) -> tuple[tuple[Button, ...], ...]:
         return markup(self.rows, position)
+
+    def keyboard(self, flow: str, step: str) -> Keyboard:
+        """These buttons for everyone at `step`: only the token is left to fill in."""
+        return keyboard(self.rows, flow, step)
 
 
 def showing(ctx: FlowContext, step: str, rows: Sequence[Sequence[Choice]]) -> Shown:

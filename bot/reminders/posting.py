@@ -19,8 +19,9 @@ from bot.flows.context import Services
 from bot.reminders.schedule import describe_when, next_post, reminder_post
 from bot.scheduling.due import Claimed, DueKind
 from bot.storage import group_reminders
-from bot.storage.db import Database, Transaction
+from bot.storage.db import Transaction
 from bot.storage.group_reminders import GroupReminder, ReminderAdvance
+from bot.storage.still_there import StillThere, Target
 
 KIND = "reminder"
 BATCH_LIMIT = 10_000
@@ -65,10 +66,7 @@ def _claimed(reminder: GroupReminder, local_date: date) -> GroupReminder:
 def while_active(reminder_id: int) -> Guard:
     """A post not sent if an admin paused or deleted its reminder while it waited."""
 
-    async def guard(db: Database) -> bool:
-        return await group_reminders.still_active(db, reminder_id)
-
-    return guard
+    return StillThere(Target.REMINDER, reminder_id)
 
 
 def reminder_outgoing(services: Services, reminder: GroupReminder) -> Outgoing:

@@ -3,7 +3,10 @@ asked now, and hand those to the check-in flow's handler.
 
 Claiming and advancing happen together, before anything is sent, so a crash
 between claim and send loses at most that check-in and can never repeat it:
-the slot already points at its next local date.
+the slot already points at its next local date. Claims come in chunks of
+CLAIM_CHUNK slots (then snoozes), each in its own transaction, so a minute with
+50,000 due never holds the event loop for long; a user's due slots and snooze are
+always claimed in the same chunk, so they still make one check-in.
 """
 
 from __future__ import annotations
@@ -16,13 +19,16 @@ from bot.core.events import CheckInDue
 from bot.delivery.outbox import Guard, Outgoing
 from bot.scheduling.due import Claimed, DueKind, Tally
 from bot.scheduling.planner import in_quiet_hours, out_of_quiet_hours, plan_slot, user_zone
-from bot.storage import claims, users
+from bot.storage import claims
 from bot.storage.claims import DueSlot, DueSnooze, SlotAdvance, Whereabouts
-from bot.storage.db import Database, Transaction
+from bot.storage.db import Transaction
+from bot.storage.still_there import StillThere, Target
 from bot.storage.users import User
 
 KIND = "checkin"
-BATCH_LIMIT = 50_000
+# Slots (or snoozes) claimed per transaction: some tens of ms of work on a busy machine,
+# after which replies waiting for the event loop or the database get their turn.
+CLAIM_CHUNK = 1_000
 # Someone in the middle of another conversation (settings, onboarding) is not
 # interrupted by a routine check-in; it comes back a little later instead.
 ACTIVE_FLOW_WINDOW = timedelta(minutes=10)
@@ -41,11 +47,7 @@ class CheckInFlow:
 
 def while_known(user_id: int) -> Guard:
     """A message for this user, dropped if they are forgotten while it waits."""
-
-    async def guard(db: Database) -> bool:
-        return await users.still_known(db, user_id)
-
-    return guard
+    return StillThere(Target.USER, user_id)
 
 
 def is_busy(place: Whereabouts, now: datetime, flow: CheckInFlow, any_flow: bool = False) -> bool:
@@ -80,13 +82,18 @@ class CheckInClaims:
         self._step_expiry = step_expiry
 
     async def claim(self, tx: Transaction, now: datetime) -> Claimed[CheckInDue]:
-        found, missed = await self._claim_slots(tx, now)
-        found += await self._claim_snoozes(tx, now)
+        """One chunk: due slots first; once they are all claimed, due snoozes."""
+        found, missed, more = await self._claim_slots(tx, now)
+        if not more:
+            snoozed, more = await self._claim_snoozes(tx, now)
+            found += snoozed
         due, tally = await self._decide(tx, found, now)
-        return Claimed(due, Tally(len(found) + missed, missed, tally.unreachable, tally.deferred))
+        return Claimed(
+            due, Tally(len(found) + missed, missed, tally.unreachable, tally.deferred), more
+        )
 
-    async def _claim_slots(self, tx: Transaction, now: datetime) -> tuple[list[_Claim], int]:
-        slots = await claims.due_checkins(tx, now, BATCH_LIMIT)
+    async def _claim_slots(self, tx: Transaction, now: datetime) -> tuple[list[_Claim], int, bool]:
+        slots = await claims.due_checkins(tx, now, CLAIM_CHUNK)
         found: list[_Claim] = []
         missed = 0
         for slot in slots:
@@ -95,17 +102,20 @@ class CheckInClaims:
                 continue
             found.append(self._claimed(slot, now))
         await claims.advance_slots(tx, [_advance(slot, now) for slot in slots])
-        return found, missed
+        # A snooze due as well is part of this check-in, not a second one.
+        await claims.drop_due_snoozes(tx, sorted({claim.user.id for claim in found}), now)
+        return found, missed, len(slots) >= CLAIM_CHUNK
 
-    async def _claim_snoozes(self, tx: Transaction, now: datetime) -> list[_Claim]:
+    async def _claim_snoozes(self, tx: Transaction, now: datetime) -> tuple[list[_Claim], bool]:
         # A snooze of someone who since paused or stopped check-ins is dropped, not sent.
         found = []
-        for snooze in await claims.take_due_snoozes(tx, now):
+        snoozes = await claims.take_due_snoozes(tx, now, CLAIM_CHUNK)
+        for snooze in snoozes:
             user = snooze.user
             paused = user.paused_until is not None and user.paused_until > now
             if now - snooze.due_at <= self._grace and not paused and not user.checkins_stopped:
                 found.append(self._claimed(snooze, now))
-        return found
+        return found, len(snoozes) >= CLAIM_CHUNK
 
     def _claimed(self, due: DueSlot | DueSnooze, now: datetime) -> _Claim:
         place = due.whereabouts

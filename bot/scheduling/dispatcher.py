@@ -1,17 +1,24 @@
-"""The tick: claim every kind of due work in one transaction, then hand it to the outbox.
+"""The tick: claim every kind of due work, chunk by chunk, and hand it to the outbox.
 
 The dispatcher knows no kind of due item: each registered `DueKind` claims its
 own rows and builds its own messages (see `bot.scheduling.due`).
+
+Thousands of rows can fall due in the same minute. Claimed in one transaction,
+they kept the event loop busy for seconds (a reply, a crisis reply too, waited
+that long), so a kind claims a bounded chunk at a time: each chunk is claimed,
+moved on and handled in a transaction of its own, its messages are queued as
+soon as it commits, and other tasks run before the next chunk.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.core.clock import Clock
-from bot.delivery.outbox import Outbox, Outgoing
+from bot.delivery.outbox import Outbox
 from bot.logs import get_logger, log_event
 from bot.scheduling.due import DueKinds
 from bot.storage.db import Database
@@ -56,22 +63,28 @@ class Dispatcher:
     async def tick(self) -> TickReport:
         now = self._clock.now()
         before = self._db.statements
-        outgoing: list[Outgoing] = []
         handed_over: dict[str, int] = {}
         claimed = missed = unreachable = deferred = 0
-        # One transaction from claim to conversation positions: a /forget waits for
-        # it, so nobody is half-claimed, and nobody forgotten is written back.
-        async with self._db.transaction() as tx:
-            for kind in self._kinds:
-                messages, tally = await kind.run(tx, now)
-                outgoing += messages
-                handed_over[kind.name] = len(messages)
-                claimed += tally.claimed
-                missed += tally.missed
-                unreachable += tally.unreachable
-                deferred += tally.deferred
-        for message in outgoing:
-            self._outbox.enqueue(message)
+        for kind in self._kinds:
+            handed_over[kind.name] = 0
+            more = True
+            while more:
+                # One transaction from claim to conversation positions: a /forget
+                # waits for it, so nobody is half-claimed, and nobody forgotten is
+                # written back.
+                async with self._db.transaction() as tx:
+                    ran = await kind.run(tx, now)
+                for message in ran.outgoing:
+                    self._outbox.enqueue(message)
+                handed_over[kind.name] += len(ran.outgoing)
+                claimed += ran.tally.claimed
+                missed += ran.tally.missed
+                unreachable += ran.tally.unreachable
+                deferred += ran.tally.deferred
+                more = ran.more
+                if more:
+                    # Replies (and the outbox) run now, before the next chunk.
+                    await asyncio.sleep(0)
         report = TickReport(
             claimed=claimed,
             missed=missed,

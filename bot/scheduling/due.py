@@ -1,7 +1,9 @@
 """Kinds of due work: each knows how to claim its due rows and what to send for them.
 
-The dispatcher runs every registered kind in one transaction per tick and hands
-what they return to the outbox; it knows no kind itself. A new kind of scheduled
+The dispatcher runs every registered kind each tick and hands what they return to
+the outbox; it knows no kind itself. A kind may claim a bounded chunk and say that
+more is due (`Claimed.more`): the dispatcher then lets other work run and calls it
+again, in a transaction of its own, until nothing is left. A new kind of scheduled
 message touches, and only touches:
 
 - its table and repository functions in `bot/storage/` (a migration, a claim that
@@ -14,6 +16,7 @@ message touches, and only touches:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -45,6 +48,18 @@ class Claimed(Generic[Item]):
 
     items: Sequence[Item]
     tally: Tally = field(default_factory=Tally)
+    # The claim stopped at its chunk size: more may be due. Whatever it claimed is
+    # already moved on, so the next claim, in a new transaction, never takes it again.
+    more: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Ran:
+    """One claim of a kind, handled: its messages, its counts, and whether more is due."""
+
+    outgoing: list[Outgoing]
+    tally: Tally
+    more: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +67,8 @@ class DueKind(Generic[Item]):
     """One kind of due item, as RoboDanny dispatches `<event>_timer_complete`.
 
     `claim` takes the due rows and moves them on; `handle` turns what was claimed
-    into messages. Both run inside the tick's transaction, before anything is sent,
-    so a crash can lose a message but never repeat it, and a /forget waits for it.
+    into messages. Both run inside one transaction, before anything is sent, so a
+    crash can lose a message but never repeat it, and a /forget waits for it.
     """
 
     name: str
@@ -61,10 +76,14 @@ class DueKind(Generic[Item]):
     handle: Callable[[Transaction, Sequence[Item]], Awaitable[list[Outgoing]]]
     next_due: Callable[[Database], Awaitable[datetime | None]]
 
-    async def run(self, tx: Transaction, now: datetime) -> tuple[list[Outgoing], Tally]:
+    async def run(self, tx: Transaction, now: datetime) -> Ran:
         claimed = await self.claim(tx, now)
-        outgoing = await self.handle(tx, claimed.items) if claimed.items else []
-        return outgoing, claimed.tally
+        if not claimed.items:
+            return Ran([], claimed.tally, claimed.more)
+        # Between the two halves of a chunk's work, other tasks (a reply waiting for the
+        # event loop) get their turn: each half is the longest the loop is held.
+        await asyncio.sleep(0)
+        return Ran(await self.handle(tx, claimed.items), claimed.tally, claimed.more)
 
 
 class DueKinds:

@@ -19,7 +19,8 @@ from bot.scheduling.checkin_due import CheckInFlow, is_busy
 from bot.scheduling.due import Claimed, DueKind
 from bot.storage import claims, urges
 from bot.storage.claims import Whereabouts
-from bot.storage.db import Database, Transaction
+from bot.storage.db import Transaction
+from bot.storage.still_there import StillThere, Target
 from bot.storage.users import User
 
 KIND = "followup"
@@ -27,6 +28,7 @@ KIND = "followup"
 # the process may have died between claiming and sending.
 FOLLOWUP_LEASE = timedelta(minutes=2)
 FOLLOWUP_WHEN_BUSY = timedelta(minutes=3)
+CLAIM_CHUNK = 1_000  # per transaction, as for check-ins
 
 FollowupsDue = Callable[[Transaction, Sequence[tuple[int, User]]], Awaitable[list[Outgoing]]]
 
@@ -43,12 +45,10 @@ def followup_outgoing(address: Address, reply: Reply, followup_id: int) -> Outgo
     """A follow-up's message: not sent once delivered or forgotten, marked delivered once
     the platform accepted it."""
 
-    async def pending(db: Database) -> bool:
-        return await urges.followup_pending(db, followup_id)
-
     async def delivered(tx: Transaction, now: datetime) -> None:
         await urges.mark_followup_delivered(tx, followup_id, now)
 
+    pending = StillThere(Target.FOLLOWUP, followup_id)
     return Outgoing(address, reply, guard=pending, on_delivered=delivered)
 
 
@@ -61,7 +61,7 @@ class FollowupClaims:
         self._claimer = secrets.token_hex(8)
 
     async def claim(self, tx: Transaction, now: datetime) -> Claimed[tuple[int, User]]:
-        due = await claims.due_followups(tx, now, self._claimer, now - FOLLOWUP_LEASE)
+        due = await claims.due_followups(tx, now, self._claimer, now - FOLLOWUP_LEASE, CLAIM_CHUNK)
         claimed: list[tuple[int, User]] = []
         later: list[tuple[int, datetime]] = []
         closed: list[int] = []
@@ -78,7 +78,8 @@ class FollowupClaims:
         )
         await claims.postpone_followups(tx, later)
         await claims.close_followups(tx, closed, now)
-        return Claimed(claimed)
+        # Claimed, postponed past now or closed: none is taken again by the next chunk.
+        return Claimed(claimed, more=len(due) >= CLAIM_CHUNK)
 
     def _awaiting(self, place: Whereabouts) -> bool:
         """The position is this very follow-up's question, sent before a crash: not busy."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from bot.scheduling.hard_date_plan import DateRule, replanned
@@ -13,6 +14,10 @@ from bot.storage.db import Database, Transaction
 from bot.storage.users import QuietHours, User, get_user
 
 FALLBACK_TIMEZONE = "UTC"  # a user who set a time before a time zone
+# Distinct (zone, time, weekdays, instant, last date) answers kept: more than one
+# minute's worth of due slots ever needs (20 zones x 1,440 minutes x a few day sets
+# would, but a tick's slots share a handful of instants and dates).
+NEXT_LOCAL_TIMES_KEPT = 8192
 _JUST_BEFORE = timedelta(seconds=1)
 
 
@@ -32,10 +37,28 @@ def plan_slot(
     if user.checkins_stopped:
         return None
     start = not_before if user.paused_until is None else max(not_before, user.paused_until)
-    rule = LocalRule(
-        user.timezone or FALLBACK_TIMEZONE, time.fromisoformat(local_time), user.weekdays
+    return next_local_time(
+        user.timezone or FALLBACK_TIMEZONE, local_time, user.weekdays, start, last_local_date
     )
-    return plan_rule(rule, start, last_local_date)
+
+
+@lru_cache(maxsize=NEXT_LOCAL_TIMES_KEPT)
+def next_local_time(
+    timezone: str,
+    local_time: str,
+    weekdays: frozenset[int],
+    not_before: datetime,
+    last_local_date: date | None,
+) -> tuple[datetime, date]:
+    """`plan_rule` for a slot's rule, worked out once per distinct question.
+
+    Thousands of slots claimed in the same minute share a few hundred (zone, time,
+    weekdays): the tick asks each of those once. The answer depends on nothing
+    but these arguments, and the instant and the last date are among them, so a
+    kept answer is never read for another moment (DST changes included).
+    """
+    rule = LocalRule(timezone, time.fromisoformat(local_time), weekdays)
+    return plan_rule(rule, not_before, last_local_date)
 
 
 def plan_rule(

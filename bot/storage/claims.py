@@ -8,13 +8,16 @@ is sent, and a crash can lose a message but never repeat it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 from bot.storage.db import Row, Transaction
 from bot.storage.queries import Queryable, from_epoch, optional_from_epoch, to_epoch
-from bot.storage.users import User, prefixed_columns, user_from_row
+from bot.storage.user_rows import ColumnPlaces, UserRows
+from bot.storage.users import User, prefixed_columns
 
 _USER_COLUMNS = (
     f"{prefixed_columns('u')},"
@@ -69,35 +72,61 @@ class SlotAdvance:
     claimed_date: date
 
 
-def _whereabouts(row: Row) -> Whereabouts:
-    return Whereabouts(
-        row["current_flow"], row["current_step"], optional_from_epoch(row["flow_updated_at"])
-    )
+class _ClaimedRows:
+    """A claim's rows read by column position (see `ColumnPlaces`): the user, where they
+    are in a conversation, and the columns of the claimed row itself."""
+
+    def __init__(self, *own: str) -> None:
+        self.users = UserRows()
+        self._own = ColumnPlaces(own)
+        self._place = ColumnPlaces(("current_flow", "current_step", "flow_updated_at"))
+
+    def own(self, row: Row) -> list[Any]:
+        return self._own.values(row)
+
+    def whereabouts(self, row: Row) -> Whereabouts:
+        flow, step, updated_at = self._place.values(row)
+        return Whereabouts(flow, step, optional_from_epoch(updated_at))
 
 
+# The first `limit` due slots, and every other due slot of their users with them: a
+# user's slots are claimed together, so two due at once after downtime make one
+# check-in even when claims come in chunks.
 _DUE_SLOTS = f"""
+WITH first_due AS (
+  SELECT user_id FROM checkin_slots
+  WHERE next_due_at IS NOT NULL AND next_due_at <= ?
+  ORDER BY next_due_at
+  LIMIT ?
+)
 SELECT s.id AS slot_id, s.local_time, s.next_due_at, s.next_local_date, {_USER_COLUMNS}
 FROM checkin_slots AS s {_WITH_USER.format(alias="s")}
 WHERE s.next_due_at IS NOT NULL AND s.next_due_at <= ?
-ORDER BY s.next_due_at
-LIMIT ?
+  AND s.user_id IN (SELECT user_id FROM first_due)
+ORDER BY s.next_due_at, s.id
 """
 
 
 async def due_checkins(tx: Transaction, now: datetime, limit: int) -> list[DueSlot]:
-    """Check-in slots due at or before `now`, earliest first, at most `limit`."""
-    rows = await tx.fetch_all(_DUE_SLOTS, (to_epoch(now), limit))
-    return [
-        DueSlot(
-            slot_id=row["slot_id"],
-            local_time=row["local_time"],
-            due_at=from_epoch(row["next_due_at"]),
-            local_date=date.fromisoformat(row["next_local_date"]),
-            user=user_from_row(row),
-            whereabouts=_whereabouts(row),
+    """Check-in slots due at or before `now`, earliest first: the first `limit`, and any
+    other due slots of the same users (so possibly a few more than `limit`)."""
+    due = to_epoch(now)
+    rows = await tx.fetch_all(_DUE_SLOTS, (due, limit, due))
+    read = _ClaimedRows("slot_id", "local_time", "next_due_at", "next_local_date")
+    slots = []
+    for row in rows:
+        slot_id, local_time, due_at, local_date = read.own(row)
+        slots.append(
+            DueSlot(
+                slot_id=slot_id,
+                local_time=local_time,
+                due_at=from_epoch(due_at),
+                local_date=date.fromisoformat(local_date),
+                user=read.users.user(row),
+                whereabouts=read.whereabouts(row),
+            )
         )
-        for row in rows
-    ]
+    return slots
 
 
 async def advance_slots(tx: Transaction, advances: Sequence[SlotAdvance]) -> None:
@@ -120,18 +149,35 @@ _DUE_SNOOZES = f"""
 SELECT sn.due_at AS next_due_at, {_USER_COLUMNS}
 FROM checkin_snoozes AS sn {_WITH_USER.format(alias="sn")}
 WHERE sn.due_at <= ?
+ORDER BY sn.due_at, sn.user_id
+LIMIT ?
 """
 
 
-async def take_due_snoozes(tx: Transaction, now: datetime) -> list[DueSnooze]:
-    """Snoozed check-ins due at or before `now`, removed as they are read."""
-    rows = await tx.fetch_all(_DUE_SNOOZES, (to_epoch(now),))
-    if rows:
-        await tx.execute("DELETE FROM checkin_snoozes WHERE due_at <= ?", (to_epoch(now),))
-    return [
-        DueSnooze(from_epoch(row["next_due_at"]), user_from_row(row), _whereabouts(row))
+async def take_due_snoozes(tx: Transaction, now: datetime, limit: int) -> list[DueSnooze]:
+    """Snoozed check-ins due at or before `now`, earliest first, at most `limit`,
+    removed as they are read."""
+    rows = await tx.fetch_all(_DUE_SNOOZES, (to_epoch(now), limit))
+    read = _ClaimedRows()
+    taken = [
+        DueSnooze(from_epoch(row["next_due_at"]), read.users.user(row), read.whereabouts(row))
         for row in rows
     ]
+    await drop_due_snoozes(tx, [snooze.user.id for snooze in taken], now)
+    return taken
+
+
+async def drop_due_snoozes(tx: Transaction, user_ids: Sequence[int], now: datetime) -> None:
+    """Remove these users' snoozes due by `now`: they are asked (or not) with a slot of
+    theirs claimed at the same time, once."""
+    if user_ids:
+        # One statement, found through the due-time index: usually no snooze is due at
+        # all, and a thousand single deletes would each look.
+        await tx.execute(
+            "DELETE FROM checkin_snoozes WHERE due_at <= ?"
+            " AND user_id IN (SELECT value FROM json_each(?))",
+            (to_epoch(now), json.dumps(list(user_ids))),
+        )
 
 
 async def defer_checkins(tx: Transaction, until: Sequence[tuple[int, datetime]]) -> None:
@@ -159,16 +205,24 @@ SELECT f.id AS followup_id, {_USER_COLUMNS}
 FROM followups AS f {_WITH_USER.format(alias="f")}
 WHERE f.delivered_at IS NULL AND f.due_at <= ?
   AND (f.claimed_at IS NULL OR (f.claimed_by <> ? AND f.claimed_at <= ?))
+ORDER BY f.due_at, f.id
+LIMIT ?
 """
 
 
 async def due_followups(
-    tx: Transaction, now: datetime, claimer: str, lease_ended: datetime
+    tx: Transaction, now: datetime, claimer: str, lease_ended: datetime, limit: int
 ) -> list[DueFollowup]:
-    """Undelivered follow-ups due by `now`: unclaimed, or claimed by another `claimer`
-    at or before `lease_ended` (that process most likely died before sending)."""
-    rows = await tx.fetch_all(_DUE_FOLLOWUPS, (to_epoch(now), claimer, to_epoch(lease_ended)))
-    return [DueFollowup(row["followup_id"], user_from_row(row), _whereabouts(row)) for row in rows]
+    """Undelivered follow-ups due by `now`, earliest first, at most `limit`: unclaimed, or
+    claimed by another `claimer` at or before `lease_ended` (that process most likely
+    died before sending)."""
+    rows = await tx.fetch_all(
+        _DUE_FOLLOWUPS, (to_epoch(now), claimer, to_epoch(lease_ended), limit)
+    )
+    read = _ClaimedRows()
+    return [
+        DueFollowup(row["followup_id"], read.users.user(row), read.whereabouts(row)) for row in rows
+    ]
 
 
 async def claim_followups(
