@@ -16,7 +16,7 @@ from datetime import date, datetime, time, timedelta
 from bot.core.events import Address
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
-from bot.scheduling.due import Claimed, DueKind, Tally
+from bot.scheduling.due import CLAIM_CHUNK, Claimed, DueKind, Tally
 from bot.scheduling.planner import (
     FALLBACK_TIMEZONE,
     in_quiet_hours,
@@ -33,7 +33,6 @@ from bot.storage.users import User
 KIND = "caring"
 WITHOUT_CHECKIN_TIME = time(10, 0)
 TOO_LATE = timedelta(days=1)
-BATCH_LIMIT = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +80,7 @@ def caring_outgoing(address: Address, reply: Reply, check: ClaimedCheck) -> Outg
 
 
 async def claim_caring_checks(tx: Transaction, now: datetime) -> Claimed[ClaimedCheck]:
-    due = await caring_checks.due_checks(tx, now, BATCH_LIMIT)
+    due = await caring_checks.due_checks(tx, now, CLAIM_CHUNK)
     send: list[ClaimedCheck] = []
     later: list[tuple[int, datetime]] = []
     closed: list[int] = []
@@ -106,7 +105,7 @@ async def claim_caring_checks(tx: Transaction, now: datetime) -> Claimed[Claimed
     tally = Tally(
         claimed=len(send) + len(closed), missed=missed, unreachable=unreachable, deferred=len(later)
     )
-    return Claimed(send, tally)
+    return Claimed(send, tally, more=len(due) >= CLAIM_CHUNK)
 
 
 def caring_kind(caring_due: CaringDue) -> DueKind[ClaimedCheck]:

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from bot.core.events import CheckInDue
 from bot.delivery.outbox import Guard, Outgoing
-from bot.scheduling.due import Claimed, DueKind, Tally
+from bot.scheduling.due import CLAIM_CHUNK, Claimed, DueKind, Tally
 from bot.scheduling.planner import in_quiet_hours, out_of_quiet_hours, plan_slot, user_zone
 from bot.storage import claims
 from bot.storage.claims import DueSlot, DueSnooze, SlotAdvance, Whereabouts
@@ -28,7 +28,6 @@ from bot.storage.users import User
 KIND = "checkin"
 # Slots (or snoozes) claimed per transaction: some tens of ms of work on a busy machine,
 # after which replies waiting for the event loop or the database get their turn.
-CLAIM_CHUNK = 1_000
 # Someone in the middle of another conversation (settings, onboarding) is not
 # interrupted by a routine check-in; it comes back a little later instead.
 ACTIVE_FLOW_WINDOW = timedelta(minutes=10)

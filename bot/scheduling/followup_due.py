@@ -16,7 +16,7 @@ from bot.core.events import Address
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
 from bot.scheduling.checkin_due import CheckInFlow, is_busy
-from bot.scheduling.due import Claimed, DueKind
+from bot.scheduling.due import CLAIM_CHUNK, Claimed, DueKind
 from bot.storage import claims, urges
 from bot.storage.claims import Whereabouts
 from bot.storage.db import Transaction
@@ -28,7 +28,6 @@ KIND = "followup"
 # the process may have died between claiming and sending.
 FOLLOWUP_LEASE = timedelta(minutes=2)
 FOLLOWUP_WHEN_BUSY = timedelta(minutes=3)
-CLAIM_CHUNK = 1_000  # per transaction, as for check-ins
 
 FollowupsDue = Callable[[Transaction, Sequence[tuple[int, User]]], Awaitable[list[Outgoing]]]
 

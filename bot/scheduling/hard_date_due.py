@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from bot.delivery.outbox import Outgoing
 from bot.scheduling.checkin_due import DEFER_WHEN_BUSY, CheckInFlow, is_busy
-from bot.scheduling.due import Claimed, DueKind, Tally
+from bot.scheduling.due import CLAIM_CHUNK, Claimed, DueKind, Tally
 from bot.scheduling.hard_date_plan import DateRule, moment_date, moment_instant, next_upcoming
 from bot.scheduling.planner import in_quiet_hours, out_of_quiet_hours, user_zone
 from bot.storage import hard_dates
@@ -27,7 +27,6 @@ from bot.storage.hard_dates import DateKind, DueDate, Moment, Upcoming
 from bot.storage.users import User
 
 KIND = "hard_date"
-BATCH_LIMIT = 10_000
 # Moments of one date walked through after a long downtime, at most: years of them.
 _MOST_STEPS = 64
 # A check-in opened this recently (in this very tick) is the user's routine one at the
@@ -58,7 +57,7 @@ class HardDateClaims:
         self._step_expiry = step_expiry
 
     async def claim(self, tx: Transaction, now: datetime) -> Claimed[DateCheckIn]:
-        due = await hard_dates.due_dates(tx, now, BATCH_LIMIT)
+        due = await hard_dates.due_dates(tx, now, CLAIM_CHUNK)
         plans: list[tuple[int, Upcoming | None]] = []
         sending: list[DateCheckIn] = []
         missed = deferred = 0
@@ -72,7 +71,8 @@ class HardDateClaims:
             elif found.upcoming.moment is not Moment.END:
                 missed += 1
         await hard_dates.move_on(tx, plans)
-        return Claimed(sending, Tally(missed=missed, deferred=deferred))
+        tally = Tally(missed=missed, deferred=deferred)
+        return Claimed(sending, tally, more=len(due) >= CLAIM_CHUNK)
 
     def _decide(
         self, found: DueDate, times: Sequence[str], now: datetime

@@ -12,7 +12,7 @@ from datetime import datetime, time, timedelta
 
 from bot.delivery.outbox import Outgoing
 from bot.scheduling.checkin_due import DEFER_WHEN_BUSY, CheckInFlow, is_busy
-from bot.scheduling.due import Claimed, DueKind, Tally
+from bot.scheduling.due import CLAIM_CHUNK, Claimed, DueKind, Tally
 from bot.scheduling.planner import (
     FALLBACK_TIMEZONE,
     in_quiet_hours,
@@ -29,7 +29,6 @@ KIND = "plan_review"
 REVIEW_EVERY = timedelta(days=28)
 # For someone who never set a check-in time: late morning, unlikely to wake anyone.
 DEFAULT_REVIEW_TIME = "10:00"
-BATCH_LIMIT = 10_000
 
 ReviewsDue = Callable[[Transaction, Sequence[User]], Awaitable[list[Outgoing]]]
 
@@ -60,7 +59,7 @@ class ReviewClaims:
         self._grace = grace
 
     async def claim(self, tx: Transaction, now: datetime) -> Claimed[User]:
-        due = await safety_plans.due_reviews(tx, now, BATCH_LIMIT)
+        due = await safety_plans.due_reviews(tx, now, CLAIM_CHUNK)
         send: list[User] = []
         moves: list[tuple[int, datetime]] = []
         missed = deferred = unreachable = 0
@@ -85,7 +84,7 @@ class ReviewClaims:
         await safety_plans.move_reviews(tx, moves)
         # Like check-ins, every offer taken off the schedule counts as claimed, sent or not.
         tally = Tally(len(due), missed, unreachable, deferred)
-        return Claimed(send, tally)
+        return Claimed(send, tally, more=len(due) >= CLAIM_CHUNK)
 
 
 def plan_review_kind(

@@ -38,6 +38,7 @@ READS = (
     "created_at",
     "onboarded_at",
     "keep_days",
+    "has_plan",
 )
 
 
@@ -62,6 +63,7 @@ _COLUMNS = (
     "created_at",
     "onboarded_at",
     "keep_days",
+    "has_plan",
 )
 
 
@@ -116,6 +118,7 @@ class UserRows:
             created_at,
             onboarded_at,
             keep_days,
+            has_plan,
         ) = self._columns.values(row)
         return User(
             id=user_id,
@@ -136,6 +139,7 @@ class UserRows:
             created_at=from_epoch(created_at),
             onboarded_at=self._moment(onboarded_at),
             keep_days=keep_days,
+            has_plan=bool(has_plan),
         )
 
     def _days(self, mask: int) -> frozenset[int]:
