@@ -74,7 +74,7 @@ BUTTON_LABELS = frozenset(
         Msg.PAUSE_MORE, Msg.REASONS_DRAFTS, Msg.DRAFTS_REMOVE, Msg.DRAFTS_BACK, Msg.NC_PRACTICAL,
         Msg.CT_PRESSURE, Msg.AFFIRM_ANY, Msg.AFFIRM_ANOTHER, Msg.AFFIRM_BY_THEME,
         Msg.AFFIRM_GROUP_FEELINGS, Msg.AFFIRM_GROUP_BOND, Msg.AFFIRM_GROUP_DAYS,
-        Msg.AFFIRM_GROUP_STEPS,
+        Msg.AFFIRM_GROUP_STEPS, Msg.LANGUAGE_NAME, Msg.SETTINGS_CHANGE_LANGUAGE,
         *(message for message in Msg if message.value.startswith("theme.")),
     }
 )  # fmt: skip

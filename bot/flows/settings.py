@@ -11,6 +11,7 @@ discreet mode, stop and resume.
       ├───[Pause]──────────────▶ pause ──[1|3|7 days or typed N]──▶ (left, paused)
       ├───[History kept]───────▶ keep ──[7|30|90 days, longest, or typed N]──▶ menu
       ├───[Discreet off | on]──▶ menu (saved; the command menu's words change too)
+      ├───[Language]───────────▶ language ──[a language]──▶ menu, in that language
       ├───[Stop | Resume]──────▶ (left, stopped | resumed)
       └───[Done]───────────────▶ (left)
 
@@ -24,11 +25,15 @@ from dataclasses import replace
 from datetime import datetime, time, timedelta
 from enum import StrEnum
 
+from babel.dates import format_date
+
 from bot.content_pack.ids import Msg
+from bot.content_pack.plurals import babel_locale
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Rows, Step, leading
 from bot.flows.context import END, Choice, FlowContext, Next, Outcome
 from bot.flows.country import answer_country, ask_country, display_name
+from bot.flows.language import language_rows, save_language
 from bot.flows.names import FlowName
 from bot.flows.parsing.days import read_days
 from bot.flows.parsing.times import ClockStyle, read_span, read_times
@@ -64,6 +69,7 @@ class SettingsStep(StrEnum):
     PAUSE = "pause"
     COUNTRY = "country"
     KEEP = "keep"
+    LANGUAGE = "language"
 
 
 _ZONE_STEPS = ZoneSteps(
@@ -94,8 +100,17 @@ def _keep_choices(ctx: FlowContext) -> Rows:
     )
 
 
-def format_local_date(user: User, instant: datetime) -> str:
-    return f"{instant.astimezone(user_zone(user)):%a %d %b}"
+def format_local_date(user: User, instant: datetime, locale: str) -> str:
+    """ "Tue 03 Mar", "mar 03 mar": the day and month named in the user's language (CLDR)."""
+    return format_date(
+        instant.astimezone(user_zone(user)), "EEE dd MMM", locale=babel_locale(locale)
+    )
+
+
+def format_local_moment(user: User, instant: datetime, locale: str) -> str:
+    """ "Tue 09:00", "mar 09:00"."""
+    local = instant.astimezone(user_zone(user))
+    return f"{format_date(local, 'EEE', locale=babel_locale(locale))} {local:%H:%M}"
 
 
 class Settings(Flow):
@@ -113,7 +128,8 @@ class Settings(Flow):
                     (Choice("pause", Msg.SETTINGS_PAUSE, goes_to=SettingsStep.PAUSE),
                      Choice("stop", Msg.SETTINGS_STOP, goes_to=self._stop)),
                     (Choice("keep", Msg.SETTINGS_CHANGE_KEEP, goes_to=self._ask_keep),),
-                    (Choice("discreet", Msg.SETTINGS_DISCREET_OFF, goes_to=self._discreet),),
+                    (Choice("discreet", Msg.SETTINGS_DISCREET_OFF, goes_to=self._discreet),
+                     Choice("language", Msg.SETTINGS_CHANGE_LANGUAGE, goes_to=self._ask_language)),
                     (Choice("done", Msg.SETTINGS_DONE, goes_to=self._done),),
                 ),
                 # Shown in place of "stop" while paused or stopped, and of "discreet off"
@@ -148,6 +164,8 @@ class Settings(Flow):
                 other_choice=self._pause,  # a number of days typed
                 text_as_choice=True,
             ),
+            # The buttons are the pack's locales, built when asked.
+            SettingsStep.LANGUAGE: Step(asks=Msg.LANGUAGE_ASK, other_choice=self._language),
             SettingsStep.KEEP: Step(
                 asks=Msg.ASK_KEEP,
                 # The shorter choices depend on the operator's retention: built when asked.
@@ -169,7 +187,9 @@ class Settings(Flow):
         if user.checkins_stopped:
             status = ctx.text(Msg.STATUS_STOPPED)
         elif paused and user.paused_until is not None:
-            status = ctx.text(Msg.STATUS_PAUSED, date=format_local_date(user, user.paused_until))
+            status = ctx.text(
+                Msg.STATUS_PAUSED, date=format_local_date(user, user.paused_until, ctx.locale)
+            )
         else:
             status = ctx.text(Msg.STATUS_ON)
         text = ctx.text(
@@ -190,8 +210,11 @@ class Settings(Flow):
             instead["stop"] = resume
         if not user.discreet:
             instead["discreet"] = discreet_on
+        # A pack with one language has nothing to choose between.
+        hidden = {"language"} if len(ctx.services.content.locales) < 2 else set()
         rows: Rows = tuple(
-            tuple(instead.get(choice.value, choice) for choice in row) for row in menu.buttons
+            tuple(instead.get(choice.value, choice) for choice in row if choice.value not in hidden)
+            for row in menu.buttons
         )
         return Next(SettingsStep.MENU, question=text, rows=rows)
 
@@ -206,6 +229,20 @@ class Settings(Flow):
 
     async def _ask_country(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return [await ask_country(self, ctx, SettingsStep.COUNTRY)]
+
+    async def _ask_language(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return Next(SettingsStep.LANGUAGE, rows=language_rows(ctx))
+
+    async def _language(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        """The menu again, in the language chosen, and the command menu with it."""
+        chosen = await save_language(ctx, value)
+        if chosen is None:
+            return None  # not one of the buttons: "use the buttons"
+        user = await chosen.ensure_user()
+        saved = replace(
+            chosen.reply(Msg.LANGUAGE_SAVED), command_menu=None if user.discreet else "full"
+        )
+        return await self.go(chosen, replace(await self._menu(chosen), before=[saved]))
 
     async def _ask_keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return Next(SettingsStep.KEEP, rows=_keep_choices(ctx))
@@ -309,7 +346,7 @@ class Settings(Flow):
             await checkin_slots.cancel_snooze(tx, user.id)
             await reschedule_user(tx, user.id, ctx.now())
             await flow_positions.leave_flow(tx, user.id)
-        return [ctx.reply(Msg.PAUSED, date=format_local_date(user, until))]
+        return [ctx.reply(Msg.PAUSED, date=format_local_date(user, until, ctx.locale))]
 
     async def _keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         """A shorter history takes effect at once: what is older goes now, not tonight."""
@@ -349,7 +386,7 @@ class Settings(Flow):
         slots = await checkin_slots.list_slots(ctx.db, user.id)
         upcoming = [slot.next_due_at for slot in slots if slot.next_due_at is not None]
         when = (
-            f"{min(upcoming).astimezone(user_zone(user)):%a %H:%M}"
+            format_local_moment(user, min(upcoming), ctx.locale)
             if upcoming
             else ctx.text(Msg.NOT_SET)
         )
