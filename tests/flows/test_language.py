@@ -1,0 +1,164 @@
+"""The language a user is written to: guessed from their app on first contact, confirmed
+with one tap in onboarding, changed in /settings; typed local command names; opening
+hours, dates and helplines in the user's language."""
+
+from __future__ import annotations
+
+from bot.content_pack.ids import Msg
+from bot.content_pack.pack import ContentPack
+from bot.core.events import Address
+from bot.engine.router import Router
+from bot.flows.context import Services
+from bot.storage import users
+from bot.storage.users import find_user
+from tests.helpers.conversation import Conversation
+from tests.helpers.spanish import english_in
+
+
+def spanish_app(router: Router, language: str = "es-MX") -> Conversation:
+    return Conversation(router, Address("console", "c1", "u1"), language_code=language)
+
+
+async def locale_of(services: Services) -> str:
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None
+    return user.locale
+
+
+async def test_a_spanish_app_is_asked_first_in_spanish_and_stays_spanish(
+    router: Router, services: Services, content: ContentPack
+) -> None:
+    assert [content.resolve_locale(code) for code in ("es-419", "es_MX", "ES", "pt-BR")] == [
+        "es", "es", "es", "en",
+    ]  # fmt: skip
+    chat = spanish_app(router)
+    await chat.send("/start")
+    [question] = chat.last
+    assert question.text == content.text("es", Msg.LANGUAGE_ASK)
+    assert [b.label for b in question.flat_buttons] == ["Español", "English"]
+    assert await locale_of(services) == "es"  # es-MX is the pack's es, from the first contact
+
+    await chat.press("Español")
+    assert [reply.text for reply in chat.last] == [
+        content.text("es", Msg.WELCOME),
+        content.text("es", Msg.ASK_TIMEZONE),
+    ]
+    assert await locale_of(services) == "es"
+
+
+async def test_english_chosen_on_a_spanish_app_switches_at_once(
+    router: Router, services: Services, content: ContentPack
+) -> None:
+    chat = spanish_app(router, "es-419")
+    await chat.send("/start")
+    await chat.press("English")
+    assert [reply.text for reply in chat.last] == [
+        content.text("en", Msg.WELCOME),
+        content.text("en", Msg.ASK_TIMEZONE),
+    ]
+    assert await locale_of(services) == "en"
+    await chat.send("Europe/Madrid")
+    assert "Madrid (Europe/Madrid)" in chat.text
+
+
+async def test_the_language_can_be_typed_by_its_name(
+    router: Router, services: Services, content: ContentPack
+) -> None:
+    chat = spanish_app(router, "es")
+    await chat.send("/start")
+    await chat.send("english")
+    assert chat.last[0].text == content.text("en", Msg.WELCOME)
+    assert await locale_of(services) == "en"
+
+
+async def test_an_app_in_the_default_language_is_not_asked(
+    router: Router, services: Services, content: ContentPack
+) -> None:
+    for language in ("en", "en-GB", "de", None):  # German has no locale: the default, unasked
+        chat = Conversation(router, Address("console", f"c-{language}", f"u-{language}"))
+        chat.language_code = language
+        await chat.send("/start")
+        assert chat.last[0].text == content.text("en", Msg.WELCOME), language
+
+
+async def test_settings_change_the_language_and_show_the_menu_in_it(
+    chat: Conversation, services: Services, content: ContentPack
+) -> None:
+    await chat.send("/start")
+    await chat.send("Europe/Madrid")
+    await chat.send("08:30")
+    await chat.send("/settings")
+    await chat.press(content.text("en", Msg.SETTINGS_CHANGE_LANGUAGE))
+    assert chat.last[0].text == content.text("en", Msg.LANGUAGE_ASK)
+    assert [b.label for b in chat.last[0].flat_buttons] == ["English", "Español"]
+    await chat.press("Español")
+    saved, menu = chat.last
+    assert saved.text == content.text("es", Msg.LANGUAGE_SAVED)
+    assert content.text("es", Msg.SETTINGS_CHANGE_LANGUAGE) in [b.label for b in menu.flat_buttons]
+    assert content.text("es", Msg.SETTINGS_DONE) in [b.label for b in menu.flat_buttons]
+    assert await locale_of(services) == "es"
+    await chat.send("/checkin")  # and what comes after is in Spanish too
+    assert content.text("es", Msg.MOOD_4) in [b.label for b in chat.last[-1].flat_buttons]
+
+
+async def test_a_command_typed_by_its_spanish_name_runs_it(
+    router: Router, content: ContentPack
+) -> None:
+    chat = spanish_app(router)
+    await chat.send("/start")
+    await chat.press("Español")
+    await chat.send("/ajustes")
+    assert content.text("es", Msg.SETTINGS_DONE) in [b.label for b in chat.last[-1].flat_buttons]
+    await chat.send("/AYUDA")
+    assert chat.text != content.text("es", Msg.UNKNOWN_COMMAND)
+    assert content.command_named("registro") is not None
+    assert content.command_named("nada-de-esto") is None
+
+
+def test_opening_hours_read_in_the_users_language(content: ContentPack) -> None:
+    daily = content.text("es", Msg.HOURS_DAILY)
+    assert content.hours("es", "Mon–Fri 8:00–24:00") == "lun–vie 8:00–24:00"
+    assert content.hours("es", "Daily 8:00–24:00") == f"{daily} 8:00–24:00"
+    assert content.hours("es", "Sat–Sun 10:00–14:00, Mon 9:00–12:00") == (
+        "sáb–dom 10:00–14:00, lun 9:00–12:00"
+    )
+    assert content.hours("es", "Hours vary") == content.text("es", Msg.HOURS_VARY)
+    assert content.hours("es", "24/7") == "24/7"
+    # The default locale reads them exactly as the data writes them.
+    for country in content.crisis("en").countries:
+        for resource in country.resources:
+            assert content.hours("en", resource.hours) == resource.hours
+
+
+async def test_a_pause_until_a_date_names_the_day_in_spanish(
+    router: Router, services: Services, content: ContentPack
+) -> None:
+    chat = spanish_app(router, "es-ES")
+    await chat.send("/start")
+    await chat.press("Español")
+    await chat.send("Europe/Madrid")
+    await chat.send("08:30")
+    await chat.send("/ajustes")
+    await chat.press(content.text("es", Msg.SETTINGS_PAUSE))
+    await chat.send("3")
+    # Three days with today: back on Thursday 5 March, "jue 05 mar".
+    assert chat.text == content.text("es", Msg.PAUSED, date="jue 05 mar")
+
+
+async def test_helplines_of_a_country_the_spanish_pack_lacks_come_framed_in_spanish(
+    router: Router, services: Services, content: ContentPack
+) -> None:
+    assert content.country_resources("es", "GB") is not None  # from the default locale
+    assert "GB" not in {country.code for country in content.crisis("es").countries}
+    chat = spanish_app(router, "es")
+    await chat.send("/start")
+    await chat.press("Español")
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None
+    async with services.db.transaction() as tx:
+        await users.set_country(tx, user.id, "GB")
+    await chat.send("/sos")
+    assert "116 123" in chat.text  # Samaritans, by its own name and number
+    assert content.country_in_sentence("es", "GB") in chat.text  # "el Reino Unido"
+    labels = [b.label for reply in chat.last for b in reply.flat_buttons]
+    assert english_in(content, [reply.text for reply in chat.last], labels) == []
