@@ -9,6 +9,8 @@ from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
+from bot.safety.rules import Intent
+from bot.safety.screen import SafetyScreen
 from bot.storage import users
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
@@ -162,3 +164,11 @@ async def test_helplines_of_a_country_the_spanish_pack_lacks_come_framed_in_span
     assert content.country_in_sentence("es", "GB") in chat.text  # "el Reino Unido"
     labels = [b.label for reply in chat.last for b in reply.flat_buttons]
     assert english_in(content, [reply.text for reply in chat.last], labels) == []
+
+
+def test_every_locale_screens_every_locales_words(content: ContentPack) -> None:
+    """Someone whose locale is Spanish may write in English, and the other way round."""
+    screen = SafetyScreen(content)
+    assert screen.detector("es").detect("i want to kill myself").needs_safety_reply
+    assert Intent.CONTACTED in screen.detector("es").detect("he texted me again").intents
+    assert Intent.URGE in screen.detector("en").detect("quiero escribirle ya").intents

@@ -2,7 +2,8 @@
 
 A fragment is a run of at least three words of an English message or item, between its
 placeholders. Fragments the Spanish pack holds too (a helpline's proper name, a URL) are
-not English to this check. Button labels are compared whole, as they are short."""
+not English to this check. Button labels are compared whole, as they are short; the
+language buttons are left out, since each names its language in that language."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from bot.content_pack.audit import texts_of
+from bot.content_pack.ids import Msg
 from bot.content_pack.loader import BUTTON_LABELS
 from bot.content_pack.pack import ContentPack, LocaleContent
 
@@ -37,7 +39,7 @@ def english_labels(content: ContentPack) -> set[str]:
 
     def labels(locale: str) -> set[str]:
         found: set[str] = set()
-        for message in BUTTON_LABELS:
+        for message in BUTTON_LABELS - {Msg.LANGUAGE_NAME}:  # each language names itself
             value = content.content(locale).messages.get(message.value)
             if value is not None:
                 found |= {value} if isinstance(value, str) else set(value.values())
