@@ -20,12 +20,13 @@ Every change reschedules the user's check-ins in the same transaction.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, time, timedelta
 from enum import StrEnum
 
-from babel.dates import format_date
+from babel.dates import format_date, get_day_names
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.plurals import babel_locale
@@ -105,6 +106,21 @@ def format_local_date(user: User, instant: datetime, locale: str) -> str:
     return format_date(
         instant.astimezone(user_zone(user)), "EEE dd MMM", locale=babel_locale(locale)
     )
+
+
+def shown_weekdays(ctx: FlowContext, days: frozenset[int]) -> str:
+    """ "mon-fri" in the default locale; in others, CLDR's day names ("lun-vie"), which
+    read back as the same days (bot/flows/parsing/days.py)."""
+    short = format_weekdays(days)
+    if ctx.locale == ctx.services.content.default_locale:
+        return short
+    if short == "daily":
+        return ctx.text(Msg.HOURS_DAILY)
+    names = get_day_names("abbreviated", locale=babel_locale(ctx.locale))
+    return re.sub(r"[a-z]{3}", lambda word: str(names[_WEEKDAY_WORDS.index(word[0])]), short)
+
+
+_WEEKDAY_WORDS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
 def format_local_moment(user: User, instant: datetime, locale: str) -> str:
@@ -197,7 +213,7 @@ class Settings(Flow):
             country=display_name(ctx, user.country) if user.country else not_set,
             timezone=user.timezone or not_set,
             times=", ".join(slot.local_time for slot in slots) or not_set,
-            days=format_weekdays(user.weekdays),
+            days=shown_weekdays(ctx, user.weekdays),
             quiet=str(user.quiet_hours) if user.quiet_hours else ctx.text(Msg.QUIET_OFF),
             discreet=ctx.text(Msg.STATUS_ON if user.discreet else Msg.QUIET_OFF),
             keep=ctx.text(Msg.KEEP_DAYS, days=kept_days(ctx, user)),

@@ -9,6 +9,7 @@ from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
+from bot.flows.parsing.days import read_days
 from bot.safety.rules import Intent
 from bot.safety.screen import SafetyScreen
 from bot.storage import users
@@ -172,3 +173,33 @@ def test_every_locale_screens_every_locales_words(content: ContentPack) -> None:
     assert screen.detector("es").detect("i want to kill myself").needs_safety_reply
     assert Intent.CONTACTED in screen.detector("es").detect("he texted me again").intents
     assert Intent.URGE in screen.detector("en").detect("quiero escribirle ya").intents
+
+
+def test_days_are_read_in_spanish_as_the_menu_shows_them() -> None:
+    weekdays, weekend = frozenset(range(5)), frozenset({5, 6})
+    assert read_days("de lunes a viernes") == weekdays
+    assert read_days("Entre semana") == weekdays
+    assert read_days("lun-vie") == weekdays
+    assert read_days("sáb y dom") == weekend
+    assert read_days("los fines de semana") == weekend
+    assert read_days("lun, mié, vie") == frozenset({0, 2, 4})
+    assert read_days("todos los días") == frozenset(range(7))
+    assert read_days("Monday to Friday") == weekdays  # English still reads
+    assert read_days("cuando pueda") is None
+
+
+async def test_the_settings_menu_names_days_in_spanish(
+    router: Router, services: Services, content: ContentPack
+) -> None:
+    chat = spanish_app(router, "es-ES")
+    await chat.send("/start")
+    await chat.press("Español")
+    await chat.send("Europe/Madrid")
+    await chat.send("08:30")
+    await chat.send("/ajustes")
+    assert content.text("es", Msg.HOURS_DAILY) in chat.text  # every day, in Spanish
+    await chat.press(content.text("es", Msg.SETTINGS_CHANGE_DAYS))
+    await chat.send("de lunes a viernes")
+    assert "lun-vie" in chat.text
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None and user.weekdays == frozenset(range(5))
