@@ -203,3 +203,21 @@ async def test_the_settings_menu_names_days_in_spanish(
     assert "lun-vie" in chat.text
     user = await find_user(services.db, "console", "u1")
     assert user is not None and user.weekdays == frozenset(range(5))
+
+
+async def test_places_and_countries_typed_in_spanish_are_understood(
+    router: Router, services: Services, content: ContentPack
+) -> None:
+    chat = spanish_app(router, "es-MX")
+    await chat.send("/start")
+    await chat.press("Español")
+    await chat.send("Ciudad de México")
+    assert "(America/Mexico_City)" in chat.text
+    await chat.send("08:30")
+    await chat.press(content.text("es", Msg.COUNTRY_OTHER))
+    await chat.send("estados unidos")  # typed, as a Spanish speaker names it
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None and (user.timezone, user.country) == ("America/Mexico_City", "US")
+    assert chat.text == content.text(
+        "es", Msg.COUNTRY_SAVED, country=content.country_in_sentence("es", "US")
+    )

@@ -21,6 +21,8 @@ from datetime import datetime, timedelta
 from functools import cache
 from importlib import resources
 
+from babel.dates import get_timezone_location
+
 from bot.flows.parsing.countries import parse_country
 from bot.flows.parsing.folding import fold
 
@@ -45,6 +47,17 @@ _MAJOR = (
 )  # fmt: skip
 
 # Large cities the zone data names no zone after, and the zone they follow.
+# The languages the content pack is written in besides English: their city names read too.
+CITY_NAME_LOCALES = ("es",)
+# Everyday Spanish names CLDR does not list.
+_SPANISH_CITIES = {
+    "cdmx": "America/Mexico_City",
+    "islas canarias": "Atlantic/Canary", "tenerife": "Atlantic/Canary",
+    "gran canaria": "Atlantic/Canary", "barcelona": "Europe/Madrid",
+    "valencia": "Europe/Madrid", "sevilla": "Europe/Madrid", "bilbao": "Europe/Madrid",
+    "medellin": "America/Bogota", "cali": "America/Bogota", "guadalajara": "America/Mexico_City",
+    "monterrey": "America/Monterrey", "quito": "America/Guayaquil",
+}  # fmt: skip
 _CITIES = {
     "America/New_York": ("new york city", "nyc", "washington", "washington dc", "boston",
                          "philadelphia", "atlanta", "miami"),
@@ -280,6 +293,14 @@ def _index() -> _ZoneIndex:
     for zone, aliases in _CITIES.items():
         for alias in aliases:
             places.setdefault(alias, []).append(zone)
+    # Cities as other languages name them ("Ciudad de México", "Nueva York"), from CLDR.
+    for locale in CITY_NAME_LOCALES:
+        for zone in listed:
+            city = get_timezone_location(zone, locale=locale, return_city=True)
+            if city and fold(city) not in places:
+                places[fold(city)] = [zone]
+    for alias, zone in _SPANISH_CITIES.items():
+        places.setdefault(alias, []).append(zone)
     return _ZoneIndex(
         exact=exact,
         places={key: tuple(zones) for key, zones in places.items()},
