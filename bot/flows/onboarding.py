@@ -24,6 +24,7 @@ from bot.flows.country import answer_country, ask_country
 from bot.flows.language import language_rows, offers_language, save_language
 from bot.flows.names import FlowName
 from bot.flows.parsing.times import ClockStyle, read_time
+from bot.flows.parsing.zones import read_zone
 from bot.flows.validation import both_forms
 from bot.flows.zone_question import (
     AGAIN,
@@ -59,7 +60,9 @@ class Onboarding(Flow):
     def __init__(self) -> None:
         self.steps = self.table({
             # The buttons are the pack's locales, built when asked.
-            OnboardingStep.LANGUAGE: Step(asks=Msg.LANGUAGE_ASK, other_choice=self._language),
+            OnboardingStep.LANGUAGE: Step(
+                asks=Msg.LANGUAGE_ASK, other_choice=self._language, on_typed=self._past_language
+            ),
             OnboardingStep.TIMEZONE: Step(asks=Msg.ASK_TIMEZONE, on_typed=self._timezone),
             OnboardingStep.TZPICK: Step(
                 buttons=((Choice(AGAIN, Msg.TIMEZONE_NONE_OF_THESE, goes_to=self._zone_again),),),
@@ -90,6 +93,14 @@ class Onboarding(Flow):
 
     async def _welcome(self, ctx: FlowContext) -> list[Reply]:
         return await self.go(ctx, Next(OnboardingStep.TIMEZONE, before=[ctx.reply(Msg.WELCOME)]))
+
+    async def _past_language(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
+        """Something typed instead of a tap: the language guessed stays, and the words are
+        read as the next answer (a place, most likely), so nothing typed is lost."""
+        welcome = await self._welcome(ctx)
+        if read_zone(text, ctx.now()) is None:
+            return welcome
+        return [welcome[0], *await answer_zone(self, ctx, _ZONE_STEPS, text)]
 
     async def _language(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         chosen = await save_language(ctx, value)

@@ -221,3 +221,22 @@ async def test_places_and_countries_typed_in_spanish_are_understood(
     assert chat.text == content.text(
         "es", Msg.COUNTRY_SAVED, country=content.country_in_sentence("es", "US")
     )
+
+
+async def test_a_place_typed_instead_of_a_language_keeps_the_guess_and_is_read(
+    router: Router, services: Services, content: ContentPack
+) -> None:
+    chat = spanish_app(router, "es-ES")
+    await chat.send("/start")
+    await chat.send("Madrid")  # no tap: Spanish it is, and Madrid answers the next question
+    welcome, confirm = chat.last
+    assert welcome.text == content.text("es", Msg.WELCOME)
+    assert "Madrid (Europe/Madrid)" in confirm.text
+    assert await locale_of(services) == "es"
+    other = Conversation(router, Address("console", "c2", "u2"), language_code="es")
+    await other.send("/start")
+    await other.send("hola")  # neither a language nor a place: Spanish, and the usual start
+    assert [reply.text for reply in other.last] == [
+        content.text("es", Msg.WELCOME),
+        content.text("es", Msg.ASK_TIMEZONE),
+    ]
