@@ -4,10 +4,13 @@ hours, dates and helplines in the user's language."""
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
 from bot.engine.router import Router
+from bot.flows.chart import ChartLabels, DayPoint, progress_figure
 from bot.flows.context import Services
 from bot.flows.parsing.days import read_days
 from bot.safety.rules import Intent
@@ -240,3 +243,11 @@ async def test_a_place_typed_instead_of_a_language_keeps_the_guess_and_is_read(
         content.text("es", Msg.WELCOME),
         content.text("es", Msg.ASK_TIMEZONE),
     ]
+
+
+def test_the_chart_names_its_months_in_the_users_language() -> None:
+    day = date(2026, 1, 30)
+    labels = ChartLabels(mood="Ánimo", pull="Impulso", locale="es")
+    figure = progress_figure([DayPoint(day, 3.0, 1)], day - timedelta(days=29), day, labels)
+    ticks = [tick.get_text() for tick in figure.axes[0].get_xticklabels()]
+    assert ticks[0] == "01 ene" and "08 ene" in ticks
