@@ -251,3 +251,17 @@ def test_the_chart_names_its_months_in_the_users_language() -> None:
     figure = progress_figure([DayPoint(day, 3.0, 1)], day - timedelta(days=29), day, labels)
     ticks = [tick.get_text() for tick in figure.axes[0].get_xticklabels()]
     assert ticks[0] == "01 ene" and "08 ene" in ticks
+
+
+def test_spanish_speakers_in_the_united_states_get_the_spanish_options(
+    content: ContentPack,
+) -> None:
+    spanish = content.country_resources("es", "US")
+    english = content.country_resources("en", "US")
+    assert spanish is not None and english is not None and spanish != english
+    assert {r.kind for r in spanish.resources} == {"crisis", "domestic_abuse"}
+    assert all("español" in r.contact for r in spanish.resources)
+    for code in ("ES", "MX", "AR", "CO", "CL", "PE", "UY", "PR"):
+        found = content.country_resources("es", code)
+        assert found is not None and found.resources, code
+        assert found in content.crisis("es").countries, code  # written in Spanish, not borrowed
