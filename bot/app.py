@@ -143,7 +143,8 @@ async def run_console(settings: Settings, prompt: bool) -> None:
         if removed:
             log_event(log, "console.legacy_charts_removed", count=removed)
         router = Router(services)
-        content, locale = services.content, settings.default_locale
+        content = services.content
+        locale = content.resolve_locale(settings.console_language)
         console = ConsoleAdapter(
             router,
             sys.stdin,
@@ -152,6 +153,7 @@ async def run_console(settings: Settings, prompt: bool) -> None:
             data_dir=settings.data_dir,
             image_saved=lambda path: content.text(locale, Msg.PROGRESS_SAVED_TO, path=str(path)),
             greeting=content.text(locale, Msg.CONSOLE_GREETING),
+            language_code=settings.console_language,
         )
         async with scheduled_delivery(settings, router, {console.platform: console}):
             log_event(log, "console.started")

@@ -119,6 +119,9 @@ class Settings(BaseSettings):
         default_factory=shipped_content_dir, validation_alias="STEADY_CONTENT_DIR"
     )
     default_locale: str = Field(default="en", validation_alias="STEADY_DEFAULT_LOCALE")
+    # The console user's language, as an app would report it (es, es-MX): the pack's locale
+    # for it is chosen on first contact, as Telegram's language is. Unset: the default.
+    console_language: str | None = Field(default=None, validation_alias="STEADY_CONSOLE_LANGUAGE")
     log_level: LogLevel = Field(default="INFO", validation_alias="STEADY_LOG_LEVEL")
     tick_seconds: float = Field(default=15, ge=1, le=15, validation_alias="STEADY_TICK_SECONDS")
     retention_days: int = Field(

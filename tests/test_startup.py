@@ -87,7 +87,7 @@ def test_a_default_locale_the_pack_lacks_names_the_variable(tmp_path: Path) -> N
     result = steady(["run"], tmp_path / "data", STEADY_DEFAULT_LOCALE="xx")  # and no token
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        "steady: STEADY_DEFAULT_LOCALE is not valid: the content pack has no xx (it has en)."
+        "steady: STEADY_DEFAULT_LOCALE is not valid: the content pack has no xx (it has en, es)."
     ]
 
 

@@ -50,6 +50,7 @@ class ConsoleAdapter:
         data_dir: Path,
         image_saved: Callable[[Path], str],
         greeting: str = "",
+        language_code: str | None = None,
     ) -> None:
         self._router = router
         self._stdin = stdin
@@ -58,6 +59,8 @@ class ConsoleAdapter:
         self._data_dir = data_dir  # charts go to the user's own folder there, removed by /forget
         self._image_saved = image_saved  # the pack's "saved the chart here" line
         self._greeting = greeting
+        # Told to the core with every message, as an app tells its user's language.
+        self._language = language_code
         self._choices: tuple[Button, ...] = ()
         self._lettered = False
         self._ids = itertools.count(1)
@@ -100,8 +103,8 @@ class ConsoleAdapter:
             return ButtonPressed(CONSOLE_ADDRESS, self._choices[index].data)
         command = parse_command(text)
         if command is not None:
-            return CommandIssued(CONSOLE_ADDRESS, command[0], command[1])
-        return TextMessage(CONSOLE_ADDRESS, line)
+            return CommandIssued(CONSOLE_ADDRESS, command[0], command[1], self._language)
+        return TextMessage(CONSOLE_ADDRESS, line, self._language)
 
     async def send(self, address: Address, reply: Reply) -> SentMessage | None:
         self._write(reply.text)

@@ -1,5 +1,6 @@
 """The checks `steady content check` adds to loading: words we never use, enough items,
-room for a month without repeats, and a report of how affirmations open.
+room for a month without repeats, every locale as complete as the default (parity.py),
+and a report of how affirmations open.
 
 Loading (loader.py) keeps the bot from starting on a broken pack; these checks are about
 the quality of a pack that loads, so they run only on request.
@@ -16,7 +17,9 @@ from typing import get_args
 
 from pydantic import ValidationError
 
+from bot.content_pack.findings import Finding
 from bot.content_pack.pack import ContentPack, LocaleContent
+from bot.content_pack.parity import check_parity
 from bot.content_pack.schema import AvoidPhrasesFile, ReplyCategory
 from bot.content_pack.yaml_lines import YamlSyntaxError, load_located
 
@@ -32,15 +35,6 @@ ROTATION_DAYS = 30
 CHECKINS_PER_DAY = 3
 PERIODS = ("morning", "afternoon", "evening")
 REGISTERS = ("neutral", "warm")
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    where: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.message}"
 
 
 @dataclass
@@ -59,6 +53,7 @@ def audit_pack(pack: ContentPack, content_dir: Path) -> AuditReport:
         report.failures += check_counts(content)
         report.failures += check_rotation(content)
         report.notes += affirmation_shapes(content)
+    report.failures += check_parity(pack)
     return report
 
 

@@ -554,6 +554,15 @@ class Msg(StrEnum):
     DATES_DAY_CHILDREN = "dates.day_children"
     DATES_DAY_OTHER = "dates.day_other"
 
+    # Language: the question at the start of onboarding and in /settings, each locale's
+    # own name for itself (the buttons), and how opening hours read in crisis replies.
+    LANGUAGE_ASK = "language.ask"
+    LANGUAGE_NAME = "language.name"
+    LANGUAGE_SAVED = "language.saved"
+    SETTINGS_CHANGE_LANGUAGE = "settings.change_language"
+    HOURS_DAILY = "hours.daily"
+    HOURS_VARY = "hours.vary"
+
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.REMINDER_HELP: frozenset({"themes"}),

@@ -77,6 +77,7 @@ BUTTON_LABELS = frozenset(
         Msg.AFFIRM_GROUP_STEPS,
         Msg.CARING_OFFER_YES, Msg.CARING_OFFER_NO, Msg.CARING_SOS_BUTTON,
         Msg.CARING_PLAN_BUTTON, Msg.CARING_PAUSE_BUTTON, Msg.CARING_OKAY_BUTTON,
+        Msg.LANGUAGE_NAME, Msg.SETTINGS_CHANGE_LANGUAGE,
         *(message for message in Msg if message.value.startswith("theme.")),
     }
 )  # fmt: skip

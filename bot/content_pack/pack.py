@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from babel.dates import get_day_names
+
 from bot.content_pack.ids import COUNTS, Command, Msg
-from bot.content_pack.plurals import form_for
+from bot.content_pack.plurals import babel_locale, form_for
 from bot.content_pack.schema import (
     Affirmation,
     CheckInReply,
@@ -19,6 +22,10 @@ from bot.content_pack.schema import (
     Opening,
     Reflection,
 )
+
+HOURS_VARY = "Hours vary"
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_DAY_WORDS = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Daily)\b")
 
 
 @dataclass(frozen=True)
@@ -91,6 +98,34 @@ class ContentPack:
                 return own
         return content.messages.get(message.value)
 
+    def hours(self, locale: str, hours: str) -> str:
+        """Opening hours as the locale reads them. The data writes them one way everywhere
+        ("24/7", "Hours vary", "Mon–Fri 8:00–24:00", "Daily 17:00–24:00": schema.Hours);
+        the day names come from CLDR, "Daily" and "Hours vary" from the pack."""
+        if hours == HOURS_VARY:
+            return self.text(locale, Msg.HOURS_VARY)
+        days = get_day_names("abbreviated", locale=babel_locale(self.content(locale).locale))
+
+        def named(match: re.Match[str]) -> str:
+            word = match.group(0)
+            if word == "Daily":
+                return self.text(locale, Msg.HOURS_DAILY)
+            return str(days[_WEEKDAYS.index(word)])
+
+        return _DAY_WORDS.sub(named, hours)
+
+    def command_named(self, name: str) -> Command | None:
+        """The command a name stands for: its own, or its name in any locale (/ajustes)."""
+        folded = name.casefold()
+        for command in Command:
+            if command.value == folded:
+                return command
+        for content in self.locales.values():
+            for info in content.commands:
+                if info.local_name is not None and info.local_name.casefold() == folded:
+                    return Command(info.name)
+        return None
+
     def affirmations(self, locale: str) -> list[Affirmation]:
         return self.content(locale).affirmations
 
@@ -113,9 +148,16 @@ class ContentPack:
         return self.content(locale).crisis
 
     def country_resources(self, locale: str, country: str | None) -> CountryResources | None:
+        """The locale's helplines for the country, else the default locale's: a locale may
+        cover fewer countries, and a helpline named in another language still helps more
+        than none. The sentences around them stay in the user's language."""
         if country is None:
             return None
-        return next((c for c in self.crisis(locale).countries if c.code == country), None)
+        for crisis in (self.crisis(locale), self.crisis(self.default_locale)):
+            found = next((c for c in crisis.countries if c.code == country), None)
+            if found is not None:
+                return found
+        return None
 
     def emergency_numbers(self, country: str | None) -> EmergencyNumbers | None:
         return None if country is None else self.emergency.get(country)

@@ -22,6 +22,11 @@ def _locale(code: str) -> Locale:
         raise UnknownPluralRules(f"no plural rules known for locale {code!r}") from error
 
 
+def babel_locale(code: str) -> str:
+    """The pack's locale code as Babel names it (`pt-BR` is `pt_BR`), for dates and names."""
+    return code.replace("-", "_")
+
+
 def categories(code: str) -> frozenset[str]:
     """Every CLDR plural category the locale uses ("other" always among them)."""
     return frozenset(_locale(code).plural_form.tags) | {OTHER}

@@ -129,6 +129,17 @@ class CommandInfo(_Strict):
     discreet_description: Annotated[
         str, StringConstraints(min_length=3, max_length=MAX_COMMAND_DESCRIPTION_CHARS)
     ]
+    # The command's name in this locale, where it has one of its own (/ajustes): Discord
+    # shows it in the command list, and typed it runs the command like its own name.
+    # Discord's rule for names: lower case letters, digits, - and _, up to 32.
+    local_name: Annotated[str, StringConstraints(pattern=r"^[-_\w]{1,32}$")] | None = None
+
+    @field_validator("local_name")
+    @classmethod
+    def _lower_case(cls, name: str | None) -> str | None:
+        if name is not None and name != name.lower():
+            raise ValueError("a command name is lower case")
+        return name
 
 
 class AffirmationsFile(_Strict):
@@ -365,6 +376,9 @@ class CrisisResource(_Strict):
     url: HttpsUrl | None = None
     source: SourceNote
     last_verified: date
+    # True where the entry is written from well-established knowledge that no stored page
+    # confirmed: re-check these first, before release.
+    review: bool = False
 
     @property
     def can_write(self) -> bool:

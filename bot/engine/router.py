@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from bot.content_pack.countries import country_for_timezone
 from bot.content_pack.ids import Command, Msg
+from bot.content_pack.pack import ContentPack
 from bot.core.events import (
     Address,
     ButtonPressed,
@@ -139,6 +140,7 @@ class Router:
         # Text that is not valid Unicode could not be stored; a deep link runs its command.
         # A button that runs a command is that command (see bot.flows.caring).
         event = pressed_command(deep_linked(well_formed_event(event)))
+        event = _own_command_name(event, self._services.content)
         address = event.address
         lookup = asyncio.ensure_future(self._user_for(event))
         user, late = await _within(lookup, USER_LOOKUP_SECONDS)
@@ -553,6 +555,15 @@ class Router:
         async with ctx.db.transaction() as tx:
             left = await flow_positions.leave_flow(tx, user.id)
         return [ctx.reply(Msg.CANCEL_DONE if left else Msg.CANCEL_NOTHING)]
+
+
+def _own_command_name(event: Event, content: ContentPack) -> Event:
+    """A command typed by its name in a locale (/ajustes) as the command itself."""
+    if isinstance(event, CommandIssued) and event.name not in _COMMAND_NAMES:
+        command = content.command_named(event.name)
+        if command is not None:
+            return replace(event, name=command.value)
+    return event
 
 
 def deep_linked(event: Event) -> Event:

@@ -105,7 +105,11 @@ class Caring:
         when = f"{local:%H:%M}"
         if local.date() == local_date(user, now) + timedelta(days=1):
             return [ctx.reply(Msg.CARING_SCHEDULED, time=when)]
-        return [ctx.reply(Msg.CARING_SCHEDULED_ON, date=format_local_date(user, due), time=when)]
+        return [
+            ctx.reply(
+                Msg.CARING_SCHEDULED_ON, date=format_local_date(user, due, ctx.locale), time=when
+            )
+        ]
 
     async def due(
         self, tx: Transaction, services: Services, claimed: Sequence[ClaimedCheck]

@@ -7,6 +7,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
+from babel.dates import format_date
+
+from bot.content_pack.plurals import babel_locale
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -24,6 +28,7 @@ class ChartLabels:
 
     mood: str
     pull: str
+    locale: str = "en"  # the dates under the chart name their month in it (CLDR)
 
 
 def render_progress_png(
@@ -61,7 +66,10 @@ def progress_figure(
     urge_axis.set_ylabel(f"{labels.pull} (0-2)")
     mood_axis.set_xlim(-0.5, span + 0.5)
     ticks = list(range(0, span + 1, 7))
-    mood_axis.set_xticks(ticks, [f"{first_day + timedelta(days=t):%d %b}" for t in ticks])
+    dates = [first_day + timedelta(days=t) for t in ticks]
+    mood_axis.set_xticks(
+        ticks, [format_date(d, "dd MMM", locale=babel_locale(labels.locale)) for d in dates]
+    )
     mood_axis.grid(axis="y", alpha=0.3)
     figure.legend(loc="upper center", ncol=2, frameon=False)
     figure.tight_layout(rect=(0, 0, 1, 0.92))  # leave the top strip to the legend

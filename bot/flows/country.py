@@ -8,7 +8,19 @@ from bot.core.replies import Reply
 from bot.flows.base import Flow
 from bot.flows.context import Choice, FlowContext
 from bot.flows.parsing.countries import parse_country
+from bot.safety.normalise import normalise
 from bot.storage import users
+
+
+def _named_in_pack(ctx: FlowContext, answer: str) -> str | None:
+    """The country whose name, in any language of the pack, is what was typed ("España",
+    "los Países Bajos")."""
+    typed = normalise(answer).strip(" .")
+    for content in ctx.services.content.locales.values():
+        for code, country in content.countries.items():
+            if typed in {normalise(country.name), normalise(country.sentence_name)}:
+                return code
+    return None
 
 
 def display_name(ctx: FlowContext, code: str) -> str:
@@ -48,7 +60,7 @@ async def answer_country(ctx: FlowContext, answer: str) -> tuple[str | None, lis
         return None, [ctx.reply(Msg.ASK_COUNTRY)]
     if answer == "skip":
         return None, [ctx.reply(Msg.COUNTRY_SKIPPED)]
-    code = parse_country(answer)
+    code = _named_in_pack(ctx, answer) or parse_country(answer)
     if code is None:
         return None, [ctx.reply(Msg.BAD_COUNTRY)]
     user = await ctx.ensure_user()

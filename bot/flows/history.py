@@ -91,7 +91,9 @@ async def progress(ctx: FlowContext) -> list[Reply]:
     zone = user_zone(user)
     points = daily_points(answers, zone)
     today = now.astimezone(zone).date()
-    labels = ChartLabels(mood=ctx.text(Msg.CHART_MOOD), pull=ctx.text(Msg.CHART_PULL))
+    labels = ChartLabels(
+        mood=ctx.text(Msg.CHART_MOOD), pull=ctx.text(Msg.CHART_PULL), locale=ctx.locale
+    )
     first_day = today - timedelta(days=29)
     png = await asyncio.to_thread(render_progress_png, points, first_day, today, labels)
     image = Image(png=png, filename=f"steady-progress-{today.isoformat()}.png")

@@ -4,6 +4,10 @@
              │  └─(several)──▶ tzpick ──[a place]──┘ │ [no]──▶ timezone   [suggested|other|skip]
              │ unknown: explain, stay                └─(a time typed instead: yes, and that time)
 
+When the app's language picked a locale other than the default, one question comes
+first: "Español / English", each button in its own language. The welcome and everything
+after it are in the language chosen (bot/flows/language.py).
+
 The user counts as onboarded once the check-in time is set: the country only
 picks helplines, so a user who moves on without answering loses nothing.
 """
@@ -17,8 +21,10 @@ from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import END, Choice, FlowContext, Next, Outcome
 from bot.flows.country import answer_country, ask_country
+from bot.flows.language import language_rows, offers_language, save_language
 from bot.flows.names import FlowName
 from bot.flows.parsing.times import ClockStyle, read_time
+from bot.flows.parsing.zones import read_zone
 from bot.flows.validation import both_forms
 from bot.flows.zone_question import (
     AGAIN,
@@ -35,6 +41,7 @@ from bot.storage.flow_positions import FlowPosition
 
 
 class OnboardingStep(StrEnum):
+    LANGUAGE = "language"
     TIMEZONE = "timezone"
     TZPICK = "tzpick"
     TZCONFIRM = "tzconfirm"
@@ -52,6 +59,10 @@ class Onboarding(Flow):
 
     def __init__(self) -> None:
         self.steps = self.table({
+            # The buttons are the pack's locales, built when asked.
+            OnboardingStep.LANGUAGE: Step(
+                asks=Msg.LANGUAGE_ASK, other_choice=self._language, on_typed=self._past_language
+            ),
             OnboardingStep.TIMEZONE: Step(asks=Msg.ASK_TIMEZONE, on_typed=self._timezone),
             OnboardingStep.TZPICK: Step(
                 buttons=((Choice(AGAIN, Msg.TIMEZONE_NONE_OF_THESE, goes_to=self._zone_again),),),
@@ -76,7 +87,26 @@ class Onboarding(Flow):
         user = await ctx.ensure_user()
         if user.onboarded_at is not None:
             return [ctx.reply(Msg.WELCOME_BACK)]
+        if offers_language(ctx):
+            return await self.go(ctx, Next(OnboardingStep.LANGUAGE, rows=language_rows(ctx)))
+        return await self._welcome(ctx)
+
+    async def _welcome(self, ctx: FlowContext) -> list[Reply]:
         return await self.go(ctx, Next(OnboardingStep.TIMEZONE, before=[ctx.reply(Msg.WELCOME)]))
+
+    async def _past_language(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
+        """Something typed instead of a tap: the language guessed stays, and the words are
+        read as the next answer (a place, most likely), so nothing typed is lost."""
+        welcome = await self._welcome(ctx)
+        if read_zone(text, ctx.now()) is None:
+            return welcome
+        return [welcome[0], *await answer_zone(self, ctx, _ZONE_STEPS, text)]
+
+    async def _language(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        chosen = await save_language(ctx, value)
+        if chosen is None:
+            return None  # not one of the buttons: "use the buttons"
+        return await self._welcome(chosen)
 
     async def _timezone(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         return await answer_zone(self, ctx, _ZONE_STEPS, text)

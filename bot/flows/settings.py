@@ -11,6 +11,7 @@ discreet mode, stop and resume.
       ├───[Pause]──────────────▶ pause ──[1|3|7 days or typed N]──▶ (left, paused)
       ├───[History kept]───────▶ keep ──[7|30|90 days, longest, or typed N]──▶ menu
       ├───[Discreet off | on]──▶ menu (saved; the command menu's words change too)
+      ├───[Language]───────────▶ language ──[a language]──▶ menu, in that language
       ├───[Stop | Resume]──────▶ (left, stopped | resumed)
       └───[Done]───────────────▶ (left)
 
@@ -19,17 +20,21 @@ Every change reschedules the user's check-ins in the same transaction.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, time, timedelta
 from enum import StrEnum
 
-from bot.content_pack.dates import day_and_date
+from babel.dates import format_date, get_day_names
+
 from bot.content_pack.ids import Msg
+from bot.content_pack.plurals import babel_locale
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Rows, Step, leading
 from bot.flows.context import END, Choice, FlowContext, Next, Outcome
 from bot.flows.country import answer_country, ask_country, display_name
+from bot.flows.language import language_rows, save_language
 from bot.flows.names import FlowName
 from bot.flows.parsing.days import read_days
 from bot.flows.parsing.times import ClockStyle, read_span, read_times
@@ -65,6 +70,7 @@ class SettingsStep(StrEnum):
     PAUSE = "pause"
     COUNTRY = "country"
     KEEP = "keep"
+    LANGUAGE = "language"
 
 
 _ZONE_STEPS = ZoneSteps(
@@ -95,9 +101,32 @@ def _keep_choices(ctx: FlowContext) -> Rows:
     )
 
 
-def format_local_date(user: User, instant: datetime) -> str:
-    """ "Tue 3 Mar" in English, "mar 3 mar" in Spanish: the day in the user's own words."""
-    return day_and_date(instant.astimezone(user_zone(user)), user.locale)
+def format_local_date(user: User, instant: datetime, locale: str) -> str:
+    """ "Tue 03 Mar", "mar 03 mar": the day and month named in the user's language (CLDR)."""
+    return format_date(
+        instant.astimezone(user_zone(user)), "EEE dd MMM", locale=babel_locale(locale)
+    )
+
+
+def shown_weekdays(ctx: FlowContext, days: frozenset[int]) -> str:
+    """ "mon-fri" in the default locale; in others, CLDR's day names ("lun-vie"), which
+    read back as the same days (bot/flows/parsing/days.py)."""
+    short = format_weekdays(days)
+    if ctx.locale == ctx.services.content.default_locale:
+        return short
+    if short == "daily":
+        return ctx.text(Msg.HOURS_DAILY)
+    names = get_day_names("abbreviated", locale=babel_locale(ctx.locale))
+    return re.sub(r"[a-z]{3}", lambda word: str(names[_WEEKDAY_WORDS.index(word[0])]), short)
+
+
+_WEEKDAY_WORDS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def format_local_moment(user: User, instant: datetime, locale: str) -> str:
+    """ "Tue 09:00", "mar 09:00"."""
+    local = instant.astimezone(user_zone(user))
+    return f"{format_date(local, 'EEE', locale=babel_locale(locale))} {local:%H:%M}"
 
 
 class Settings(Flow):
@@ -115,7 +144,8 @@ class Settings(Flow):
                     (Choice("pause", Msg.SETTINGS_PAUSE, goes_to=SettingsStep.PAUSE),
                      Choice("stop", Msg.SETTINGS_STOP, goes_to=self._stop)),
                     (Choice("keep", Msg.SETTINGS_CHANGE_KEEP, goes_to=self._ask_keep),),
-                    (Choice("discreet", Msg.SETTINGS_DISCREET_OFF, goes_to=self._discreet),),
+                    (Choice("discreet", Msg.SETTINGS_DISCREET_OFF, goes_to=self._discreet),
+                     Choice("language", Msg.SETTINGS_CHANGE_LANGUAGE, goes_to=self._ask_language)),
                     (Choice("done", Msg.SETTINGS_DONE, goes_to=self._done),),
                 ),
                 # Shown in place of "stop" while paused or stopped, and of "discreet off"
@@ -150,6 +180,8 @@ class Settings(Flow):
                 other_choice=self._pause,  # a number of days typed
                 text_as_choice=True,
             ),
+            # The buttons are the pack's locales, built when asked.
+            SettingsStep.LANGUAGE: Step(asks=Msg.LANGUAGE_ASK, other_choice=self._language),
             SettingsStep.KEEP: Step(
                 asks=Msg.ASK_KEEP,
                 # The shorter choices depend on the operator's retention: built when asked.
@@ -171,7 +203,9 @@ class Settings(Flow):
         if user.checkins_stopped:
             status = ctx.text(Msg.STATUS_STOPPED)
         elif paused and user.paused_until is not None:
-            status = ctx.text(Msg.STATUS_PAUSED, date=format_local_date(user, user.paused_until))
+            status = ctx.text(
+                Msg.STATUS_PAUSED, date=format_local_date(user, user.paused_until, ctx.locale)
+            )
         else:
             status = ctx.text(Msg.STATUS_ON)
         text = ctx.text(
@@ -179,7 +213,7 @@ class Settings(Flow):
             country=display_name(ctx, user.country) if user.country else not_set,
             timezone=user.timezone or not_set,
             times=", ".join(slot.local_time for slot in slots) or not_set,
-            days=format_weekdays(user.weekdays),
+            days=shown_weekdays(ctx, user.weekdays),
             quiet=str(user.quiet_hours) if user.quiet_hours else ctx.text(Msg.QUIET_OFF),
             discreet=ctx.text(Msg.STATUS_ON if user.discreet else Msg.QUIET_OFF),
             keep=ctx.text(Msg.KEEP_DAYS, days=kept_days(ctx, user)),
@@ -192,8 +226,11 @@ class Settings(Flow):
             instead["stop"] = resume
         if not user.discreet:
             instead["discreet"] = discreet_on
+        # A pack with one language has nothing to choose between.
+        hidden = {"language"} if len(ctx.services.content.locales) < 2 else set()
         rows: Rows = tuple(
-            tuple(instead.get(choice.value, choice) for choice in row) for row in menu.buttons
+            tuple(instead.get(choice.value, choice) for choice in row if choice.value not in hidden)
+            for row in menu.buttons
         )
         return Next(SettingsStep.MENU, question=text, rows=rows)
 
@@ -208,6 +245,20 @@ class Settings(Flow):
 
     async def _ask_country(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return [await ask_country(self, ctx, SettingsStep.COUNTRY)]
+
+    async def _ask_language(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return Next(SettingsStep.LANGUAGE, rows=language_rows(ctx))
+
+    async def _language(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        """The menu again, in the language chosen, and the command menu with it."""
+        chosen = await save_language(ctx, value)
+        if chosen is None:
+            return None  # not one of the buttons: "use the buttons"
+        user = await chosen.ensure_user()
+        saved = replace(
+            chosen.reply(Msg.LANGUAGE_SAVED), command_menu=None if user.discreet else "full"
+        )
+        return await self.go(chosen, replace(await self._menu(chosen), before=[saved]))
 
     async def _ask_keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return Next(SettingsStep.KEEP, rows=_keep_choices(ctx))
@@ -311,7 +362,7 @@ class Settings(Flow):
             await checkin_slots.cancel_snooze(tx, user.id)
             await reschedule_user(tx, user.id, ctx.now())
             await flow_positions.leave_flow(tx, user.id)
-        return [ctx.reply(Msg.PAUSED, date=format_local_date(user, until))]
+        return [ctx.reply(Msg.PAUSED, date=format_local_date(user, until, ctx.locale))]
 
     async def _keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         """A shorter history takes effect at once: what is older goes now, not tonight."""
@@ -351,7 +402,7 @@ class Settings(Flow):
         slots = await checkin_slots.list_slots(ctx.db, user.id)
         upcoming = [slot.next_due_at for slot in slots if slot.next_due_at is not None]
         when = (
-            f"{min(upcoming).astimezone(user_zone(user)):%a %H:%M}"
+            format_local_moment(user, min(upcoming), ctx.locale)
             if upcoming
             else ctx.text(Msg.NOT_SET)
         )

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import re
 import zoneinfo
+from datetime import time
 from functools import cache
 
+from babel.dates import format_time
+
 from bot.content_pack.ids import Msg
+from bot.content_pack.plurals import babel_locale
 from bot.flows.context import FlowContext
 from bot.flows.limits import TextLimit
 from bot.flows.parsing.times import twelve_hour
@@ -48,8 +52,12 @@ def parse_time_of_day(text: str) -> str | None:
 
 
 def both_forms(ctx: FlowContext, value: str) -> str:
-    """ "20:30 (8:30 pm)": a time as the user's locale shows it, both ways."""
-    return ctx.text(Msg.TIME_BOTH_FORMS, time=value, time_12h=twelve_hour(value))
+    """ "20:30 (8:30 pm)", "20:30 (8:30 p. m.)": a time as the user's locale shows it, both
+    ways; other locales than the default write the 12-hour clock as CLDR has it."""
+    if ctx.locale == ctx.services.content.default_locale:
+        return ctx.text(Msg.TIME_BOTH_FORMS, time=value, time_12h=twelve_hour(value))
+    twelve = format_time(time.fromisoformat(value), "h:mm a", locale=babel_locale(ctx.locale))
+    return ctx.text(Msg.TIME_BOTH_FORMS, time=value, time_12h=twelve)
 
 
 def too_long(limit: TextLimit, text: str) -> bool:

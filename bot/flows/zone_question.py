@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from babel.dates import get_timezone_location
+
 from bot.content_pack.ids import Msg
+from bot.content_pack.plurals import babel_locale
 from bot.core.replies import Reply
 from bot.flows.base import Flow
 from bot.flows.context import Choice, FlowContext, Next
@@ -46,7 +49,8 @@ async def answer_zone(flow: Flow, ctx: FlowContext, steps: ZoneSteps, text: str)
 async def confirm_zone(flow: Flow, ctx: FlowContext, steps: ZoneSteps, zone: str) -> Reply:
     local = local_time(zone, ctx.now())
     rows = ((Choice(YES, Msg.TIMEZONE_YES), Choice(AGAIN, Msg.TIMEZONE_AGAIN)),)
-    text = ctx.text(Msg.TIMEZONE_CONFIRM, place=_place_and_zone(zone), time=f"{local:%H:%M}")
+    place = _place_and_zone(ctx, zone)
+    text = ctx.text(Msg.TIMEZONE_CONFIRM, place=place, time=f"{local:%H:%M}")
     return Reply(text, buttons=await flow.show(ctx, steps.confirm, rows, {"zone": zone}))
 
 
@@ -73,7 +77,7 @@ def again(steps: ZoneSteps) -> Next:
 async def _offer(flow: Flow, ctx: FlowContext, steps: ZoneSteps, guess: ZoneGuess) -> Reply:
     now = ctx.now()
     choices = [
-        Choice(zone, ctx.text(Msg.TIMEZONE_CHOICE, place=place_name(zone),
+        Choice(zone, ctx.text(Msg.TIMEZONE_CHOICE, place=local_place_name(ctx, zone),
                               time=f"{local_time(zone, now):%H:%M}"))
         for zone in guess.zones
     ]  # fmt: skip
@@ -83,6 +87,18 @@ async def _offer(flow: Flow, ctx: FlowContext, steps: ZoneSteps, guess: ZoneGues
     return Reply(ctx.text(message), buttons=await flow.show(ctx, steps.pick, rows))
 
 
-def _place_and_zone(zone: str) -> str:
-    place = place_name(zone)
+def _place_and_zone(ctx: FlowContext, zone: str) -> str:
+    place = local_place_name(ctx, zone)
     return zone if place == zone else f"{place} ({zone})"
+
+
+def local_place_name(ctx: FlowContext, zone: str) -> str:
+    """The zone's city as the user's language names it ("Ciudad de México"), from CLDR;
+    in the default locale, and where CLDR has no name, as the zone spells it."""
+    if ctx.locale == ctx.services.content.default_locale or "/" not in zone:
+        return place_name(zone)
+    try:
+        city = get_timezone_location(zone, locale=babel_locale(ctx.locale), return_city=True)
+    except (LookupError, ValueError):
+        return place_name(zone)
+    return city or place_name(zone)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.content_pack.dates import day_and_time
+from babel.dates import format_date
+
 from bot.content_pack.ids import Msg
+from bot.content_pack.plurals import babel_locale
 from bot.core.events import CommandIssued
 from bot.core.replies import Reply
 from bot.flows.context import FlowContext
@@ -114,7 +116,7 @@ async def _change(ctx: FlowContext, request: ActionRequest) -> Reply:
                 reply = ctx.reply(
                     Msg.REMINDER_RESUMED,
                     number=reminder.number,
-                    next=day_and_time(_local(due, reminder), ctx.locale),
+                    next=_next_post(_local(due, reminder), ctx.locale),
                 )
             case _:
                 await group_reminders.delete(tx, reminder.id)
@@ -140,3 +142,8 @@ def describe_what(ctx: FlowContext, spec: ReminderSpec) -> str:
     if spec.theme is not None:
         return ctx.text(Msg.REMINDER_WHAT_THEME, theme=spec.theme.replace("_", " "))
     return ctx.text(Msg.REMINDER_WHAT_ANY)
+
+
+def _next_post(local: datetime, locale: str) -> str:
+    """ "Tue 03 Mar, 09:00", with the day and month in the group's language (CLDR)."""
+    return f"{format_date(local, 'EEE dd MMM', locale=babel_locale(locale))}, {local:%H:%M}"

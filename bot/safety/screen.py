@@ -48,14 +48,26 @@ _COMPILED_PACKS = 4
 
 
 def _detectors_of(content: ContentPack) -> dict[str, Detector]:
-    """Each locale's rules with every language's, compiled once per pack."""
+    """Each locale's rules with every language's, compiled once per pack. The other
+    locales' rules are screened too (its own first): someone whose locale is Spanish may
+    still write in English, and their crisis words must be read all the same."""
     found = _COMPILED.get(id(content))
     if found is not None and found[0] is content:
         return found[1]
     if len(_COMPILED) >= _COMPILED_PACKS:
         _COMPILED.clear()
     detectors = {
-        locale: compile_detector([pack.detection, *content.languages])
+        locale: compile_detector(
+            [
+                pack.detection,
+                *(
+                    other.detection
+                    for name, other in sorted(content.locales.items())
+                    if name != locale
+                ),
+                *content.languages,
+            ]
+        )
         for locale, pack in content.locales.items()
     }
     _COMPILED[id(content)] = (content, detectors)
@@ -315,7 +327,7 @@ class SafetyScreen:
             Msg.SAFETY_RESOURCE_LINE,
             name=resource.name,
             contact=resource.contact,
-            hours=resource.hours,
+            hours=self._content.hours(locale, resource.hours),
         )
         return line if resource.url is None else f"{line} {resource.url}"
 

@@ -142,6 +142,10 @@ async def set_timezone(tx: Transaction, user_id: int, timezone: str) -> None:
     await tx.execute("UPDATE users SET timezone = ? WHERE id = ?", (timezone, user_id))
 
 
+async def set_locale(tx: Transaction, user_id: int, locale: str) -> None:
+    await tx.execute("UPDATE users SET locale = ? WHERE id = ?", (locale, user_id))
+
+
 async def set_discreet(tx: Transaction, user_id: int, discreet: bool) -> None:
     await tx.execute("UPDATE users SET discreet = ? WHERE id = ?", (int(discreet), user_id))
 

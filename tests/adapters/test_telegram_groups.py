@@ -145,7 +145,7 @@ async def test_rights_taken_away_pause_the_reminder_until_an_admin_resumes_it(
     assert "(paused: I could not post here)" in telegram.last_text(GROUP)
     await telegram.says(GROUP, "/reminder resume 1", user_id=ADMIN, chat_type="group")
     assert telegram.last_text(GROUP) == text_of(
-        Msg.REMINDER_RESUMED, number=1, next="Tue 3 Mar, 09:00"
+        Msg.REMINDER_RESUMED, number=1, next="Tue 03 Mar, 09:00"
     )
     telegram.clock.set(datetime(2026, 3, 3, 9, 0, tzinfo=UTC))
     posted_before = len(telegram.bot_messages(GROUP))

@@ -84,16 +84,20 @@ def test_replies_for_a_month_of_three_checkins_a_day(tmp_path: Path) -> None:
 
 def test_wording_for_one_part_of_the_day_needs_its_time(tmp_path: Path) -> None:
     content = write_pack(tmp_path)
-    replies = content / "en" / "checkin_replies.yaml"
-    replace_in(replies, "Reply hard_day 0.", "Something soft before bed?")
-    replace_in(replies, "Reply hard_day 1.", "Something soft before bed?")
-    replace_in(
-        replies,
-        "  text: Something soft before bed?",
-        "  time_of_day: evening\n  text: Something soft before bed?",
-    )
+    # The same change in every locale: the content check wants their items alike.
+    locales = sorted(path.parent.name for path in content.glob("*/checkin_replies.yaml"))
+    for locale in locales:
+        replies = content / locale / "checkin_replies.yaml"
+        replace_in(replies, "Reply hard_day 0.", "Something soft before bed?")
+        replace_in(replies, "Reply hard_day 1.", "Something soft before bed?")
+        replace_in(
+            replies,
+            "  text: Something soft before bed?",
+            "  time_of_day: evening\n  text: Something soft before bed?",
+        )
     found = messages_of(audit(content))
     assert found == [
-        "en/checkin_replies.yaml syn-r-hard_day-1: says 'before bed' but may be shown at any "
-        "hour: give it a time_of_day, or other words"
+        f"{locale}/checkin_replies.yaml syn-r-hard_day-1: says 'before bed' but may be shown "
+        "at any hour: give it a time_of_day, or other words"
+        for locale in locales
     ]

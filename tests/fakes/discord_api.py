@@ -1388,12 +1388,22 @@ class FakeDiscord(ServedFake):
         if len(payload) > MAX_GLOBAL_COMMANDS:
             raise _invalid("_errors", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
         names: set[str] = set()
+        names_by_locale: set[tuple[str, str]] = set()
         stored = []
         for index, command in enumerate(payload):
             _check_command(command, f"{index}")
             if command["name"] in names:
                 raise _invalid(f"{index}.name", "APPLICATION_COMMANDS_DUPLICATE_NAME", "dup")
             names.add(command["name"])
+            # Within one locale, the names people see must differ too.
+            for locale, local in (command.get("name_localizations") or {}).items():
+                if (locale, local) in names_by_locale:
+                    raise _invalid(
+                        f"{index}.name_localizations.{locale}",
+                        "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                        "dup",
+                    )
+                names_by_locale.add((locale, local))
             stored.append(
                 {
                     **command,
@@ -1728,6 +1738,7 @@ def _check_command(command: Any, where: str) -> None:
     name = command.get("name")
     if not isinstance(name, str) or not _COMMAND_NAME.match(name) or name != name.lower():
         raise _invalid(f"{where}.name", "APPLICATION_COMMAND_INVALID_NAME", "Invalid name.")
+    _check_name_localizations(command, where)
     _check_description(command, where)
     permissions = command.get("default_member_permissions")
     if permissions is not None and not (isinstance(permissions, str) and permissions.isdigit()):
@@ -1736,6 +1747,24 @@ def _check_command(command: Any, where: str) -> None:
     if contexts is not None and not set(contexts) <= {0, 1, 2}:
         raise _invalid(f"{where}.contexts", "BASE_TYPE_CHOICES", "Invalid context.")
     _check_option_specs(command.get("options") or [], f"{where}.options", depth=0)
+
+
+def _check_name_localizations(item: dict[str, Any], where: str) -> None:
+    """Discord holds a localized name to the rules of the name itself, per known locale."""
+    localized = item.get("name_localizations")
+    if localized is None:
+        return
+    if not isinstance(localized, dict):
+        raise _invalid(f"{where}.name_localizations", "DICT_TYPE_CONVERT", "Not a dictionary")
+    for locale, name in localized.items():
+        if locale not in _DISCORD_LOCALES:
+            raise _invalid(f"{where}.name_localizations", "LOCALE_INVALID", locale)
+        if not isinstance(name, str) or not _COMMAND_NAME.match(name) or name != name.lower():
+            raise _invalid(
+                f"{where}.name_localizations.{locale}",
+                "APPLICATION_COMMAND_INVALID_NAME",
+                "Invalid name.",
+            )
 
 
 def _check_description(item: dict[str, Any], where: str) -> None:

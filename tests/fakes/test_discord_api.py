@@ -237,6 +237,13 @@ async def test_command_registration_is_validated(
             {"name": "o", "description": "x", "type": 3},
             {"name": "r", "description": "x", "type": 3, "required": True}]}],
         [{"name": "a", "description": "x"}, {"name": "a", "description": "y"}],
+        # localized names follow the rules of names, for locales Discord knows
+        [{"name": "a", "description": "x", "name_localizations": {"es-ES": "Ayuda"}}],
+        [{"name": "a", "description": "x", "name_localizations": {"es-ES": "dos palabras"}}],
+        [{"name": "a", "description": "x", "name_localizations": {"es": "ayuda"}}],
+        [{"name": "a", "description": "x", "name_localizations": {"es-ES": "b" * 33}}],
+        [{"name": "a", "description": "x", "name_localizations": {"es-ES": "uno"}},
+         {"name": "b", "description": "y", "name_localizations": {"es-ES": "uno"}}],
     ]  # fmt: skip
     for commands in bad:
         status, body = await api(http, dc, "PUT", path, commands)
@@ -244,6 +251,11 @@ async def test_command_registration_is_validated(
     assert (await api(http, dc, "PUT", "/applications/1/commands", []))[1]["code"] == 50001
     status, stored = await api(http, dc, "PUT", path, [{"name": "help", "description": "x"}])
     assert status == 200 and stored[0]["id"]
+    spanish = {"es-ES": "ayuda", "es-419": "ayuda"}
+    status, stored = await api(
+        http, dc, "PUT", path, [{"name": "help", "description": "x", "name_localizations": spanish}]
+    )
+    assert status == 200 and stored[0]["name_localizations"] == spanish
 
 
 async def test_the_client_side_offers_only_what_exists(

@@ -41,7 +41,8 @@ async def test_menu_shows_every_setting(chat: Conversation, text_of: Callable[..
     labels = [b.label for b in chat.last[0].flat_buttons]
     assert labels == [
         "Country", "Time zone", "Check-in times", "Days", "Quiet hours", "Pause check-ins",
-        "Stop check-ins", "History kept", "Turn discreet mode off (warmer wording)", "Done",
+        "Stop check-ins", "History kept", "Turn discreet mode off (warmer wording)", "Language",
+        "Done",
     ]  # fmt: skip
 
 

@@ -49,10 +49,10 @@ def every_flow(content: ContentPack) -> list[Flow]:
 # Stored in users' positions and carried in button data already sent: renaming one
 # strands every user at that step. This list changes only with a migration.
 STORED_NAMES = {
-    "ob": {"timezone", "tzpick", "tzconfirm", "time", "country"},
+    "ob": {"language", "timezone", "tzpick", "tzconfirm", "time", "country"},
     "ci": {"mood", "urge", "note"},
     "st": {"menu", "timezone", "tzpick", "tzconfirm", "times", "days", "quiet", "pause",
-           "country", "keep"},
+           "country", "keep", "language"},
     "fg": {"confirm"},
     "pa": {"offer", "menu", "bpick", "gpick", "gstep", "after", "remember", "reason", "write",
            "keep", "wait", "followup", "need", "checking"},

@@ -16,13 +16,14 @@ class Conversation:
     address: Address
     history: list[Reply] = field(default_factory=list)
     last: list[Reply] = field(default_factory=list)
+    language_code: str | None = None  # the app's language, as Telegram or Discord send it
 
     async def send(self, text: str) -> list[Reply]:
         command = parse_command(text)
         event: Event = (
-            CommandIssued(self.address, command[0], command[1])
+            CommandIssued(self.address, command[0], command[1], self.language_code)
             if command
-            else TextMessage(self.address, text)
+            else TextMessage(self.address, text, self.language_code)
         )
         return await self._deliver(event)
 

@@ -30,10 +30,16 @@ class Size:
 
 
 def write_pack(target: Path, size: Size = Size()) -> Path:
-    """A valid pack of `size` under target/content; returns the content folder."""
+    """A valid pack of `size` under target/content; returns the content folder. Every
+    locale gets the same items (the content check wants the same ids in each)."""
     content = target / "content"
     shutil.copytree(REPO_CONTENT, content)
-    en = content / "en"
+    for folder in sorted(path.parent for path in content.glob("*/messages.yaml")):
+        _write_items(folder, size)
+    return content
+
+
+def _write_items(en: Path, size: Size) -> None:
     themes = list(Theme)[: size.themes]
     _dump(
         en / "affirmations.yaml",
@@ -70,11 +76,11 @@ def write_pack(target: Path, size: Size = Size()) -> Path:
         "reflections",
         [{"id": f"syn-q-{n}", "theme": "body", "text": f"Question {n}?"} for n in range(12)],
     )
-    return content
 
 
 def _dump(path: Path, key: str, items: list[dict[str, str]]) -> None:
-    path.write_text(yaml.safe_dump({"locale": "en", key: items}, sort_keys=False), "utf-8")
+    locale = path.parent.name
+    path.write_text(yaml.safe_dump({"locale": locale, key: items}, sort_keys=False), "utf-8")
 
 
 def replace_in(path: Path, old: str, new: str) -> None:

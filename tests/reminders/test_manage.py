@@ -79,7 +79,7 @@ async def test_list_pause_resume_delete(
     assert "(paused)" in await reminder(router, "list")
 
     said = await reminder(router, "resume 2")
-    assert said == text_of(Msg.REMINDER_RESUMED, number=2, next="Sat 7 Mar, 20:00")
+    assert said == text_of(Msg.REMINDER_RESUMED, number=2, next="Sat 07 Mar, 20:00")
     second = (await stored(services))[1]
     assert second.paused is None and second.next_due_at is not None
 

@@ -189,7 +189,7 @@ async def test_pause_stop_and_resume(world: World) -> None:
     await chat.send("/settings")
     await chat.press("Pause check-ins")
     await chat.press("3 days")
-    assert "They start again by themselves on Thu 5 Mar" in chat.text
+    assert "They start again by themselves on Thu 05 Mar" in chat.text
     delivered = await world.run_until(utc(2026, 3, 7, 10), step=timedelta(minutes=30))
     assert delivered == [utc(2026, 3, 5, 9), utc(2026, 3, 6, 9), utc(2026, 3, 7, 9)]
 

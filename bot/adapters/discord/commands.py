@@ -87,9 +87,14 @@ class CommandSpec:
     guild_only: bool = False
     # Only members who may manage the channel see it; the core checks again server-side.
     admin_only: bool = False
+    # The name people of other locales see in the list (es-ES, es-419: "ajustes"). A chosen
+    # command still arrives under its own name, so the core reads it unchanged.
+    localized_names: dict[str, str] = field(default_factory=dict)
 
     def payload(self) -> dict[str, Any]:
         body: dict[str, Any] = {"name": self.name, "type": 1}
+        if self.localized_names:
+            body["name_localizations"] = self.localized_names
         body |= self.description.payload()
         contexts = [Context.GUILD] if self.guild_only else [Context.GUILD, Context.BOT_DM]
         body["contexts"] = [int(context) for context in contexts]
@@ -105,6 +110,7 @@ def command_specs(content: ContentPack) -> list[CommandSpec]:
     specs: list[CommandSpec] = []
     for command in Command:
         description = describe.command(command)
+        names = describe.names(command)
         if command is Command.REMINDER:
             specs.append(
                 CommandSpec(
@@ -113,10 +119,11 @@ def command_specs(content: ContentPack) -> list[CommandSpec]:
                     _reminder_subcommands(describe),
                     guild_only=True,
                     admin_only=True,
+                    localized_names=names,
                 )
             )
         else:
-            specs.append(CommandSpec(command.value, description))
+            specs.append(CommandSpec(command.value, description, localized_names=names))
     return specs
 
 
@@ -172,6 +179,20 @@ class _Describer:
             return self._content.command_descriptions(locale, discreet=True)[command]
 
         return self._described(text)
+
+    def names(self, command: Command) -> dict[str, str]:
+        """The command's own name in each other locale that gives one."""
+        own = {
+            locale: info.local_name
+            for locale in set(self._others.values())
+            for info in self._content.content(locale).commands
+            if info.name == command.value and info.local_name is not None
+        }
+        return {
+            discord_locale: own[locale]
+            for discord_locale, locale in self._others.items()
+            if locale in own
+        }
 
     def message(self, message: Msg) -> Described:
         return self._described(lambda locale: self._content.text(locale, message))

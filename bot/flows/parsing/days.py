@@ -1,33 +1,14 @@
-"""Days of the week as people type them: "Monday to Friday", "weekdays", "de lunes a viernes".
-
-Every language the bot speaks is read whatever the user's locale, as the safety screen
-does: someone may answer in the language they think in.
-"""
+"""Days of the week as people type them: "Monday to Friday", "weekdays", "every day",
+"de lunes a viernes", "todos los días"."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from typing import Any
 
-from bot.flows.parsing.folding import fold
 from bot.scheduling.rules import parse_weekdays
 
-# Spanish day names and phrasings (folded: no accents), rewritten into English words that
-# the phrasings below then read. Longer phrases first: "fin de semana" before "semana".
-_SPANISH = (
-    (re.compile(r"\b(?:todos los dias|cada dia|a diario|diariamente|toda la semana)\b"), "daily"),
-    (re.compile(r"\b(?:entre semana|dias laborables|dias habiles|dias de semana)\b"), "weekdays"),
-    (re.compile(r"\b(?:los\s+)?fines? de semana\b"), "weekends"),
-    (re.compile(r"\blunes\b"), "monday"),
-    (re.compile(r"\bmartes\b"), "tuesday"),
-    (re.compile(r"\bmiercoles\b"), "wednesday"),
-    (re.compile(r"\bjueves\b"), "thursday"),
-    (re.compile(r"\bviernes\b"), "friday"),
-    (re.compile(r"\bsabados?\b"), "saturday"),
-    (re.compile(r"\bdomingos?\b"), "sunday"),
-    (re.compile(r"\b(?:de|desde|los|el|solo|solamente)\s+"), ""),
-    (re.compile(r"\s+(?:a|hasta)\s+"), " to "),
-    (re.compile(r"\s+[ye]\s+"), " and "),
-)
 # Everyday phrasings, rewritten into the short forms the schedule rules read.
 _PHRASES = (
     (re.compile(r"\b(?:every|each|any)\s*day\b|\ball\s+(?:week|days)\b|\b7 days\b"), "daily"),
@@ -40,18 +21,41 @@ _PHRASES = (
 )
 
 
+# Spanish, accents dropped first: "de lunes a viernes", "todos los días", "sáb y dom",
+# and the short names the settings menu shows ("lun-vie").
+_SPANISH_DAYS = {
+    "lunes": "mon", "lun": "mon", "martes": "tue", "mar": "tue", "miercoles": "wed",
+    "mie": "wed", "jueves": "thu", "jue": "thu", "viernes": "fri", "vie": "fri",
+    "sabado": "sat", "sabados": "sat", "sab": "sat", "domingo": "sun", "domingos": "sun",
+    "dom": "sun",
+}  # fmt: skip
+_SPANISH = (
+    (re.compile(r"\b(?:todos los dias|cada dia|a diario|diario|toda la semana)\b"), "daily"),
+    (re.compile(r"\b(?:entre semana|dias (?:laborables|habiles|de semana))\b"), "weekdays"),
+    (re.compile(r"\b(?:los )?fines? de semana\b"), "weekends"),
+    (re.compile(r"\b(?:de|del|los|las|el)\s+"), ""),
+    (re.compile(r"\s+(?:a|al|hasta)\s+"), "-"),
+    (re.compile(r"\s+(?:y|e)\s+"), ","),
+    (re.compile(r"\b(" + "|".join(_SPANISH_DAYS) + r")\b"), lambda m: _SPANISH_DAYS[m[1]]),
+)
+
+
+def _without_accents(text: str) -> str:
+    return "".join(
+        char for char in unicodedata.normalize("NFKD", text) if not unicodedata.combining(char)
+    )
+
+
 def read_days(text: str) -> frozenset[int] | None:
     """Weekday numbers (0 is Monday), or None when the text names no days we know."""
     phrase = text.strip().casefold()
-    found = parse_weekdays(_rewrite(phrase, _PHRASES))
-    if found is not None:
-        return found
-    # Folding turns "-" and "," into spaces, so the Spanish reading is tried second.
-    spanish = _rewrite(fold(phrase.replace(",", " and ").replace("-", " to ")), _SPANISH)
-    return parse_weekdays(_rewrite(spanish, _PHRASES))
+    english = parse_weekdays(_apply(_PHRASES, phrase))
+    if english is not None:
+        return english
+    return parse_weekdays(_apply(_PHRASES, _apply(_SPANISH, _without_accents(phrase))))
 
 
-def _rewrite(phrase: str, rules: tuple[tuple[re.Pattern[str], str], ...]) -> str:
-    for pattern, replacement in rules:
+def _apply(phrases: tuple[tuple[re.Pattern[str], Any], ...], phrase: str) -> str:
+    for pattern, replacement in phrases:
         phrase = pattern.sub(replacement, phrase)
     return phrase

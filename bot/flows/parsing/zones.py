@@ -2,9 +2,8 @@
 
 Everything comes from the zone data we ship (the `tzdata` package): the zone
 files, `zone.tab` (each zone's country, in a sensible order) and `iso3166.tab`
-(country names, through `parse_country`), and CLDR's names of the same cities in the
-other languages we read ("Nueva York", "Londres", through Babel). The index is built
-once, on first use, never at import time.
+(country names, through `parse_country`). The index is built once, on first
+use, never at import time.
 
 A guess is either *certain* (the text named a zone or a place; one zone is
 confirmed, several are offered as choices) or not (an offset such as "GMT+2",
@@ -24,7 +23,7 @@ from importlib import resources
 
 from babel.dates import get_timezone_location
 
-from bot.flows.parsing.countries import NAME_LANGUAGES, parse_country
+from bot.flows.parsing.countries import parse_country
 from bot.flows.parsing.folding import fold
 
 MAX_CHOICES = 12  # more buttons than this are harder to read than a retyped city
@@ -48,6 +47,17 @@ _MAJOR = (
 )  # fmt: skip
 
 # Large cities the zone data names no zone after, and the zone they follow.
+# The languages the content pack is written in besides English: their city names read too.
+CITY_NAME_LOCALES = ("es",)
+# Everyday Spanish names CLDR does not list.
+_SPANISH_CITIES = {
+    "cdmx": "America/Mexico_City",
+    "islas canarias": "Atlantic/Canary", "tenerife": "Atlantic/Canary",
+    "gran canaria": "Atlantic/Canary", "barcelona": "Europe/Madrid",
+    "valencia": "Europe/Madrid", "sevilla": "Europe/Madrid", "bilbao": "Europe/Madrid",
+    "medellin": "America/Bogota", "cali": "America/Bogota", "guadalajara": "America/Mexico_City",
+    "monterrey": "America/Monterrey", "quito": "America/Guayaquil",
+}  # fmt: skip
 _CITIES = {
     "America/New_York": ("new york city", "nyc", "washington", "washington dc", "boston",
                          "philadelphia", "atlanta", "miami"),
@@ -57,11 +67,7 @@ _CITIES = {
     "America/Sao_Paulo": ("rio", "rio de janeiro", "brasilia"),
     "Europe/London": ("manchester", "birmingham", "edinburgh", "glasgow", "cardiff"),
     "Europe/Berlin": ("munich", "hamburg", "frankfurt", "cologne"),
-    "Europe/Madrid": ("barcelona", "valencia", "seville", "sevilla", "zaragoza", "bilbao",
-                      "malaga"),
-    "America/Mexico_City": ("cdmx", "guadalajara", "monterrey", "puebla"),
-    "America/Bogota": ("medellin", "cali", "barranquilla"),
-    "America/Santiago": ("valparaiso",),
+    "Europe/Madrid": ("barcelona", "valencia", "seville"),
     "Europe/Rome": ("milan", "naples", "florence"),
     "Europe/Warsaw": ("krakow",),
     "Europe/Moscow": ("st petersburg", "saint petersburg"),
@@ -284,14 +290,17 @@ def _index() -> _ZoneIndex:
         target = by_content.get(_zone_bytes(name)) if "/" in name else None
         if target is not None:
             places.setdefault(fold(place_name(name)), []).append(target)
-    for zone in listed:
-        for language in NAME_LANGUAGES:
-            city = fold(get_timezone_location(zone, locale=language, return_city=True))
-            if zone not in places.setdefault(city, []):
-                places[city].append(zone)
     for zone, aliases in _CITIES.items():
         for alias in aliases:
             places.setdefault(alias, []).append(zone)
+    # Cities as other languages name them ("Ciudad de México", "Nueva York"), from CLDR.
+    for locale in CITY_NAME_LOCALES:
+        for zone in listed:
+            city = get_timezone_location(zone, locale=locale, return_city=True)
+            if city and fold(city) not in places:
+                places[fold(city)] = [zone]
+    for alias, zone in _SPANISH_CITIES.items():
+        places.setdefault(alias, []).append(zone)
     return _ZoneIndex(
         exact=exact,
         places={key: tuple(zones) for key, zones in places.items()},
