@@ -123,7 +123,7 @@ async def test_a_command_typed_by_its_spanish_name_runs_it(
     assert content.text("es", Msg.SETTINGS_DONE) in [b.label for b in chat.last[-1].flat_buttons]
     await chat.send("/AYUDA")
     assert chat.text != content.text("es", Msg.UNKNOWN_COMMAND)
-    assert content.command_named("registro") is not None
+    assert content.command_named("fechas") is not None
     assert content.command_named("nada-de-esto") is None
 
 
