@@ -319,7 +319,11 @@ class Database:
             held_since = time.perf_counter()
             self._counter.hops += 1
             try:
-                await self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                # Read to its end and closed: a checkpoint's row left unread keeps its
+                # statement running, and the next COMMIT on this connection would fail.
+                await _in_thread_of(
+                    self._writer, lambda c: _fetched(c, "PRAGMA wal_checkpoint(TRUNCATE)", ())
+                )
             finally:
                 self._held(held_since)
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.storage.db import Transaction
+from bot.storage.db import Database, Transaction
 from bot.storage.queries import Queryable, from_epoch, to_epoch
 
 
@@ -54,9 +55,31 @@ async def forget_tracked(tx: Transaction, ids: Sequence[int]) -> None:
     await tx.executemany("DELETE FROM sent_messages WHERE id = ?", [(i,) for i in ids])
 
 
-async def purge_older_than(tx: Transaction, cutoff: datetime) -> None:
-    """Nothing older than the platform's delete window is worth keeping."""
-    await tx.execute("DELETE FROM sent_messages WHERE sent_at < ?", (to_epoch(cutoff),))
+# Records deleted per transaction: found through their index by age, a few ms each.
+PURGE_BATCH_ROWS = 5000
+
+
+async def purge_older_than(db: Database, cutoff: datetime) -> int:
+    """Forget sends older than `cutoff`, nothing /wipe could still use (run daily).
+
+    In batches, each a short transaction, so the writer is never held long; returns how
+    many records went.
+    """
+    purged = 0
+
+    async def batch(tx: Transaction) -> int:
+        return await tx.execute(
+            "DELETE FROM sent_messages WHERE id IN (SELECT id FROM sent_messages"
+            " WHERE sent_at < ? ORDER BY sent_at LIMIT ?)",
+            (to_epoch(cutoff), PURGE_BATCH_ROWS),
+        )
+
+    while True:
+        deleted = await db.in_one_hop(batch)
+        purged += deleted
+        if deleted < PURGE_BATCH_ROWS:
+            return purged
+        await asyncio.sleep(0)  # the loop's other work, before the next batch
 
 
 async def count_for(db: Queryable, user_id: int) -> int:
