@@ -72,9 +72,9 @@ async def test_a_mood_press_reads_the_user_once_in_few_trips(
     await chat.press(text_of(Msg.MOOD_4))
     assert chat.text.endswith(text_of(Msg.ASK_URGE))  # the press did what it should
     assert trips.user_row_reads == 1
-    # Read the user, read the position; move (BEGIN and the upsert, COMMIT); read the
+    # Read the user, read the position; move (one trip); read the
     # position with its kept question; keep the new question (one trip).
-    assert trips.hops <= 6, trips.statements
+    assert trips.hops <= 5, trips.statements
     assert len(trips.statements) <= 9, trips.statements
 
 
