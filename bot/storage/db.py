@@ -51,10 +51,13 @@ class StatementCounter:
 
 
 class WriteHolds:
-    """How long transactions held the writer: the longest since the last `reset`."""
+    """How long transactions held the writer: the longest since the last `reset`, and
+    the last one (read right after a transaction returns, it is that transaction's:
+    the hold is recorded before the writer is let go)."""
 
     def __init__(self) -> None:
         self.longest = 0.0
+        self.last = 0.0
 
     def reset(self) -> float:
         longest, self.longest = self.longest, 0.0
@@ -296,6 +299,7 @@ class Database:
 
     def _held(self, since: float) -> None:
         held = time.perf_counter() - since
+        self.write_holds.last = held
         self.write_holds.longest = max(self.write_holds.longest, held)
         if held > LONG_WRITE_HOLD_SECONDS:
             log_event(log, "db.write_held_long", logging.INFO, ms=round(held * 1000))

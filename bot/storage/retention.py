@@ -3,7 +3,8 @@
 The daily purge runs while people are talking to the bot, and SQLite has one writer:
 a purge in one transaction over millions of rows held every reply's write back for
 seconds. So the purge walks each table in bounded batches of rows, by row id, one
-short transaction each, and lets other writes in between.
+short transaction each (sized by `bot.storage.batching`), and lets other writes in
+between.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.storage import sent_messages
+from bot.storage.batching import BatchSize
 from bot.storage.db import Database, Transaction
 from bot.storage.queries import to_epoch
 
-# Rows looked at per transaction. Each costs a look-up of its owner's row (their own
-# choice of how long to keep history): some milliseconds of writer time per batch.
-BATCH_ROWS = 5000
+# Rows looked at by the first transaction; later ones are sized to hold the writer about
+# batching.AIM_SECONDS each (a deletion costs far more than a row kept).
+BATCH_ROWS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,14 +91,15 @@ async def _purge_in_batches(db: Database, expiring: _Expiring, cutoff: int, now:
     """Walk the table by row id, BATCH_ROWS rows a transaction, deleting the expired."""
     deleted = 0
     after = -1  # row ids are never negative
+    size = BatchSize(rows=BATCH_ROWS, least=min(BATCH_ROWS, BatchSize.least))
 
     async def batch(tx: Transaction) -> int | None:
-        """Deletes in the next BATCH_ROWS rows; returns the last row id looked at."""
+        """Deletes in the next `size.rows` rows; returns the last row id looked at."""
         nonlocal deleted
         row = await tx.fetch_one(
             f"SELECT MAX(rowid) AS last FROM (SELECT rowid FROM {expiring.table}"
             " WHERE rowid > ? ORDER BY rowid LIMIT ?)",
-            (after, BATCH_ROWS),
+            (after, size.rows),
         )
         last = None if row is None else row["last"]
         if last is None:
@@ -109,6 +112,7 @@ async def _purge_in_batches(db: Database, expiring: _Expiring, cutoff: int, now:
 
     while (last := await db.in_one_hop(batch)) is not None:
         after = last
+        size.after(db.write_holds.last)
         await asyncio.sleep(0)  # the loop's other work, before the next batch
     return deleted
 

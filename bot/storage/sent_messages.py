@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.storage.batching import BatchSize
 from bot.storage.db import Database, Transaction
 from bot.storage.queries import Queryable, from_epoch, to_epoch
 
@@ -55,8 +56,9 @@ async def forget_tracked(tx: Transaction, ids: Sequence[int]) -> None:
     await tx.executemany("DELETE FROM sent_messages WHERE id = ?", [(i,) for i in ids])
 
 
-# Records deleted per transaction: found through their index by age, a few ms each.
-PURGE_BATCH_ROWS = 5000
+# Records deleted by the first transaction (found through their index by age); later
+# ones are sized to hold the writer about batching.AIM_SECONDS each.
+PURGE_BATCH_ROWS = 1000
 
 
 async def purge_older_than(db: Database, cutoff: datetime) -> int:
@@ -66,19 +68,22 @@ async def purge_older_than(db: Database, cutoff: datetime) -> int:
     many records went.
     """
     purged = 0
+    size = BatchSize(rows=PURGE_BATCH_ROWS, least=min(PURGE_BATCH_ROWS, BatchSize.least))
 
     async def batch(tx: Transaction) -> int:
         return await tx.execute(
             "DELETE FROM sent_messages WHERE id IN (SELECT id FROM sent_messages"
             " WHERE sent_at < ? ORDER BY sent_at LIMIT ?)",
-            (to_epoch(cutoff), PURGE_BATCH_ROWS),
+            (to_epoch(cutoff), size.rows),
         )
 
     while True:
+        asked = size.rows
         deleted = await db.in_one_hop(batch)
         purged += deleted
-        if deleted < PURGE_BATCH_ROWS:
+        if deleted < asked:
             return purged
+        size.after(db.write_holds.last)
         await asyncio.sleep(0)  # the loop's other work, before the next batch
 
 

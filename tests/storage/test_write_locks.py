@@ -15,7 +15,8 @@ from bot.core.events import Address
 from bot.delivery.sent_log import SentLog
 from bot.flows.context import Services
 from bot.reminders.chat_moves import follow_chat_move
-from bot.storage import checkins, group_reminders, retention, sent_messages, users
+from bot.storage import batching, checkins, group_reminders, retention, sent_messages, users
+from bot.storage.batching import BatchSize
 from bot.storage.db import Database, Transaction
 from bot.storage.group_reminders import ReminderSpec
 from bot.storage.sent_messages import SentRecord
@@ -41,6 +42,7 @@ async def test_the_purge_removes_exactly_what_each_owner_no_longer_keeps_in_shor
 ) -> None:
     db, now = services.db, clock.now()
     monkeypatch.setattr(retention, "BATCH_ROWS", 10)
+    monkeypatch.setattr(batching, "AIM_SECONDS", 0.0)  # every batch as small as allowed
     keeps = {"default": None, "week": 7, "month": 30}
     ages = range(0, 200, 3)  # days old; their rows interleave, as people answer
     ids = {name: await new_user(db, name, now) for name in keeps}
@@ -88,11 +90,26 @@ async def test_the_purge_removes_exactly_what_each_owner_no_longer_keeps_in_shor
     assert (await retention.purge_expired(db, now, retention_days=90)).checkins == 0
 
 
+def test_a_batch_is_sized_to_hold_the_writer_briefly() -> None:
+    size = BatchSize(rows=1000, least=50, most=20_000)
+    size.after(batching.AIM_SECONDS / 10)  # quick: twice as many next time, not ten times
+    assert size.rows == 2000
+    size.after(batching.AIM_SECONDS * 2)  # slow: half
+    assert size.rows == 1000
+    for _ in range(20):
+        size.after(1.0)  # a cold disk: down to the least, never below
+    assert size.rows == 50
+    for _ in range(20):
+        size.after(0.0)
+    assert size.rows == 20_000
+
+
 async def test_old_sent_records_go_in_the_daily_job_and_wipe_keeps_its_last_48_hours(
     services: Services, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db, now = services.db, clock.now()
     monkeypatch.setattr(sent_messages, "PURGE_BATCH_ROWS", 2)
+    monkeypatch.setattr(batching, "AIM_SECONDS", 0.0)
     await new_user(db, "u1", now)
     ages = [timedelta(hours=1), timedelta(hours=47), 3 * DAY, 29 * DAY, 31 * DAY, 60 * DAY]
     log = SentLog(db, clock, "telegram", DELETE_WINDOW)
