@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.common import Check, machine, shown_command
+from bench.common import Check, Machine, machine, percentile, shown_command
 from bench.dispatch import (
     DEFAULT_DUE,
     DEFAULT_USERS,
@@ -81,10 +81,13 @@ class WriteLockResult:
     retention_write_hold_s: float
     retention_total_s: float
     retention_trips: int
+    retention_holds: str  # every hold of the purge: count, p50, p99, max, over the target
+    retention_checkpoint_hold_s: float  # the last: old rows copied out of the log
     sent_rows: int
     sent_purged: int
     sent_purge_write_hold_s: float
     sent_purge_total_s: float
+    sent_purge_holds: str
     chat_move_users: int
     chat_move_write_hold_s: float
     sent_flush_write_hold_s: float
@@ -157,6 +160,30 @@ def fill_history(path: Path, users: int, checkins: int, sent: int) -> None:
 # --- measuring -------------------------------------------------------------------------------
 
 
+class HoldLog:
+    """Every writer hold, as `Database` times it, kept in order."""
+
+    def __init__(self, db: Database) -> None:
+        self.holds: list[float] = []
+        timed = db._held
+
+        def held(since: float) -> None:
+            timed(since)
+            self.holds.append(db.write_holds.last)
+
+        db._held = held  # type: ignore[method-assign]
+
+    def spread(self, first: int) -> str:
+        """Holds from index `first` on: how many, p50, p99, max, and how many over target."""
+        holds = self.holds[first:]
+        over = sum(1 for hold in holds if hold > TARGET_HOLD_S)
+        return (
+            f"{len(holds):,} holds, p50 {1000 * percentile(holds, 0.5):.1f} ms,"
+            f" p99 {1000 * percentile(holds, 0.99):.1f} ms,"
+            f" max {1000 * max(holds, default=0.0):.1f} ms, {over} over {TARGET_HOLD_S} s"
+        )
+
+
 async def longest_hold(
     db: Database, work: Callable[[], Awaitable[Any]]
 ) -> tuple[float, Any, float]:
@@ -188,7 +215,7 @@ async def measure_tick(folder: Path) -> tuple[float, int]:
     return hold, adapter.sent
 
 
-async def run(folder: Path, users: int, checkins: int, sent: int) -> WriteLockResult:
+async def run(folder: Path, commit: str, users: int, checkins: int, sent: int) -> WriteLockResult:
     tick_hold, handed_over = await measure_tick(folder)
     history = folder / "history.db"
     db = await Database.open(history)  # the schema, by the migrations
@@ -197,16 +224,21 @@ async def run(folder: Path, users: int, checkins: int, sent: int) -> WriteLockRe
     fill_history(history, users, checkins, sent)
     fill_s = time.perf_counter() - started
     db = await Database.open(history)
+    log_of = HoldLog(db)
     try:
         trips_before = db.hops
         retention_hold, purged, retention_s = await longest_hold(
             db, lambda: purge_expired(db, NOW, RETENTION_DAYS)
         )
         retention_trips = db.hops - trips_before
+        retention_spread = log_of.spread(0)
+        retention_checkpoint = log_of.holds[-1]  # it ends with one (old rows out of the log)
+        sent_first = len(log_of.holds)
         cutoff = NOW - DELETE_WINDOW.kept
         sent_hold, sent_purged, sent_s = await longest_hold(
             db, lambda: sent_messages.purge_older_than(db, cutoff)
         )
+        sent_spread = log_of.spread(sent_first)
         move_hold, _, _ = await longest_hold(
             db, lambda: follow_chat_move(db, "telegram", "-100", "-1000100")
         )
@@ -218,7 +250,7 @@ async def run(folder: Path, users: int, checkins: int, sent: int) -> WriteLockRe
         await db.close()
     holds = (tick_hold, retention_hold, sent_hold, move_hold, flush_hold)
     return WriteLockResult(
-        commit=machine().commit,
+        commit=commit,
         tick_due=DEFAULT_DUE,
         tick_users=DEFAULT_USERS,
         tick_write_hold_s=tick_hold,
@@ -229,10 +261,13 @@ async def run(folder: Path, users: int, checkins: int, sent: int) -> WriteLockRe
         retention_write_hold_s=retention_hold,
         retention_total_s=retention_s,
         retention_trips=retention_trips,
+        retention_holds=retention_spread,
+        retention_checkpoint_hold_s=retention_checkpoint,
         sent_rows=sent,
         sent_purged=sent_purged,
         sent_purge_write_hold_s=sent_hold,
         sent_purge_total_s=sent_s,
+        sent_purge_holds=sent_spread,
         chat_move_users=users,
         chat_move_write_hold_s=move_hold,
         sent_flush_write_hold_s=flush_hold,
@@ -260,7 +295,9 @@ def checks(result: WriteLockResult) -> list[Check]:
     ]
 
 
-def render(result: WriteLockResult, found: Sequence[Check], argv: Sequence[str]) -> str:
+def render(
+    result: WriteLockResult, found: Sequence[Check], argv: Sequence[str], host: Machine
+) -> str:
     met = all(check.passed for check in found)
     rows = "\n".join(
         f"| {c.name} | {c.limit} | {c.measured} | {'pass' if c.passed else 'MISSED'} |"
@@ -268,7 +305,7 @@ def render(result: WriteLockResult, found: Sequence[Check], argv: Sequence[str])
     )
     return f"""Command, from the repo root: `{shown_command(["bench/write_lock.py", *argv])}`
 
-{machine().describe()}
+{host.describe()}
 
 The longest single hold of the SQLite writer (BEGIN to COMMIT, timed by
 `Database.write_holds`) while each job ran. While one transaction holds it, every
@@ -289,11 +326,15 @@ How to read it:
 - Retention: {result.retention_checkins:,} check-ins of {result.retention_users:,} users over
   {HISTORY_DAYS} days, operator's retention {RETENTION_DAYS} days, every tenth user keeping
   7, 30 or 90 days; {result.retention_purged:,} purged in {result.retention_total_s:.1f} s
-  ({result.retention_trips:,} trips to the database thread), in batches of row ids.
+  ({result.retention_trips:,} trips to the database thread), in batches of row ids
+  sized to hold the writer about 25 ms each: {result.retention_holds}; the
+  checkpoint at its end (deleted rows out of the write-ahead log)
+  {result.retention_checkpoint_hold_s:.4f} s.
   One transaction over all of them held the writer 10.4-11.2 s before.
 - Sent messages: {result.sent_rows:,} records over {SENT_DAYS} days, those older than
   {DELETE_WINDOW.kept.days} days purged daily ({result.sent_purged:,}, in
-  {result.sent_purge_total_s:.1f} s), found by the index on `sent_at`. Writing new
+  {result.sent_purge_total_s:.1f} s; {result.sent_purge_holds}), found by the index on
+  `sent_at`. Writing new
   records (every 2 s) no longer purges: {result.sent_flush_write_hold_s:.4f} s.
 - Group move: the users of one chat among {result.chat_move_users:,}, found by the index on
   (platform, chat_id); 0.25 s with every user read before.
@@ -313,10 +354,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def main(argv: Sequence[str]) -> int:
     args = parse_args(argv)
+    host = machine()  # before the run: the code measured is the code of this commit
     with tempfile.TemporaryDirectory(prefix="steady-write-lock-") as folder:
-        result = asyncio.run(run(Path(folder), args.users, args.checkins, args.sent))
+        result = asyncio.run(run(Path(folder), host.commit, args.users, args.checkins, args.sent))
     found = checks(result)
-    report = render(result, found, argv)
+    shown = [argument for argument in argv if argument != "--json"]
+    report = render(result, found, shown, host)
     print(report)
     if not args.no_write:
         write_section(SECTION, report)

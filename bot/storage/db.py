@@ -317,8 +317,13 @@ class Database:
         """Copy the write-ahead log into the database and empty it.
 
         After a /forget the log still holds the deleted rows' old pages until
-        the next checkpoint; this makes that moment now.
+        the next checkpoint; this makes that moment now. Most of the copying is done
+        first without the writer (a passive checkpoint, on a connection of its own, in
+        a worker thread: writes go on meanwhile); emptying the log needs the writer, and
+        then only what was written since is left to copy. So even after a purge of
+        millions of rows other writes wait briefly, not for the whole copy.
         """
+        await asyncio.to_thread(_passive_checkpoint, self.path)
         async with self._write_lock:
             held_since = time.perf_counter()
             self._counter.hops += 1
@@ -362,6 +367,15 @@ def _run_to_end(coroutine: Coroutine[Any, Any, T]) -> T:
         return finished.value  # type: ignore[no-any-return]
     coroutine.close()
     raise RuntimeError("a one-hop transaction awaited something other than its statements")
+
+
+def _passive_checkpoint(path: Path) -> None:
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    finally:
+        connection.close()
 
 
 def _prepare_private_file(path: Path) -> None:
