@@ -35,6 +35,7 @@ BUSY_TIMEOUT_MS = 5000
 # A transaction holding the writer longer than this keeps every other write (a reply's
 # step, a saved check-in) waiting noticeably: it is logged, and the benchmarks report it.
 LONG_WRITE_HOLD_SECONDS = 0.1
+AUTOCHECKPOINT_PAGES = 1000  # SQLite's default: the log is copied back past this
 
 Row = sqlite3.Row
 Params = tuple[Any, ...] | dict[str, Any]
@@ -312,6 +313,30 @@ class Database:
                 await self._writer.execute("ROLLBACK")
             except sqlite3.Error as error:
                 log_event(log, "db.rollback_failed", logging.ERROR, exc_info=error)
+
+    @asynccontextmanager
+    async def log_copied_aside(self) -> AsyncIterator[None]:
+        """For a long job of many short transactions (the daily purge): meanwhile SQLite
+        does not copy the write-ahead log back inside a COMMIT, where every other write
+        would wait for it, fsync and all; the job calls `copy_log_aside` between its
+        batches instead, which copies it without holding the writer."""
+        await self._set_autocheckpoint(0)
+        try:
+            yield
+        finally:
+            await self._set_autocheckpoint(AUTOCHECKPOINT_PAGES)
+
+    async def copy_log_aside(self) -> None:
+        """A passive checkpoint on a connection of its own, in a worker thread: what the
+        last batch wrote is copied back while other writes go on."""
+        await asyncio.to_thread(_passive_checkpoint, self.path)
+
+    async def _set_autocheckpoint(self, pages: int) -> None:
+        async with self._write_lock:
+            self._counter.hops += 1
+            await _in_thread_of(
+                self._writer, lambda c: _fetched(c, f"PRAGMA wal_autocheckpoint={pages}", ())
+            )
 
     async def checkpoint(self) -> None:
         """Copy the write-ahead log into the database and empty it.

@@ -9,7 +9,6 @@ between.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -79,8 +78,9 @@ async def purge_expired(
 
         await db.in_one_hop(theirs)
     else:
-        for expiring in _EXPIRING:
-            counts.append(await _purge_in_batches(db, expiring, cutoff, now_epoch))
+        async with db.log_copied_aside():
+            for expiring in _EXPIRING:
+                counts.append(await _purge_in_batches(db, expiring, cutoff, now_epoch))
     checkins, drafts, pauses, followups = counts
     if checkins or drafts:
         await db.checkpoint()  # no old copy left in the write-ahead log
@@ -113,7 +113,7 @@ async def _purge_in_batches(db: Database, expiring: _Expiring, cutoff: int, now:
     while (last := await db.in_one_hop(batch)) is not None:
         after = last
         size.after(db.write_holds.last)
-        await asyncio.sleep(0)  # the loop's other work, before the next batch
+        await db.copy_log_aside()  # while other writes go on, before the next batch
     return deleted
 
 

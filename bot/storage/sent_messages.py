@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -77,14 +76,15 @@ async def purge_older_than(db: Database, cutoff: datetime) -> int:
             (to_epoch(cutoff), size.rows),
         )
 
-    while True:
-        asked = size.rows
-        deleted = await db.in_one_hop(batch)
-        purged += deleted
-        if deleted < asked:
-            return purged
-        size.after(db.write_holds.last)
-        await asyncio.sleep(0)  # the loop's other work, before the next batch
+    async with db.log_copied_aside():
+        while True:
+            asked = size.rows
+            deleted = await db.in_one_hop(batch)
+            purged += deleted
+            if deleted < asked:
+                return purged
+            size.after(db.write_holds.last)
+            await db.copy_log_aside()  # while other writes go on, before the next batch
 
 
 async def count_for(db: Queryable, user_id: int) -> int:

@@ -89,6 +89,13 @@ async def test_the_purge_removes_exactly_what_each_owner_no_longer_keeps_in_shor
     assert batches >= rows // 10  # one short transaction per ten rows looked at
     assert (await retention.purge_expired(db, now, retention_days=90)).checkins == 0
 
+    async def autocheckpoint(tx: Transaction) -> int:
+        row = await tx.fetch_one("PRAGMA wal_autocheckpoint")
+        return -1 if row is None else int(row[0])
+
+    # Copied aside during the purge; SQLite's own copying is back on after it.
+    assert await in_one_hop(autocheckpoint) == 1000
+
 
 def test_a_batch_is_sized_to_hold_the_writer_briefly() -> None:
     size = BatchSize(rows=1000, least=50, most=20_000)
