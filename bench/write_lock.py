@@ -55,6 +55,7 @@ from bot.delivery.sent_log import SentLog
 from bot.engine.router import Router
 from bot.reminders.chat_moves import follow_chat_move
 from bot.storage import sent_messages
+from bot.storage.batching import AIM_SECONDS
 from bot.storage.db import Database
 from bot.storage.queries import to_epoch
 from bot.storage.retention import purge_expired
@@ -327,7 +328,7 @@ How to read it:
   {HISTORY_DAYS} days, operator's retention {RETENTION_DAYS} days, every tenth user keeping
   7, 30 or 90 days; {result.retention_purged:,} purged in {result.retention_total_s:.1f} s
   ({result.retention_trips:,} trips to the database thread), in batches of row ids
-  sized to hold the writer about 25 ms each: {result.retention_holds}; the
+  sized to hold the writer about {1000 * AIM_SECONDS:.0f} ms each: {result.retention_holds}; the
   checkpoint at its end (deleted rows out of the write-ahead log)
   {result.retention_checkpoint_hold_s:.4f} s.
   One transaction over all of them held the writer 10.4-11.2 s before.
