@@ -19,7 +19,9 @@ AIM_SECONDS = 0.012
 class BatchSize:
     rows: int = 1000
     least: int = 50
-    most: int = 20_000
+    # A few thousand at most, however cheap they were: what a row costs can jump from one
+    # batch to the next (a cold part of the file), and a batch too big is only seen after.
+    most: int = 5000
 
     def after(self, held_seconds: float) -> None:
         """The last batch of `rows` held the writer this long: size the next one."""

@@ -98,7 +98,7 @@ async def test_the_purge_removes_exactly_what_each_owner_no_longer_keeps_in_shor
 
 
 def test_a_batch_is_sized_to_hold_the_writer_briefly() -> None:
-    size = BatchSize(rows=1000, least=50, most=20_000)
+    size = BatchSize(rows=1000, least=50, most=20_000)  # the bounds are its own
     size.after(batching.AIM_SECONDS / 10)  # quick: twice as many next time, not ten times
     assert size.rows == 2000
     size.after(batching.AIM_SECONDS * 2)  # slow: half
