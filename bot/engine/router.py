@@ -352,7 +352,9 @@ class Router:
         user_id = await ctx.user_id()
         if user_id is None:
             return
-        position, stored = await flow_positions.get_position_and_prompt(ctx.db, user_id)
+        position, stored = ctx.known.placed, None  # just placed: no question kept yet
+        if position is None:
+            position, stored = await flow_positions.get_position_and_prompt(ctx.db, user_id)
         if position is None:
             return
         if stored is not None and stored.token == position.token:

@@ -189,7 +189,9 @@ class Flow:
         async def moved(tx: Transaction) -> FlowPosition:
             return await flow_positions.move_to(tx, user.id, self.name, step, now, data)
 
-        return await ctx.db.in_one_hop(moved)  # every step's write: one database trip
+        position = await ctx.db.in_one_hop(moved)  # every step's write: one database trip
+        ctx.known.placed = position
+        return position
 
     async def ask(
         self,

@@ -42,6 +42,9 @@ class KnownUser:
 
     user: User | None = None
     version: int | None = None  # None: not read (yet, or the read failed)
+    # The step this event last put them at (`Flow.move`), whose question is not kept
+    # yet: the router keeps it without reading the position back.
+    placed: FlowPosition | None = None
 
 
 @dataclass(frozen=True, slots=True)
