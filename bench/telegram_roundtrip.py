@@ -42,7 +42,8 @@ not valid (an update unanswered or answered from another step of the conversatio
 answered as expired, a call refused, a check-in not saved).
 
 To profile Steady: `--only steady --profile` (cProfile in the bot process, main thread,
-during the 500-user crowd only; printed to stderr; RESULTS.md is left as it is).
+during the 500-user crowd only; printed to stderr; RESULTS.md is left as it is);
+`--profile light` profiles the 50-user crowd instead.
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ DEFAULT_USERS = 500
 LIGHT_USERS = 50  # the smaller crowd, for context: how the ratio moves with the load
 FIRST_USER_ID = 7_000_001  # private chats: the chat id is the user id
 TARGET_RATIO = 1.5  # Steady costs at most 1.5x the bare echo, in throughput and p99 latency
+PROFILE_CROWD, PROFILE_LIGHT = "crowd", "light"  # which timed crowd --profile watches
 
 STEP_TIMEOUT_S = 60.0  # nothing back for an update this long: that user stops
 BOT_READY_TIMEOUT_S = 60.0
@@ -861,10 +863,10 @@ def crowd_result(
 
 
 async def drive(
-    variant: str, workload: Workload, flood_limits: bool, profile: bool
+    variant: str, workload: Workload, flood_limits: bool, profile: str | None
 ) -> VariantResult:
     """One variant, start to end: the fake, the bot, onboarding, the lone user, the light
-    crowd, the crowd; the bot is profiled (with `profile`) during the crowd only."""
+    crowd, the crowd; the bot is profiled (with `profile`) during that crowd only."""
     expectations = Expectations.load()
     went_wrong = load_pack(REPO / "content", "en").text("en", Msg.SOMETHING_WENT_WRONG)
     with tempfile.TemporaryDirectory(prefix="steady-tg-bench-") as temporary:
@@ -891,8 +893,12 @@ async def drive(
                 # One user alone: the round trip of an idle bot, service time without a queue.
                 solo = await run_phase(tg, variant, [workload.solo], expectations, timed=True)
                 await asyncio.sleep(SETTLE_S)
-                light = await run_crowd(tg, bot, variant, workload.light, expectations, False)
-                crowd = await run_crowd(tg, bot, variant, workload.crowd, expectations, profile)
+                light = await run_crowd(
+                    tg, bot, variant, workload.light, expectations, profile == PROFILE_LIGHT
+                )
+                crowd = await run_crowd(
+                    tg, bot, variant, workload.crowd, expectations, profile == PROFILE_CROWD
+                )
             finally:
                 await stop_bot(bot)
             leftovers = Leftovers(
@@ -1056,7 +1062,7 @@ def run_driver_child(variant: str, workload_file: Path, args: argparse.Namespace
     command = [sys.executable, str(THIS_FILE), "--role", "driver"]
     command += ["--variant", variant, "--workload", str(workload_file)]
     command += ["--flood-limits"] if args.telegram_limits else []
-    command += ["--profile"] if args.profile else []
+    command += ["--profile", args.profile] if args.profile else []
     # stderr passes through, so progress, warnings and tracebacks are seen.
     completed = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True, cwd=REPO)
     lines = [line for line in completed.stdout.splitlines() if line.strip()]
@@ -1092,6 +1098,12 @@ def checks(echo: VariantResult, steady: VariantResult, expected_checkins: int) -
             p99_ratio(echo.crowd, crowd) <= TARGET_RATIO,
         ),
         Check(
+            f"Throughput, {steady.light.users:,} users: echo ÷ Steady",
+            f"≤ {TARGET_RATIO:g}×",
+            f"{throughput_ratio(echo.light, steady.light):.2f}×",
+            throughput_ratio(echo.light, steady.light) <= TARGET_RATIO,
+        ),
+        Check(
             "Steady: every timed update answered from the step the user was at",
             f"{timed:,} of {timed:,}",
             f"{timed - wrong - unsent:,} ({wrong:,} from another step, {expired:,} of them"
@@ -1112,6 +1124,65 @@ def checks(echo: VariantResult, steady: VariantResult, expected_checkins: int) -
             echo.valid,
         ),
     ]
+
+
+@dataclass
+class Summary:
+    """Every headline figure with its target: the `--json` line."""
+
+    commit: str
+    users: int
+    light_users: int
+    throughput_ratio_500: float  # echo ÷ Steady, the crowd (500 users by default)
+    throughput_ratio_50: float  # the light crowd
+    p99_ratio_500: float  # Steady ÷ echo
+    p99_ratio_50: float
+    steady_throughput_500: float
+    echo_throughput_500: float
+    steady_throughput_50: float
+    echo_throughput_50: float
+    steady_cpu_per_update_ms_500: float
+    echo_cpu_per_update_ms_500: float
+    steady_cpu_per_update_ms_50: float
+    echo_cpu_per_update_ms_50: float
+    steady_p50_ms_50: float
+    echo_p50_ms_50: float
+    steady_valid: bool
+    echo_valid: bool
+    checkins_saved: int | None
+    checkins_expected: int
+    all_met: bool
+    target_throughput_ratio_500: float = TARGET_RATIO
+    target_throughput_ratio_50: float = TARGET_RATIO
+    target_p99_ratio_500: float = TARGET_RATIO
+
+
+def summary(commit: str, workload: Workload, echo: VariantResult, steady: VariantResult) -> Summary:
+    found = checks(echo, steady, workload.checkins)
+    return Summary(
+        commit=commit,
+        users=steady.crowd.users,
+        light_users=steady.light.users,
+        throughput_ratio_500=throughput_ratio(echo.crowd, steady.crowd),
+        throughput_ratio_50=throughput_ratio(echo.light, steady.light),
+        p99_ratio_500=p99_ratio(echo.crowd, steady.crowd),
+        p99_ratio_50=p99_ratio(echo.light, steady.light),
+        steady_throughput_500=steady.crowd.throughput,
+        echo_throughput_500=echo.crowd.throughput,
+        steady_throughput_50=steady.light.throughput,
+        echo_throughput_50=echo.light.throughput,
+        steady_cpu_per_update_ms_500=steady.crowd.cpu_per_update_ms,
+        echo_cpu_per_update_ms_500=echo.crowd.cpu_per_update_ms,
+        steady_cpu_per_update_ms_50=steady.light.cpu_per_update_ms,
+        echo_cpu_per_update_ms_50=echo.light.cpu_per_update_ms,
+        steady_p50_ms_50=steady.light.p50_ms,
+        echo_p50_ms_50=echo.light.p50_ms,
+        steady_valid=steady.valid,
+        echo_valid=echo.valid,
+        checkins_saved=steady.checkins_saved,
+        checkins_expected=workload.checkins,
+        all_met=all(check.passed for check in found),
+    )
 
 
 def mix(plans: Sequence[UserPlan]) -> Counter[str]:
@@ -1200,6 +1271,8 @@ def render(
             f"; with {light.users} users Steady's throughput is 1/{light_ratio:.2f} of the"
             " echo bot's"
         )
+    else:
+        verdict += f" and at {light.users} users (throughput 1/{light_ratio:.2f} of the echo's)"
     if not echo.valid:
         verdict += "; and the run is not valid: the echo bot left updates unanswered"
     if not steady.valid or steady.checkins_saved != workload.checkins:
@@ -1352,9 +1425,14 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument("--only", choices=(STEADY, ECHO), help="run one variant; print only")
     parser.add_argument(
-        "--profile", action="store_true", help="cProfile the bot's timed phase; print only"
+        "--profile",
+        nargs="?",
+        const=PROFILE_CROWD,
+        choices=(PROFILE_CROWD, PROFILE_LIGHT),
+        help="cProfile the bot during the crowd (or the light crowd); print only",
     )
     parser.add_argument("--no-write", action="store_true", help="print only, leave RESULTS.md")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line of figures")
     args = parser.parse_args(argv)
     if args.role and args.variant is None:
         parser.error("--role needs --variant")
@@ -1388,18 +1466,17 @@ def main(argv: Sequence[str]) -> int:
         print(json.dumps(asdict(results[args.only]), indent=2))
         return 0 if results[args.only].valid else 1
     echo, steady = results[ECHO], results[STEADY]
-    report = render(
-        shown_command([sys.argv[0], *argv]),
-        machine(["python-telegram-bot"]),
-        workload,
-        echo,
-        steady,
-    )
+    host = machine(["python-telegram-bot"])
+    shown = [argument for argument in argv if argument != "--json"]
+    report = render(shown_command([sys.argv[0], *shown]), host, workload, echo, steady)
     print(report)
     if not (args.no_write or args.profile):
         write_section(SECTION, report)
         print(f"written to {Path('bench') / 'RESULTS.md'}", file=sys.stderr)
-    return 0 if all(check.passed for check in checks(echo, steady, workload.checkins)) else 1
+    figures = summary(host.commit, workload, echo, steady)
+    if args.json:
+        print(json.dumps(asdict(figures)))
+    return 0 if figures.all_met else 1
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import telegram.error
 from bot.adapters.console import ConsoleAdapter
 from bot.adapters.discord.adapter import DiscordAdapter, DiscordConfig
 from bot.adapters.discord.inbound import PLATFORM as PLATFORM_DISCORD
-from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
+from bot.adapters.telegram.adapter import DELETE_WINDOW, TelegramAdapter, TelegramConfig
 from bot.adapters.telegram.inbound import PLATFORM as PLATFORM_TELEGRAM
 from bot.config import Settings, decode_key
 from bot.content_pack.ids import Msg
@@ -43,7 +43,7 @@ from bot.storage.db import Database
 from bot.storage.key_rotation import old_key_file, recover
 from bot.storage.meta import verify_key
 from bot.storage.process_lock import ProcessLock
-from bot.storage.retention import purge_expired
+from bot.storage.retention import daily_purge
 from bot.storage.user_files import remove_legacy_charts
 
 log = get_logger("app")
@@ -120,8 +120,11 @@ async def scheduled_delivery(
     runner = TickRunner(
         dispatcher,
         settings.tick_seconds,
-        maintenance=lambda: purge_expired(
-            services.db, services.clock.now(), settings.retention_days
+        maintenance=lambda: daily_purge(
+            services.db,
+            services.clock.now(),
+            settings.retention_days,
+            sent_kept=DELETE_WINDOW.kept,  # only Telegram's sends are kept, for /wipe
         ),
     )
     await schedule_unplanned(services.db, services.clock.now())

@@ -59,8 +59,7 @@ class SentLog:
         if not records:
             return
         async with self._db.transaction() as tx:
-            await sent_messages.record(tx, records)
-            await sent_messages.purge_older_than(tx, self._clock.now() - self._window.kept)
+            await sent_messages.record(tx, records)  # old ones go in the daily purge
         del self._unrecorded[: len(records)]  # only what was written: newer ones wait
 
     async def flush_forever(self) -> None:

@@ -32,7 +32,7 @@ from bot.flows.base import Flow, Step
 from bot.flows.caring import CARING, Caring, pressed_command
 from bot.flows.checkin import CheckIn
 from bot.flows.contacted import Contacted
-from bot.flows.context import FlowContext, Services
+from bot.flows.context import FlowContext, KnownUser, Services
 from bot.flows.forget import Forget
 from bot.flows.hard_dates import HardDates
 from bot.flows.help import about_text, help_text
@@ -65,6 +65,7 @@ from bot.safety.well_formed import well_formed_event
 from bot.scheduling.planner import in_quiet_hours
 from bot.storage import flow_positions
 from bot.storage.crypto import WrongKeyError
+from bot.storage.db import Transaction
 from bot.storage.flow_positions import FlowPosition
 from bot.storage.users import User, find_user, mark_reachable, set_country
 
@@ -142,11 +143,13 @@ class Router:
         event = pressed_command(deep_linked(well_formed_event(event)))
         event = _own_command_name(event, self._services.content)
         address = event.address
+        # The user's row is read here, once, and passed down with the context.
         lookup = asyncio.ensure_future(self._user_for(event))
-        user, late = await _within(lookup, USER_LOOKUP_SECONDS)
+        known, late = await _within(lookup, USER_LOOKUP_SECONDS)
+        user = known.user
         if late:
             log_event(log, "user.lookup_slow", logging.WARNING, platform=address.platform)
-        ctx = self._context(event, user)
+        ctx = self._context(event, known)
         # Safety first: before any lock, flow, queue or database write can stand in the way.
         urgent = await self._urgent(event, ctx, user)
         if urgent is not None:
@@ -159,11 +162,12 @@ class Router:
             return []  # a changed message was screened; it answers no question
         if late:
             try:
-                user = await asyncio.wait_for(lookup, USER_LOOKUP_GIVE_UP_SECONDS)
+                known = await asyncio.wait_for(lookup, USER_LOOKUP_GIVE_UP_SECONDS)
             except TimeoutError:
                 log_event(log, "user.lookup_stalled", logging.WARNING, platform=address.platform)
                 return [ctx.reply(Msg.SOMETHING_WENT_WRONG)]
-            ctx = self._context(event, user)
+            user = known.user
+            ctx = self._context(event, known)
         try:
             async with self._user_locks.hold((address.platform, address.user_id)):
                 if user is not None and user.unreachable_since is not None:
@@ -200,15 +204,16 @@ class Router:
         """Only the safety part of `handle`: for adapters that answer a command themselves."""
         event = deep_linked(well_formed_event(event))
         lookup = asyncio.ensure_future(self._user_for(event))
-        user, _ = await _within(lookup, USER_LOOKUP_SECONDS)
+        known, _ = await _within(lookup, USER_LOOKUP_SECONDS)
         lookup.cancel()
-        return await self._urgent(event, self._context(event, user), user)
+        return await self._urgent(event, self._context(event, known), known.user)
 
-    def _context(self, event: Event, user: User | None) -> FlowContext:
+    def _context(self, event: Event, known: KnownUser) -> FlowContext:
         """The user's own language once we know them; until then, their app's."""
+        user = known.user
         language = getattr(event, "language_code", None)
         locale = user.locale if user else self._services.content.resolve_locale(language)
-        return FlowContext(self._services, event.address, locale)
+        return FlowContext(self._services, event.address, locale, known)
 
     async def _urgent(
         self, event: Event, ctx: FlowContext, user: User | None
@@ -291,12 +296,15 @@ class Router:
         )
         return [chosen_reply]
 
-    async def _user_for(self, event: Event) -> User | None:
+    async def _user_for(self, event: Event) -> KnownUser:
+        db, address = self._services.db, event.address
+        version = db.user_rows_version  # of before the read: a change meanwhile is seen
         try:
-            return await find_user(self._services.db, event.address.platform, event.address.user_id)
+            user = await find_user(db, address.platform, address.user_id)
         except Exception as error:  # no lookup failure may keep a reply (or a crisis reply) back
             log_event(log, "user.lookup_failed", logging.WARNING, exc_info=error)
-            return None
+            return KnownUser()  # unknown, not absent: a step that needs it reads again
+        return KnownUser(user, version)
 
     async def _after_crisis(self, ctx: FlowContext, event: Event, user: User | None) -> list[Reply]:
         """After an urgent reply: the caring check's offer (after a crisis or danger reply
@@ -400,13 +408,14 @@ class Router:
 
     async def _remember_question(self, ctx: FlowContext, replies: list[Reply]) -> None:
         """Keep the question the user was just asked (sealed), to show it again later."""
-        user = await ctx.find_user()
-        if user is None:
+        user_id = await ctx.user_id()
+        if user_id is None:
             return
-        position = await flow_positions.get_position(ctx.db, user.id)
+        position, stored = ctx.known.placed, None  # just placed: no question kept yet
+        if position is None:
+            position, stored = await flow_positions.get_position_and_prompt(ctx.db, user_id)
         if position is None:
             return
-        stored = await flow_positions.get_prompt(ctx.db, user.id)
         if stored is not None and stored.token == position.token:
             return  # this step's question is kept already
         question = _question_of(replies, position.token, self._takes_text(position))
@@ -415,9 +424,13 @@ class Router:
         rows = tuple(
             tuple((button.label, button.data) for button in row) for row in question.buttons
         )
-        sealed = ctx.cipher.encrypt(question.text, user.id)
-        async with ctx.db.transaction() as tx:
-            await flow_positions.record_prompt(tx, user.id, position.token, sealed, rows)
+        sealed = ctx.cipher.encrypt(question.text, user_id)
+        token = position.token
+
+        async def record(tx: Transaction) -> None:
+            await flow_positions.record_prompt(tx, user_id, token, sealed, rows)
+
+        await ctx.db.in_one_hop(record)
 
     async def _dispatch(self, ctx: FlowContext, event: Event) -> list[Reply]:
         log_event(log, "event.received", platform=ctx.address.platform, event=type(event).__name__)
@@ -579,13 +592,13 @@ def deep_linked(event: Event) -> Event:
     return event
 
 
-async def _within(lookup: asyncio.Future[User | None], seconds: float) -> tuple[User | None, bool]:
+async def _within(lookup: asyncio.Future[KnownUser], seconds: float) -> tuple[KnownUser, bool]:
     """The lookup's user if it finishes within `seconds`, and whether it was late
     (the lookup goes on: the caller may still wait for it, or cancel it)."""
     try:
         return await asyncio.wait_for(asyncio.shield(lookup), seconds), False
     except TimeoutError:
-        return None, True
+        return KnownUser(), True
 
 
 def _question_of(replies: list[Reply], token: str, takes_text: bool) -> Reply | None:

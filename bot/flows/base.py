@@ -29,6 +29,7 @@ from bot.flows.context import (
 )
 from bot.flows.typed_labels import Shown, showing
 from bot.storage import flow_positions
+from bot.storage.db import Transaction
 from bot.storage.flow_positions import FlowData, FlowPosition
 
 RouterHandler = Callable[[FlowContext, FlowPosition, str], Awaitable[list[Reply]]]
@@ -183,8 +184,14 @@ class Flow:
     async def move(self, ctx: FlowContext, step: str, data: FlowData | None = None) -> FlowPosition:
         """Put the user at `step` of this flow (a fresh token: older buttons go stale)."""
         user = await ctx.ensure_user()
-        async with ctx.db.transaction() as tx:
-            return await flow_positions.move_to(tx, user.id, self.name, step, ctx.now(), data)
+        now = ctx.now()
+
+        async def moved(tx: Transaction) -> FlowPosition:
+            return await flow_positions.move_to(tx, user.id, self.name, step, now, data)
+
+        position = await ctx.db.in_one_hop(moved)  # every step's write: one database trip
+        ctx.known.placed = position
+        return position
 
     async def ask(
         self,

@@ -323,12 +323,16 @@ class CheckIn(Flow):
         reply = pick_reply(
             ctx.services.content.checkin_replies(ctx.locale), category, local, seen, self._rng
         )
-        async with ctx.db.transaction() as tx:
-            await checkins.add_checkin(tx, user.id, ctx.now(), mood, urge, sealed)
+        now = ctx.now()
+
+        async def save(tx: Transaction) -> None:
+            await checkins.add_checkin(tx, user.id, now, mood, urge, sealed)
             await flow_positions.leave_flow(tx, user.id)
             await checkin_slots.cancel_snooze(tx, user.id)  # answered: no need to ask again
             await users.set_last_reply(tx, user.id, reply.id)
-            await content_seen.mark_seen(tx, [(user.id, SeenKind.REPLY, reply.id)], ctx.now())
+            await content_seen.mark_seen(tx, [(user.id, SeenKind.REPLY, reply.id)], now)
+
+        await ctx.db.in_one_hop(save)  # one trip to the database thread for all five
         saved = ctx.text(Msg.CHECKIN_SAVED if note is None else Msg.CHECKIN_SAVED_WITH_NOTE)
         replies = [Reply(f"{saved}\n\n{reply.text}")]
         if urge == "strong":  # a strong pull: offer a pause, start nothing without a yes

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -33,11 +33,26 @@ class Services:
     data_dir: Path | None = None
 
 
+@dataclass(slots=True)
+class KnownUser:
+    """The user's row as this event read it, and the database's `user_rows_version` of
+    just before the read. The router reads it once per event and passes it down; it
+    is read again only after a change to a users row committed since (the event's own
+    change of a setting, say), so a step never acts on a setting it just replaced."""
+
+    user: User | None = None
+    version: int | None = None  # None: not read (yet, or the read failed)
+    # The step this event last put them at (`Flow.move`), whose question is not kept
+    # yet: the router keeps it without reading the position back.
+    placed: FlowPosition | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class FlowContext:
     services: Services
     address: Address
     locale: str
+    known: KnownUser = field(default_factory=KnownUser, compare=False)
 
     @property
     def db(self) -> Database:
@@ -58,14 +73,30 @@ class FlowContext:
         return Reply(text=self.text(message, **values))
 
     async def find_user(self) -> User | None:
-        return await find_user(self.db, self.address.platform, self.address.user_id)
+        """The user's row: as read earlier for this event, unless it may have changed."""
+        known, version = self.known, self.db.user_rows_version
+        if known.version != version:
+            found = await find_user(self.db, self.address.platform, self.address.user_id)
+            known.user, known.version = found, version
+        return known.user
+
+    async def user_id(self) -> int | None:
+        """The user's row id. It never changes, so the row as read for this event tells
+        it even after a setting changed; None if they have no row."""
+        if self.known.user is not None:
+            return self.known.user.id
+        user = await self.find_user()
+        return None if user is None else user.id
 
     async def ensure_user(self) -> User:
         existing = await self.find_user()
         if existing is not None:
             return existing
         async with self.db.transaction() as tx:
-            return await ensure_user(tx, self.address, self.locale, self.now())
+            created = await ensure_user(tx, self.address, self.locale, self.now())
+        # Read inside the transaction that wrote it: current as of now.
+        self.known.user, self.known.version = created, self.db.user_rows_version
+        return created
 
 
 @dataclass(frozen=True, slots=True)

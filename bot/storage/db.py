@@ -5,6 +5,12 @@ coroutine's half-done work. So every write happens inside `transaction()`,
 which holds the writer for the whole BEGIN..COMMIT, and reads that need no
 transaction go to a separate read-only connection (WAL lets it read while a
 write is in progress).
+
+Each connection has its own thread (aiosqlite's), and every trip to it and back
+(a "hop") costs the event loop far more than a small statement costs SQLite. So a
+statement is one hop (executed, read and closed together), a transaction's BEGIN
+travels with its first statement, and `in_one_hop` runs a whole transaction in the
+thread at once. `statements` and `hops` count both, for the benchmarks and tests.
 """
 
 from __future__ import annotations
@@ -12,10 +18,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -25,60 +32,155 @@ from bot.storage.migrations import apply_migrations
 log = get_logger("db")
 
 BUSY_TIMEOUT_MS = 5000
+# A transaction holding the writer longer than this keeps every other write (a reply's
+# step, a saved check-in) waiting noticeably: it is logged, and the benchmarks report it.
+LONG_WRITE_HOLD_SECONDS = 0.1
+AUTOCHECKPOINT_PAGES = 1000  # SQLite's default: the log is copied back past this
 
 Row = sqlite3.Row
 Params = tuple[Any, ...] | dict[str, Any]
+T = TypeVar("T")
 
 
 class StatementCounter:
-    """How many statements went to SQLite: the benchmark reports queries per tick."""
+    """How many statements went to SQLite, and how many trips to a connection's thread
+    they took: the benchmarks report both, and tests hold the hot paths to them."""
 
     def __init__(self) -> None:
         self.count = 0
+        self.hops = 0
+
+
+class WriteHolds:
+    """How long transactions held the writer: the longest since the last `reset`, and
+    the last one (read right after a transaction returns, it is that transaction's:
+    the hold is recorded before the writer is let go)."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self.last = 0.0
+
+    def reset(self) -> float:
+        longest, self.longest = self.longest, 0.0
+        return longest
+
+
+# What runs in a connection's thread: SQLite calls on the plain sqlite3 connection.
+Work = Callable[[sqlite3.Connection], T]
+
+
+def _rows_changed(connection: sqlite3.Connection, sql: str, params: Params) -> int:
+    cursor = connection.execute(sql, params)
+    try:
+        return cursor.rowcount
+    finally:
+        cursor.close()
+
+
+def _inserted_id(connection: sqlite3.Connection, sql: str, params: Params) -> int | None:
+    cursor = connection.execute(sql, params)
+    try:
+        return cursor.lastrowid
+    finally:
+        cursor.close()
+
+
+def _many(connection: sqlite3.Connection, sql: str, rows: list[Params]) -> None:
+    connection.executemany(sql, rows).close()
+
+
+def _fetched(connection: sqlite3.Connection, sql: str, params: Params) -> list[Row]:
+    cursor = connection.execute(sql, params)
+    try:
+        return list(cursor.fetchall())
+    finally:
+        cursor.close()
+
+
+def _first(connection: sqlite3.Connection, sql: str, params: Params) -> Row | None:
+    cursor = connection.execute(sql, params)
+    try:
+        row: Row | None = cursor.fetchone()
+        return row
+    finally:
+        cursor.close()
 
 
 class Transaction:
-    """The writer connection, lent out for one transaction."""
+    """The writer connection, lent out for one transaction.
 
-    def __init__(self, connection: aiosqlite.Connection, counter: StatementCounter) -> None:
+    Each statement is one hop to the connection's thread. The transaction's BEGIN is
+    sent with its first statement (a transaction that runs none costs nothing). Inside
+    `Database.in_one_hop` the same methods run in that thread directly: repository
+    functions work unchanged in both.
+    """
+
+    def __init__(
+        self,
+        connection: aiosqlite.Connection,
+        counter: StatementCounter,
+        in_thread: sqlite3.Connection | None = None,
+    ) -> None:
         self._connection = connection
         self._counter = counter
+        self._in_thread = in_thread  # set: we are in the connection's thread already
+        self.begun = in_thread is not None
+        self.user_rows_changed = False
+
+    def changed_user_rows(self) -> None:
+        """Called by the users repository: a user's row as read earlier is out of date
+        once this commits (see `Database.user_rows_version`)."""
+        self.user_rows_changed = True
+
+    async def _run(self, work: Work[T]) -> T:
+        self._counter.count += 1
+        if self._in_thread is not None:
+            return work(self._in_thread)
+        self._counter.hops += 1
+        if self.begun:
+            return await _in_thread_of(self._connection, work)
+        self.begun = True
+        return await _in_thread_of(self._connection, _after_begin(work))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
-        self._counter.count += 1
-        cursor = await self._connection.execute(sql, params)
-        count = cursor.rowcount
-        await cursor.close()
-        return count
+        return await self._run(lambda connection: _rows_changed(connection, sql, params))
 
     async def insert(self, sql: str, params: Params = ()) -> int:
         """Run an INSERT; returns the new row id."""
-        self._counter.count += 1
-        cursor = await self._connection.execute(sql, params)
-        row_id = cursor.lastrowid
-        await cursor.close()
+        row_id = await self._run(lambda connection: _inserted_id(connection, sql, params))
         if row_id is None:
             raise RuntimeError("INSERT produced no row id")
         return row_id
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
-        self._counter.count += 1
-        await self._connection.executemany(sql, rows)
+        listed = list(rows)
+        await self._run(lambda connection: _many(connection, sql, listed))
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        self._counter.count += 1
-        cursor = await self._connection.execute(sql, params)
-        rows = await cursor.fetchall()
-        await cursor.close()
-        return list(rows)
+        return await self._run(lambda connection: _fetched(connection, sql, params))
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        self._counter.count += 1
-        cursor = await self._connection.execute(sql, params)
-        row = await cursor.fetchone()
-        await cursor.close()
-        return row
+        return await self._run(lambda connection: _first(connection, sql, params))
+
+
+def _after_begin(work: Work[T]) -> Work[T]:
+    def begun(connection: sqlite3.Connection) -> T:
+        connection.execute("BEGIN IMMEDIATE").close()
+        return work(connection)
+
+    return begun
+
+
+async def _in_thread_of(connection: aiosqlite.Connection, work: Work[T]) -> T:
+    """Run `work` in the connection's own thread: one hop, however many SQLite calls.
+
+    aiosqlite builds every one of its methods on `_execute` (a function queued to the
+    connection's thread); we use it directly so that a statement, its results and its
+    cursor's close travel together instead of as three hops.
+    """
+    done: T = await connection._execute(work, connection._conn)  # type: ignore[no-untyped-call]
+    return done
 
 
 class Database:
@@ -90,11 +192,20 @@ class Database:
         self._reader = reader
         self._write_lock = asyncio.Lock()
         self._counter = StatementCounter()
+        self.write_holds = WriteHolds()
+        # Goes up whenever a transaction that changed a users row commits: a row read
+        # before that may be out of date (`FlowContext` keeps the user it read until then).
+        self.user_rows_version = 0
 
     @property
     def statements(self) -> int:
         """Statements run so far, reads and writes alike."""
         return self._counter.count
+
+    @property
+    def hops(self) -> int:
+        """Trips to a connection's thread so far (each one an event loop hand-off)."""
+        return self._counter.hops
 
     @classmethod
     async def open(cls, path: Path) -> Database:
@@ -129,13 +240,70 @@ class Database:
         connection fails too, and the bot could not write anything until restarted.
         """
         async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
+            held_since = time.perf_counter()
+            tx = Transaction(self._writer, self._counter)
             try:
-                yield Transaction(self._writer, self._counter)
-                await self._writer.execute("COMMIT")
+                yield tx
+                if tx.begun:
+                    self._counter.hops += 1
+                    await self._writer.execute("COMMIT")
             except BaseException:
                 await self._rollback()
                 raise
+            finally:
+                self._held(held_since)
+            if tx.user_rows_changed:
+                self.user_rows_version += 1
+
+    async def in_one_hop(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+        """Run `body(tx)` as one transaction in one trip to the writer's thread.
+
+        `body` is an ordinary `async def` calling repository functions with `tx`; here
+        their statements run in the connection's thread directly, never suspending, so
+        the whole coroutine runs there in one go: BEGIN, every statement, COMMIT (or
+        ROLLBACK if it raises). It may compute between statements, but await nothing
+        else (no reads on the reader, no sleeps): that is refused, and rolled back.
+        Once the trip has begun it runs to its end, even if the caller is cancelled.
+        """
+        async with self._write_lock:
+            held_since = time.perf_counter()
+            self._counter.hops += 1
+            try:
+                tx, result = await _in_thread_of(
+                    self._writer, lambda connection: self._run_body(connection, body)
+                )
+            finally:
+                self._held(held_since)
+        if tx.user_rows_changed:
+            self.user_rows_version += 1
+        return result
+
+    def _run_body(
+        self,
+        connection: sqlite3.Connection,
+        body: Callable[[Transaction], Coroutine[Any, Any, T]],
+    ) -> tuple[Transaction, T]:
+        """In the writer's thread: the whole transaction."""
+        tx = Transaction(self._writer, self._counter, in_thread=connection)
+        connection.execute("BEGIN IMMEDIATE").close()
+        try:
+            result = _run_to_end(body(tx))
+            connection.execute("COMMIT").close()
+        except BaseException:
+            if connection.in_transaction:
+                try:
+                    connection.execute("ROLLBACK").close()
+                except sqlite3.Error as error:
+                    log_event(log, "db.rollback_failed", logging.ERROR, exc_info=error)
+            raise
+        return tx, result
+
+    def _held(self, since: float) -> None:
+        held = time.perf_counter() - since
+        self.write_holds.last = held
+        self.write_holds.longest = max(self.write_holds.longest, held)
+        if held > LONG_WRITE_HOLD_SECONDS:
+            log_event(log, "db.write_held_long", logging.INFO, ms=round(held * 1000))
 
     async def _rollback(self) -> None:
         # After some errors (SQLITE_FULL, SQLITE_IOERR) SQLite has already rolled back,
@@ -146,14 +314,52 @@ class Database:
             except sqlite3.Error as error:
                 log_event(log, "db.rollback_failed", logging.ERROR, exc_info=error)
 
+    @asynccontextmanager
+    async def log_copied_aside(self) -> AsyncIterator[None]:
+        """For a long job of many short transactions (the daily purge): meanwhile SQLite
+        does not copy the write-ahead log back inside a COMMIT, where every other write
+        would wait for it, fsync and all; the job calls `copy_log_aside` between its
+        batches instead, which copies it without holding the writer."""
+        await self._set_autocheckpoint(0)
+        try:
+            yield
+        finally:
+            await self._set_autocheckpoint(AUTOCHECKPOINT_PAGES)
+
+    async def copy_log_aside(self) -> None:
+        """A passive checkpoint on a connection of its own, in a worker thread: what the
+        last batch wrote is copied back while other writes go on."""
+        await asyncio.to_thread(_passive_checkpoint, self.path)
+
+    async def _set_autocheckpoint(self, pages: int) -> None:
+        async with self._write_lock:
+            self._counter.hops += 1
+            await _in_thread_of(
+                self._writer, lambda c: _fetched(c, f"PRAGMA wal_autocheckpoint={pages}", ())
+            )
+
     async def checkpoint(self) -> None:
         """Copy the write-ahead log into the database and empty it.
 
         After a /forget the log still holds the deleted rows' old pages until
-        the next checkpoint; this makes that moment now.
+        the next checkpoint; this makes that moment now. Most of the copying is done
+        first without the writer (a passive checkpoint, on a connection of its own, in
+        a worker thread: writes go on meanwhile); emptying the log needs the writer, and
+        then only what was written since is left to copy. So even after a purge of
+        millions of rows other writes wait briefly, not for the whole copy.
         """
+        await asyncio.to_thread(_passive_checkpoint, self.path)
         async with self._write_lock:
-            await self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            held_since = time.perf_counter()
+            self._counter.hops += 1
+            try:
+                # Read to its end and closed: a checkpoint's row left unread keeps its
+                # statement running, and the next COMMIT on this connection would fail.
+                await _in_thread_of(
+                    self._writer, lambda c: _fetched(c, "PRAGMA wal_checkpoint(TRUNCATE)", ())
+                )
+            finally:
+                self._held(held_since)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """Rows from the reader connection, in one job on its thread.
@@ -164,6 +370,7 @@ class Database:
         even a user's own. The benchmark caught presses answered as "expired".
         """
         self._counter.count += 1
+        self._counter.hops += 1
         return list(await self._reader.execute_fetchall(sql, params))
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
@@ -175,6 +382,25 @@ class Database:
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         )
         return [row["name"] for row in rows]
+
+
+def _run_to_end(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that never suspends to its end, here and now."""
+    try:
+        coroutine.send(None)
+    except StopIteration as finished:
+        return finished.value  # type: ignore[no-any-return]
+    coroutine.close()
+    raise RuntimeError("a one-hop transaction awaited something other than its statements")
+
+
+def _passive_checkpoint(path: Path) -> None:
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    finally:
+        connection.close()
 
 
 def _prepare_private_file(path: Path) -> None:

@@ -7,7 +7,7 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.storage.db import Transaction
+from bot.storage.db import Row, Transaction
 from bot.storage.queries import Queryable, from_epoch, to_epoch
 
 # Scratch values a flow carries between steps (a chosen mood, a menu choice).
@@ -32,10 +32,26 @@ async def get_position(db: Queryable, user_id: int) -> FlowPosition | None:
         "SELECT flow, step, token, data, updated_at FROM flow_positions WHERE user_id = ?",
         (user_id,),
     )
-    if row is None:
-        return None
+    return None if row is None else _position(row)
+
+
+def _position(row: Row) -> FlowPosition:
     data = json.loads(row["data"])
     return FlowPosition(row["flow"], row["step"], row["token"], data, from_epoch(row["updated_at"]))
+
+
+async def get_position_and_prompt(
+    db: Queryable, user_id: int
+) -> tuple[FlowPosition | None, StoredPrompt | None]:
+    """`get_position` and `get_prompt` in one read (the router asks both after each event)."""
+    row = await db.fetch_one(
+        "SELECT flow, step, token, data, updated_at, prompt, prompt_buttons"
+        " FROM flow_positions WHERE user_id = ?",
+        (user_id,),
+    )
+    if row is None:
+        return None, None
+    return _position(row), None if row["prompt"] is None else _prompt(row)
 
 
 def new_token() -> str:
@@ -143,8 +159,10 @@ async def get_prompt(db: Queryable, user_id: int) -> StoredPrompt | None:
         " WHERE user_id = ? AND prompt IS NOT NULL",
         (user_id,),
     )
-    if row is None:
-        return None
+    return None if row is None else _prompt(row)
+
+
+def _prompt(row: Row) -> StoredPrompt:
     rows = json.loads(row["prompt_buttons"] or "[]")
     buttons = tuple(tuple((str(label), str(data)) for label, data in line) for line in rows)
     return StoredPrompt(row["token"], bytes(row["prompt"]), buttons)

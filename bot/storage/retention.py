@@ -1,12 +1,25 @@
-"""Old history is not kept forever: check-ins, their notes and kept drafts expire."""
+"""Old history is not kept forever: check-ins, their notes and kept drafts expire.
+
+The daily purge runs while people are talking to the bot, and SQLite has one writer:
+a purge in one transaction over millions of rows held every reply's write back for
+seconds. So the purge walks each table in bounded batches of rows, by row id, one
+short transaction each (sized by `bot.storage.batching`), and lets other writes in
+between.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.storage.db import Database
+from bot.storage import sent_messages
+from bot.storage.batching import BatchSize
+from bot.storage.db import Database, Transaction
 from bot.storage.queries import to_epoch
+
+# Rows looked at by the first transaction; later ones are sized to hold the writer about
+# batching.AIM_SECONDS each (a deletion costs far more than a row kept).
+BATCH_ROWS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,41 +28,105 @@ class Purged:
     drafts: int
     pauses: int
     followups: int
+    sent_records: int = 0  # ids of old sent messages (the daily purge only)
+
+
+@dataclass(frozen=True, slots=True)
+class _Expiring:
+    table: str
+    column: str
+    condition: str = ""  # more that must hold for a row to go
+
+
+_EXPIRING = (
+    _Expiring("checkins", "answered_at"),
+    _Expiring("drafts", "created_at"),
+    _Expiring("urge_pauses", "started_at"),
+    _Expiring("followups", "delivered_at", " AND delivered_at IS NOT NULL"),
+)
+
+
+async def daily_purge(
+    db: Database, now: datetime, retention_days: int, sent_kept: timedelta
+) -> Purged:
+    """The daily housekeeping: expired history, and records of sent messages older than
+    `sent_kept` (kept longer than a platform lets a bot delete, so /wipe can still say
+    how many it could not)."""
+    purged = await purge_expired(db, now, retention_days)
+    sent = await sent_messages.purge_older_than(db, now - sent_kept)
+    return Purged(purged.checkins, purged.drafts, purged.pauses, purged.followups, sent)
 
 
 async def purge_expired(
     db: Database, now: datetime, retention_days: int, user_id: int | None = None
 ) -> Purged:
-    """Delete what is older than `retention_days`, or than the owner's own shorter choice,
-    in one transaction. `user_id` limits it to one user (who just chose a shorter time).
+    """Delete what is older than `retention_days`, or than the owner's own shorter choice.
+    `user_id` limits it to one user (who just chose a shorter time): one transaction,
+    through the indexes on their rows. Everyone's is done in batches (see the top).
 
     The user's own reasons list is not history: it stays until they remove it.
     """
     now_epoch = to_epoch(now)
     cutoff = to_epoch(now - timedelta(days=retention_days))
-    only = "" if user_id is None else " AND user_id = ?"
-    params = (cutoff, now_epoch, cutoff) + (() if user_id is None else (user_id,))
-    async with db.transaction() as tx:
-        checkins = await tx.execute(_older("checkins", "answered_at") + only, params)
-        drafts = await tx.execute(_older("drafts", "created_at") + only, params)
-        pauses = await tx.execute(_older("urge_pauses", "started_at") + only, params)
-        followups = await tx.execute(
-            _older("followups", "delivered_at") + " AND delivered_at IS NOT NULL" + only, params
-        )
+    counts: list[int] = []
+    if user_id is not None:
+
+        async def theirs(tx: Transaction) -> None:
+            for expiring in _EXPIRING:
+                sql = _older(expiring) + " AND user_id = ?"
+                counts.append(await tx.execute(sql, (cutoff, now_epoch, cutoff, user_id)))
+
+        await db.in_one_hop(theirs)
+    else:
+        async with db.log_copied_aside():
+            for expiring in _EXPIRING:
+                counts.append(await _purge_in_batches(db, expiring, cutoff, now_epoch))
+    checkins, drafts, pauses, followups = counts
     if checkins or drafts:
         await db.checkpoint()  # no old copy left in the write-ahead log
     return Purged(checkins, drafts, pauses, followups)
 
 
-def _older(table: str, column: str) -> str:
+async def _purge_in_batches(db: Database, expiring: _Expiring, cutoff: int, now: int) -> int:
+    """Walk the table by row id, BATCH_ROWS rows a transaction, deleting the expired."""
+    deleted = 0
+    after = -1  # row ids are never negative
+    size = BatchSize(rows=BATCH_ROWS, least=min(BATCH_ROWS, BatchSize.least))
+
+    async def batch(tx: Transaction) -> int | None:
+        """Deletes in the next `size.rows` rows; returns the last row id looked at."""
+        nonlocal deleted
+        row = await tx.fetch_one(
+            f"SELECT MAX(rowid) AS last FROM (SELECT rowid FROM {expiring.table}"
+            " WHERE rowid > ? ORDER BY rowid LIMIT ?)",
+            (after, size.rows),
+        )
+        last = None if row is None else row["last"]
+        if last is None:
+            return None
+        deleted += await tx.execute(
+            _older(expiring) + " AND rowid > ? AND rowid <= ?",
+            (cutoff, now, cutoff, after, last),
+        )
+        return int(last)
+
+    while (last := await db.in_one_hop(batch)) is not None:
+        after = last
+        size.after(db.write_holds.last)
+        await db.copy_log_aside()  # while other writes go on, before the next batch
+    return deleted
+
+
+def _older(expiring: _Expiring) -> str:
     """Rows older than the later of two cutoffs: the operator's, and the owner's own.
 
     Parameters: the operator's cutoff, now, and the operator's cutoff again (for rows
     whose owner row is gone, which /forget never leaves behind).
     """
+    table, column = expiring.table, expiring.column
     return (
         f"DELETE FROM {table} WHERE {column} < COALESCE(("
         f" SELECT MAX(?, CASE WHEN u.keep_days IS NULL THEN 0"
         f" ELSE ? - u.keep_days * 86400 END)"
-        f" FROM users AS u WHERE u.id = {table}.user_id), ?)"
+        f" FROM users AS u WHERE u.id = {table}.user_id), ?){expiring.condition}"
     )

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.storage.db import Transaction
+from bot.storage.batching import BatchSize
+from bot.storage.db import Database, Transaction
 from bot.storage.queries import Queryable, from_epoch, to_epoch
 
 
@@ -54,9 +55,36 @@ async def forget_tracked(tx: Transaction, ids: Sequence[int]) -> None:
     await tx.executemany("DELETE FROM sent_messages WHERE id = ?", [(i,) for i in ids])
 
 
-async def purge_older_than(tx: Transaction, cutoff: datetime) -> None:
-    """Nothing older than the platform's delete window is worth keeping."""
-    await tx.execute("DELETE FROM sent_messages WHERE sent_at < ?", (to_epoch(cutoff),))
+# Records deleted by the first transaction (found through their index by age); later
+# ones are sized to hold the writer about batching.AIM_SECONDS each.
+PURGE_BATCH_ROWS = 1000
+
+
+async def purge_older_than(db: Database, cutoff: datetime) -> int:
+    """Forget sends older than `cutoff`, nothing /wipe could still use (run daily).
+
+    In batches, each a short transaction, so the writer is never held long; returns how
+    many records went.
+    """
+    purged = 0
+    size = BatchSize(rows=PURGE_BATCH_ROWS, least=min(PURGE_BATCH_ROWS, BatchSize.least))
+
+    async def batch(tx: Transaction) -> int:
+        return await tx.execute(
+            "DELETE FROM sent_messages WHERE id IN (SELECT id FROM sent_messages"
+            " WHERE sent_at < ? ORDER BY sent_at LIMIT ?)",
+            (to_epoch(cutoff), size.rows),
+        )
+
+    async with db.log_copied_aside():
+        while True:
+            asked = size.rows
+            deleted = await db.in_one_hop(batch)
+            purged += deleted
+            if deleted < asked:
+                return purged
+            size.after(db.write_holds.last)
+            await db.copy_log_aside()  # while other writes go on, before the next batch
 
 
 async def count_for(db: Queryable, user_id: int) -> int:

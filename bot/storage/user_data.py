@@ -35,6 +35,7 @@ async def forget_user(tx: Transaction, user_id: int) -> None:
 
     Group reminders belong to their group and stay; only the admin's id leaves them.
     """
+    tx.changed_user_rows()
     who = await tx.fetch_one(
         "SELECT platform, platform_user_id FROM users WHERE id = ?", (user_id,)
     )

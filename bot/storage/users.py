@@ -126,6 +126,7 @@ async def still_known(db: Queryable, user_id: int) -> bool:
 
 async def ensure_user(tx: Transaction, address: Address, locale: str, now: datetime) -> User:
     """The user's row, created on first need. Keeps the chat id current."""
+    tx.changed_user_rows()
     await tx.execute(
         "INSERT INTO users (platform, platform_user_id, chat_id, locale, created_at)"
         " VALUES (?, ?, ?, ?, ?)"
@@ -139,6 +140,7 @@ async def ensure_user(tx: Transaction, address: Address, locale: str, now: datet
 
 
 async def set_timezone(tx: Transaction, user_id: int, timezone: str) -> None:
+    tx.changed_user_rows()
     await tx.execute("UPDATE users SET timezone = ? WHERE id = ?", (timezone, user_id))
 
 
@@ -147,14 +149,17 @@ async def set_locale(tx: Transaction, user_id: int, locale: str) -> None:
 
 
 async def set_discreet(tx: Transaction, user_id: int, discreet: bool) -> None:
+    tx.changed_user_rows()
     await tx.execute("UPDATE users SET discreet = ? WHERE id = ?", (int(discreet), user_id))
 
 
 async def set_country(tx: Transaction, user_id: int, country: str | None) -> None:
+    tx.changed_user_rows()
     await tx.execute("UPDATE users SET country = ? WHERE id = ?", (country, user_id))
 
 
 async def set_weekdays(tx: Transaction, user_id: int, days: frozenset[int]) -> None:
+    tx.changed_user_rows()
     await tx.execute(
         "UPDATE users SET weekdays = ? WHERE id = ?", (weekdays_to_mask(days), user_id)
     )
@@ -163,6 +168,7 @@ async def set_weekdays(tx: Transaction, user_id: int, days: frozenset[int]) -> N
 async def set_quiet_hours(tx: Transaction, user_id: int, quiet: QuietHours | None) -> None:
     start = None if quiet is None else f"{quiet.start:%H:%M}"
     end = None if quiet is None else f"{quiet.end:%H:%M}"
+    tx.changed_user_rows()
     await tx.execute(
         "UPDATE users SET quiet_start = ?, quiet_end = ? WHERE id = ?", (start, end, user_id)
     )
@@ -170,23 +176,28 @@ async def set_quiet_hours(tx: Transaction, user_id: int, quiet: QuietHours | Non
 
 async def set_paused_until(tx: Transaction, user_id: int, until: datetime | None) -> None:
     value = None if until is None else to_epoch(until)
+    tx.changed_user_rows()
     await tx.execute("UPDATE users SET paused_until = ? WHERE id = ?", (value, user_id))
 
 
 async def set_keep_days(tx: Transaction, user_id: int, days: int | None) -> None:
+    tx.changed_user_rows()
     await tx.execute("UPDATE users SET keep_days = ? WHERE id = ?", (days, user_id))
 
 
 async def set_checkins_stopped(tx: Transaction, user_id: int, stopped: bool) -> None:
+    tx.changed_user_rows()
     await tx.execute("UPDATE users SET checkins_stopped = ? WHERE id = ?", (int(stopped), user_id))
 
 
 async def set_last_reply(tx: Transaction, user_id: int, reply_id: str) -> None:
+    tx.changed_user_rows()
     await tx.execute("UPDATE users SET last_reply_id = ? WHERE id = ?", (reply_id, user_id))
 
 
 async def remember_openings(tx: Transaction, openings: Sequence[tuple[int, str]]) -> None:
     """(user id, opening id): the first line each user was last sent."""
+    tx.changed_user_rows()
     await tx.executemany(
         "UPDATE users SET last_opening_id = ? WHERE id = ?",
         [(opening_id, user_id) for user_id, opening_id in openings],
@@ -194,6 +205,7 @@ async def remember_openings(tx: Transaction, openings: Sequence[tuple[int, str]]
 
 
 async def mark_unreachable(tx: Transaction, address: Address, now: datetime) -> None:
+    tx.changed_user_rows()
     await tx.execute(
         "UPDATE users SET unreachable_since = COALESCE(unreachable_since, ?)"
         " WHERE platform = ? AND platform_user_id = ?",
@@ -202,10 +214,12 @@ async def mark_unreachable(tx: Transaction, address: Address, now: datetime) -> 
 
 
 async def mark_reachable(tx: Transaction, user_id: int) -> None:
+    tx.changed_user_rows()
     await tx.execute("UPDATE users SET unreachable_since = NULL WHERE id = ?", (user_id,))
 
 
 async def mark_onboarded(tx: Transaction, user_id: int, now: datetime) -> None:
+    tx.changed_user_rows()
     await tx.execute(
         "UPDATE users SET onboarded_at = COALESCE(onboarded_at, ?) WHERE id = ?",
         (to_epoch(now), user_id),
@@ -213,7 +227,9 @@ async def mark_onboarded(tx: Transaction, user_id: int, now: datetime) -> None:
 
 
 async def move_chat(tx: Transaction, platform: str, old_chat_id: str, new_chat_id: str) -> None:
-    """Follow a chat to its new id (a Telegram group upgraded to a supergroup)."""
+    """Follow a chat to its new id (a Telegram group upgraded to a supergroup).
+    Found through the index on (platform, chat_id)."""
+    tx.changed_user_rows()
     await tx.execute(
         "UPDATE users SET chat_id = ? WHERE platform = ? AND chat_id = ?",
         (new_chat_id, platform, old_chat_id),

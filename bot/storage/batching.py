@@ -1,0 +1,30 @@
+"""How big a batch of a long housekeeping job is: as big as fits in a short writer hold.
+
+What a row costs differs a hundredfold between a warm cache and a cold disk, between
+a row kept and a row deleted (each deletion rewrites index pages all over the file).
+So a job does not fix its batch size: it aims at a length of time and adjusts the
+number of rows after each batch from how long that one held the writer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Aimed at, per batch: well under the 100 ms that other writes may wait at most, so that
+# a batch that meets a cold disk or a busy machine still stays under it, mostly.
+AIM_SECONDS = 0.012
+
+
+@dataclass
+class BatchSize:
+    rows: int = 1000
+    least: int = 50
+    # A few thousand at most, however cheap they were: what a row costs can jump from one
+    # batch to the next (a cold part of the file), and a batch too big is only seen after.
+    most: int = 5000
+
+    def after(self, held_seconds: float) -> None:
+        """The last batch of `rows` held the writer this long: size the next one."""
+        # At most doubled or quartered at a time: one odd batch must not swing it far.
+        factor = 2.0 if held_seconds <= 0 else min(2.0, max(0.25, AIM_SECONDS / held_seconds))
+        self.rows = max(self.least, min(self.most, int(self.rows * factor)))
