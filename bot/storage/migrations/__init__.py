@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -31,10 +30,8 @@ def bundled_migrations() -> list[Migration]:
         if match:
             found.append(Migration(int(match.group(1)), entry.name, entry.read_text("utf-8")))
     found.sort(key=lambda migration: migration.version)
-    # Numbers go up and are never shared. A number may be missing while features built
-    # side by side are brought together (each took its own); it may not be used twice.
-    for earlier, migration in itertools.pairwise(found):
-        if migration.version == earlier.version:
+    for expected, migration in enumerate(found, start=1):
+        if migration.version != expected:
             raise MigrationError(f"migration {migration.name} breaks the numbering")
     return found
 
