@@ -255,14 +255,6 @@ async def pause_for_lost_permission(tx: Transaction, reminder_id: int, now: date
     return told == 1
 
 
-async def still_active(db: Queryable, reminder_id: int) -> bool:
-    """Not paused or deleted since the tick claimed it: checked again just before posting."""
-    row = await db.fetch_one(
-        "SELECT 1 FROM group_reminders WHERE id = ? AND paused IS NULL", (reminder_id,)
-    )
-    return row is not None
-
-
 async def move_chat(tx: Transaction, platform: str, old_chat_id: str, new_chat_id: str) -> None:
     """A Telegram group became a supergroup with a new id: its reminders follow it.
 

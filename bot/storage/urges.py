@@ -58,14 +58,6 @@ async def pending_followup(db: Queryable, user_id: int) -> datetime | None:
     return None if row is None else from_epoch(row["due_at"])
 
 
-async def followup_pending(db: Queryable, followup_id: int) -> bool:
-    """Still to be delivered: not delivered already, and its user not forgotten."""
-    row = await db.fetch_one(
-        "SELECT 1 FROM followups WHERE id = ? AND delivered_at IS NULL", (followup_id,)
-    )
-    return row is not None
-
-
 async def mark_followup_delivered(tx: Transaction, followup_id: int, now: datetime) -> None:
     await tx.execute(
         "UPDATE followups SET delivered_at = ? WHERE id = ?", (to_epoch(now), followup_id)

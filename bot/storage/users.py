@@ -119,11 +119,6 @@ async def get_user(db: Queryable, user_id: int) -> User | None:
     return None if row is None else user_from_row(row)
 
 
-async def still_known(db: Queryable, user_id: int) -> bool:
-    """False once the user is forgotten: nothing queued for them may be sent after that."""
-    return await db.fetch_one("SELECT 1 FROM users WHERE id = ?", (user_id,)) is not None
-
-
 async def ensure_user(tx: Transaction, address: Address, locale: str, now: datetime) -> User:
     """The user's row, created on first need. Keeps the chat id current."""
     tx.changed_user_rows()
