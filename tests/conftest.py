@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import random
@@ -19,6 +20,7 @@ from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.logs import configure_logging
+from bot.storage.db import Params, Row
 from tests.helpers.conversation import Conversation
 from tests.helpers.discord_world import DiscordWorld, running_discord
 from tests.helpers.telegram_world import TelegramWorld, running_telegram
@@ -108,3 +110,23 @@ def log_output() -> Iterator[io.StringIO]:
     root.handlers[:], _ = saved
     root.setLevel(saved[1])
     logging.getLogger("steady").setLevel(logging.NOTSET)
+
+
+@pytest.fixture
+def stalled_reads(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> Callable[[], asyncio.Event]:
+    """Call to make every read wait until the returned event is set: a database that hangs."""
+
+    def stall() -> asyncio.Event:
+        release = asyncio.Event()
+        real = services.db.fetch_all
+
+        async def hanging(sql: str, params: Params = ()) -> list[Row]:
+            await release.wait()
+            return await real(sql, params)
+
+        monkeypatch.setattr(services.db, "fetch_all", hanging)
+        return release
+
+    return stall

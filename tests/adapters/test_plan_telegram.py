@@ -9,12 +9,10 @@ import json
 from collections.abc import Callable
 from datetime import UTC, datetime, time, timedelta
 
-import pytest
-
 from bot.content_pack.ids import Msg
 from bot.flows.context import Services
 from bot.flows.plan import PART_LIMIT, SECTIONS
-from bot.storage.db import Params, Row
+from bot.storage.db import Row
 from tests.fakes.telegram_api import StoredMessage
 from tests.helpers.telegram_world import TelegramWorld
 
@@ -131,26 +129,6 @@ async def test_mydata_shows_the_plan_and_forget_leaves_no_row_on_telegram(
     await telegram.taps(ANA, text_of(Msg.FORGET_YES))
     assert await rows_of(services, "safety_plan_parts") == []
     assert await rows_of(services, "users") == []
-
-
-@pytest.fixture
-def stalled_reads(
-    services: Services, monkeypatch: pytest.MonkeyPatch
-) -> Callable[[], asyncio.Event]:
-    """Call to make every read wait until the returned event is set."""
-
-    def stall() -> asyncio.Event:
-        release = asyncio.Event()
-        real = services.db.fetch_all
-
-        async def hanging(sql: str, params: Params = ()) -> list[Row]:
-            await release.wait()
-            return await real(sql, params)
-
-        monkeypatch.setattr(services.db, "fetch_all", hanging)
-        return release
-
-    return stall
 
 
 async def test_a_stalled_user_lookup_sends_the_crisis_reply_at_once_without_my_plan(

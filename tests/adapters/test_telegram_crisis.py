@@ -18,7 +18,6 @@ from bot.core.clock import ManualClock
 from bot.engine import router as router_module
 from bot.flows.context import Services
 from bot.flows.onboarding import OnboardingStep
-from bot.storage.db import Params, Row
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
 from tests.fakes.telegram_api import StoredMessage
@@ -182,26 +181,6 @@ async def test_an_ordinary_caption_is_a_text_message(
 
 
 # A stalled database ---------------------------------------------------------------------
-
-
-@pytest.fixture
-def stalled_reads(
-    services: Services, monkeypatch: pytest.MonkeyPatch
-) -> Callable[[], asyncio.Event]:
-    """Call to make every read wait until the returned event is set."""
-
-    def stall() -> asyncio.Event:
-        release = asyncio.Event()
-        real = services.db.fetch_all
-
-        async def hanging(sql: str, params: Params = ()) -> list[Row]:
-            await release.wait()
-            return await real(sql, params)
-
-        monkeypatch.setattr(services.db, "fetch_all", hanging)
-        return release
-
-    return stall
 
 
 async def test_a_hanging_database_read_does_not_delay_the_crisis_reply(
