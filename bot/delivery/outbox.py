@@ -273,7 +273,7 @@ class Outbox:
             except RetryAfter as error:
                 # The platform said when: waiting is not a failed attempt. Only the total
                 # wait is bounded, so a long flood wait cannot hold a worker forever.
-                self._metrics.rate_limited.labels(platform).inc()
+                self._metrics.rate_limited.labels(platform, "outbox").inc()
                 wait = min(error.seconds, MAX_RETRY_AFTER_SECONDS)
                 if waited_for_platform + wait > MAX_RATE_LIMITED_SECONDS:
                     break

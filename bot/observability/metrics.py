@@ -84,10 +84,13 @@ class Metrics:
             ["platform"],
             registry=registry,
         )
+        # Who waited the 429 out: the outbox (a scheduled message, before any of it is
+        # out), or the adapter (a reply to someone, or the rest of a message in pieces).
+        # discord.py waits out short ones inside its own call, unseen here.
         self.rate_limited = Counter(
             "steady_rate_limited",
-            "Answers of 429 (retry after) to scheduled sends, by platform.",
-            ["platform"],
+            "Answers of 429 (retry after) from the platform, by platform and by who waited.",
+            ["platform", "retried_by"],
             registry=registry,
         )
         self.crisis_replies = Counter(
@@ -118,6 +121,10 @@ class Metrics:
         self.last_tick_at = finished
         for kind, count in handed_over.items():
             self.handed_over.labels(kind).inc(count)
+
+    def adapter_rate_limited(self, platform: str) -> Callable[[], None]:
+        """What an adapter calls for each 429 it waits out itself."""
+        return self.rate_limited.labels(platform, "adapter").inc
 
     def crisis_reply(self, level: str) -> None:
         self.crisis_replies.labels(level).inc()

@@ -174,7 +174,9 @@ async def test_a_429_waited_out_counts_a_rate_limit_and_then_the_send(
     await world.tick()
     assert world.sleeps.asked == [3.0]
     assert len(world.checkins_sent()) == 1
-    assert await scraper.value("steady_rate_limited_total", platform="test") == 1
+    assert (
+        await scraper.value("steady_rate_limited_total", platform="test", retried_by="outbox") == 1
+    )
     assert await scraper.value("steady_sends_total", platform="test") == 1
 
 
@@ -253,14 +255,15 @@ async def test_no_user_id_and_no_word_a_user_wrote_appears_anywhere_in_metrics(
     assert leaks == []
     # Label values are the platform, the level and the kinds of due work: nothing else.
     kinds = due_kinds(world.services, world.router.checkin, world.router.pause).names
-    known = {"test", "crisis", *kinds}
+    known = {"test", "crisis", "outbox", *kinds}
     for sample in await scraper.samples():
         assert sample.value not in {float(user_id), float(other.address.user_id)}, sample
         for value in sample.labels.values():
             assert value in known or _is_number(value), sample
     # And the series scanned were really there.
-    for counter in ("steady_sends_total", "steady_refusals_total", "steady_rate_limited_total"):
+    for counter in ("steady_sends_total", "steady_refusals_total"):
         assert f'{counter}{{platform="test"}} 1.0' in text
+    assert 'steady_rate_limited_total{platform="test",retried_by="outbox"} 1.0' in text
     assert 'steady_crisis_replies_total{level="crisis"} 1.0' in text
 
 
