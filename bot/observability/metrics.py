@@ -113,10 +113,15 @@ class Metrics:
         self.last_tick_at: datetime | None = None
 
     def tick_done(
-        self, finished: datetime, seconds: float, lag: float, handed_over: Mapping[str, int]
+        self,
+        finished: datetime,
+        seconds: float,
+        lag: float | None,  # None: not known this time (the gauge keeps the last)
+        handed_over: Mapping[str, int],
     ) -> None:
         self.tick_duration.observe(seconds)
-        self.tick_lag.set(lag)
+        if lag is not None:
+            self.tick_lag.set(lag)
         self.last_tick.set(finished.timestamp())
         self.last_tick_at = finished
         for kind, count in handed_over.items():

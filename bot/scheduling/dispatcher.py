@@ -13,6 +13,7 @@ soon as it commits, and other tasks run before the next chunk.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -73,10 +74,7 @@ class Dispatcher:
     async def tick(self) -> TickReport:
         started = time.perf_counter()
         now = self._clock.now()
-        # Lag: how late the earliest due work is as the tick begins (a few indexed MIN
-        # reads, outside the statements the report counts for the tick's own work).
-        earliest = await self.next_due_at()
-        lag = 0.0 if earliest is None else max(0.0, (now - earliest).total_seconds())
+        lag = await self._lag(now)
         before = self._db.statements
         handed_over: dict[str, int] = {}
         claimed = missed = unreachable = deferred = 0
@@ -124,6 +122,17 @@ class Dispatcher:
             self._clock.now(), time.perf_counter() - started, lag, report.handed_over
         )
         return report
+
+    async def _lag(self, now: datetime) -> float | None:
+        """How late the earliest due work is as the tick begins, for /metrics: a few
+        indexed MIN reads, outside the statements the report counts for the tick's own
+        work. None when they fail: a number for a graph never stops a tick."""
+        try:
+            earliest = await self.next_due_at()
+        except Exception as error:
+            log_event(log, "tick.lag_unknown", logging.WARNING, error=type(error).__name__)
+            return None
+        return 0.0 if earliest is None else max(0.0, (now - earliest).total_seconds())
 
     async def next_due_at(self) -> datetime | None:
         """The earliest moment any kind has work due, or None when none is planned."""
