@@ -34,6 +34,8 @@ from bot.engine.due_work import build_dispatcher
 from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.logs import get_logger, log_event
+from bot.observability.health import HealthCheck, tick_limit
+from bot.observability.http import ObservabilityServer
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.planner import schedule_unplanned
 from bot.scheduling.runner import TickRunner
@@ -106,6 +108,39 @@ class Delivery:
     outbox: Outbox
     dispatcher: Dispatcher
     runner: TickRunner
+    http: ObservabilityServer | None = None  # /healthz and /metrics, with STEADY_HTTP_PORT
+
+
+def held_roles(settings: Settings, adapters: Mapping[str, Adapter]) -> tuple[str, ...]:
+    """The roles this process holds. One process holds all of them today (the database's
+    single-instance lock); a version with several workers would report what its leader
+    election currently holds instead."""
+    roles = []
+    for platform in sorted(adapters):
+        if platform == PLATFORM_TELEGRAM:
+            webhook = settings.telegram.webhook_url is not None
+            roles.append("telegram webhook" if webhook else "telegram polling")
+        elif platform == PLATFORM_DISCORD:
+            roles.append("discord gateway")
+        else:
+            roles.append(platform)
+    return (*roles, "scheduler")
+
+
+def observability_server(
+    settings: Settings, services: Services, adapters: Mapping[str, Adapter]
+) -> ObservabilityServer | None:
+    if settings.http_port is None:
+        return None
+    roles = held_roles(settings, adapters)
+    health = HealthCheck(
+        services.db,
+        services.clock,
+        services.metrics,
+        tick_limit(settings.tick_seconds),
+        roles=lambda: roles,
+    )
+    return ObservabilityServer(health, services.metrics, settings.http_host, settings.http_port)
 
 
 @asynccontextmanager
@@ -113,7 +148,7 @@ async def scheduled_delivery(
     settings: Settings, router: Router, adapters: Mapping[str, Adapter]
 ) -> AsyncIterator[Delivery]:
     services = router.services
-    outbox = Outbox(services.db, services.clock, adapters)
+    outbox = Outbox(services.db, services.clock, adapters, metrics=services.metrics)
     dispatcher = build_dispatcher(
         services, router.checkin, router.pause, outbox, grace=settings.missed_grace
     )
@@ -128,16 +163,23 @@ async def scheduled_delivery(
         ),
     )
     await schedule_unplanned(services.db, services.clock.now())
-    outbox.start()
-    runner.start()
-    # Everything built so far lives as long as the process: keep the garbage
-    # collector from walking it again and again (it cost the big ticks ~0.1 s).
-    gc.freeze()
+    http = observability_server(settings, services, adapters)
+    if http is not None:
+        await http.start()
     try:
-        yield Delivery(outbox, dispatcher, runner)
+        outbox.start()
+        runner.start()
+        # Everything built so far lives as long as the process: keep the garbage
+        # collector from walking it again and again (it cost the big ticks ~0.1 s).
+        gc.freeze()
+        try:
+            yield Delivery(outbox, dispatcher, runner, http)
+        finally:
+            await runner.stop()
+            await outbox.stop(drain_timeout=SHUTDOWN_DRAIN_SECONDS)
     finally:
-        await runner.stop()
-        await outbox.stop(drain_timeout=SHUTDOWN_DRAIN_SECONDS)
+        if http is not None:
+            await http.stop()
 
 
 async def run_console(settings: Settings, prompt: bool) -> None:

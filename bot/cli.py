@@ -16,6 +16,7 @@ from bot.content_pack.audit import audit_pack
 from bot.content_pack.loader import ContentError, check_pack, load_pack
 from bot.core.platform import LoginRefused
 from bot.logs import configure_logging, open_log_file
+from bot.observability.http import HttpPortUnavailable
 from bot.safety.screen import SafetyScreen
 from bot.storage.crypto import WrongKeyError
 from bot.storage.data_folder import DataFolderError, prepare_data_folder
@@ -225,6 +226,13 @@ def _guarded(main: Coroutine[Any, Any, None], settings: Settings) -> int:
         return EXIT_USAGE
     except DataFolderError as error:
         print(f"steady: {error}.", file=sys.stderr)
+        return EXIT_USAGE
+    except HttpPortUnavailable as error:
+        print(
+            f"steady: cannot serve health and metrics on {error.host}:{error.port}"
+            f" ({error.reason}). Set STEADY_HTTP_PORT to a free port, or leave it empty.",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     except PlatformUnreachable as error:
         print(

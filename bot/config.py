@@ -138,6 +138,9 @@ class Settings(BaseSettings):
     start_retry: timedelta = Field(
         default=timedelta(minutes=2), validation_alias="STEADY_START_RETRY"
     )
+    # Set: /healthz and /metrics are served on this port (0: one the system picks).
+    http_port: int | None = Field(default=None, ge=0, le=65535, validation_alias="STEADY_HTTP_PORT")
+    http_host: str = Field(default="127.0.0.1", validation_alias="STEADY_HTTP_HOST")
 
     def __init__(self, _env_file: DotenvType | None = ENV_FILE_SENTINEL, **values: Any) -> None:
         # Each section reads its own variables (names unchanged) from the same file.
@@ -145,7 +148,9 @@ class Settings(BaseSettings):
         values.setdefault("discord", DiscordSettings(_env_file=_env_file))
         super().__init__(_env_file=_env_file, **values)
 
-    _unset_when_blank = field_validator("encryption_key", mode="before")(_blank_is_unset)
+    _unset_when_blank = field_validator("encryption_key", "http_port", mode="before")(
+        _blank_is_unset
+    )
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -272,6 +277,7 @@ _ALLOWED = {
     "TELEGRAM_WEBHOOK_URL": "an https:// address Telegram can reach",
     "TELEGRAM_WEBHOOK_SECRET": "1 to 256 letters, digits, _ or -",
     "TELEGRAM_WEBHOOK_PORT": "a port number from 1 to 65535",
+    "STEADY_HTTP_PORT": "a port number from 0 to 65535, or nothing to serve no health page",
     "STEADY_MISSED_GRACE": "a duration from 1s to 24h, such as 30m or 2h",
     "DISCORD_API_BASE_URL": "an https:// address such as https://discord.com/api/v10",
     "DISCORD_GATEWAY_URL": "a wss:// address, or nothing to ask Discord for it",

@@ -12,17 +12,25 @@ from bot.core.platform import DeliveryUncertain, RetryAfter, TransientDeliveryEr
 
 Result = TypeVar("Result")
 Sleep = Callable[[float], Awaitable[None]]
+# Told of each 429 waited out here (the operator's count of rate limits on replies).
+RateLimited = Callable[[], None]
 
 REPLY_ATTEMPTS = 6
 MAX_REPLY_WAIT_SECONDS = 60.0  # a platform asking for longer is not waited out for a reply
 
 
-async def patiently(attempt: Callable[[], Awaitable[Result]], sleep: Sleep) -> Result:
+async def patiently(
+    attempt: Callable[[], Awaitable[Result]],
+    sleep: Sleep,
+    rate_limited: RateLimited | None = None,
+) -> Result:
     """`attempt()`, tried again after what each failure asks for; the last error is raised."""
     for number in range(1, REPLY_ATTEMPTS + 1):
         try:
             return await attempt()
         except RetryAfter as error:
+            if rate_limited is not None:
+                rate_limited()
             if number == REPLY_ATTEMPTS:
                 raise
             await sleep(min(error.seconds, MAX_REPLY_WAIT_SECONDS))

@@ -30,7 +30,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Protocol, TypeVar
 
-from bot.adapters.retry import Sleep, patiently
+from bot.adapters.retry import RateLimited, Sleep, patiently
 from bot.core.events import Address
 from bot.core.platform import DeliveryError, DeliveryUncertain
 from bot.core.replies import Reply
@@ -54,11 +54,11 @@ async def once(call: Callable[[], Awaitable[Result]]) -> Result:
     return await call()
 
 
-def patient(sleep: Sleep) -> Attempt:
+def patient(sleep: Sleep, rate_limited: RateLimited | None = None) -> Attempt:
     """A call tried patiently, pausing with `sleep` (injected in tests)."""
 
     async def attempt(call: Callable[[], Awaitable[Result]]) -> Result:
-        return await patiently(call, sleep)
+        return await patiently(call, sleep, rate_limited)
 
     return attempt
 
@@ -105,6 +105,7 @@ async def post_pieces(
     post: Callable[[int, str], Awaitable[Message]],
     first: Attempt,
     sleep: Sleep,
+    rate_limited: RateLimited | None = None,
 ) -> Message:
     """Post `pieces` in order with `post(number, piece)`; the last one's message returns.
 
@@ -121,7 +122,7 @@ async def post_pieces(
             return post(number, piece)
 
         try:
-            sent = await (first(call) if number == 0 else patiently(call, sleep))
+            sent = await (first(call) if number == 0 else patiently(call, sleep, rate_limited))
         except DeliveryUncertain:
             if last:
                 raise

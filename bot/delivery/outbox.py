@@ -13,6 +13,7 @@ that moment, in one query (`PresenceChecks`), so 10,000 due check-ins do not mak
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from bot.core.platform import (
 )
 from bot.core.replies import Reply
 from bot.logs import get_logger, log_event
+from bot.observability.metrics import Metrics, QueueState
 from bot.storage import still_there
 from bot.storage.db import Database, Transaction
 from bot.storage.still_there import StillThere
@@ -67,6 +69,12 @@ class Outgoing:
     # None: the recipient is a person, marked unreachable (routine sends stop until
     # they write again).
     on_refused: OnRefused | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Queued:
+    outgoing: Outgoing
+    number: int  # its key among the platform's unfinished messages
 
 
 @dataclass
@@ -142,6 +150,7 @@ class Outbox:
         workers_per_platform: int = 16,
         sleep: Sleep = asyncio.sleep,
         on_sent: Callable[[Outgoing, SentMessage | None], None] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -149,9 +158,14 @@ class Outbox:
         self._workers_per_platform = workers_per_platform
         self._sleep = sleep
         self._on_sent = on_sent
-        self._queues: dict[str, asyncio.Queue[Outgoing]] = {}
+        self._queues: dict[str, asyncio.Queue[_Queued]] = {}
+        # Per platform, when each message queued or being sent was queued, oldest first
+        # (a dict keeps insertion order): the depth and the oldest's age for /metrics.
+        self._unfinished: dict[str, dict[int, datetime]] = {}
+        self._numbers = itertools.count()
         self._tasks: list[asyncio.Task[None]] = []
         self._presence = PresenceChecks(db)
+        self._metrics = metrics or Metrics()
         self.stats = OutboxStats()
 
     @property
@@ -163,10 +177,19 @@ class Outbox:
     def workers_per_platform(self) -> int:
         return self._workers_per_platform
 
+    def queue_states(self) -> dict[str, QueueState]:
+        """Each platform's messages queued or being sent, and since when the oldest waits."""
+        return {
+            platform: QueueState(len(waiting), next(iter(waiting.values()), None))
+            for platform, waiting in self._unfinished.items()
+        }
+
     def start(self) -> None:
+        self._metrics.watch_outbox(self.queue_states, self._clock.now)
         for platform in self._adapters:
-            queue: asyncio.Queue[Outgoing] = asyncio.Queue()
+            queue: asyncio.Queue[_Queued] = asyncio.Queue()
             self._queues[platform] = queue
+            self._unfinished[platform] = {}
             for number in range(self._workers_per_platform):
                 task = asyncio.create_task(
                     self._work(platform, queue), name=f"outbox-{platform}-{number}"
@@ -197,28 +220,34 @@ class Outbox:
         if queue is None:
             log_event(log, "outbox.no_adapter", logging.WARNING, platform=outgoing.address.platform)
             return False
-        queue.put_nowait(outgoing)
+        number = next(self._numbers)
+        self._unfinished[outgoing.address.platform][number] = self._clock.now()
+        queue.put_nowait(_Queued(outgoing, number))
         return True
 
     async def drain(self) -> None:
         """Wait until everything queued so far has been sent or given up on."""
         await asyncio.gather(*(queue.join() for queue in self._queues.values()))
 
-    async def _work(self, platform: str, queue: asyncio.Queue[Outgoing]) -> None:
+    async def _work(self, platform: str, queue: asyncio.Queue[_Queued]) -> None:
         adapter = self._adapters[platform]
+        unfinished = self._unfinished[platform]
         while True:
-            outgoing = await queue.get()
+            queued = await queue.get()
             try:
-                await self._deliver(adapter, outgoing)
+                await self._deliver(adapter, queued.outgoing)
             except Exception as error:  # one bad message must not stop the worker
                 self.stats.dropped += 1
+                self._metrics.give_ups.labels(platform).inc()
                 log_event(log, "outbox.failed", logging.ERROR, exc_info=error, platform=platform)
             finally:
+                unfinished.pop(queued.number, None)
                 queue.task_done()
 
     async def _deliver(self, adapter: Adapter, outgoing: Outgoing) -> None:
         if not await self._still_wanted(outgoing):
             return  # no longer wanted: it changed while the message waited in the queue
+        platform = outgoing.address.platform
         attempt = 0
         waited_for_platform = 0.0
         while attempt < MAX_ATTEMPTS:
@@ -226,6 +255,7 @@ class Outbox:
                 sent = await adapter.send(outgoing.address, outgoing.reply)
             except RecipientUnreachable:
                 self.stats.unreachable += 1
+                self._metrics.refusals.labels(platform).inc()
                 if outgoing.on_refused is not None:
                     await self._refused(outgoing, outgoing.on_refused)
                     return
@@ -236,12 +266,14 @@ class Outbox:
             except DeliveryUncertain:
                 # Most likely delivered; sending again could show it twice. Counted as sent.
                 self.stats.uncertain += 1
+                self._metrics.sends.labels(platform).inc()
                 log_event(log, "outbox.uncertain", platform=outgoing.address.platform)
                 await self._delivered(outgoing, None)
                 return
             except RetryAfter as error:
                 # The platform said when: waiting is not a failed attempt. Only the total
                 # wait is bounded, so a long flood wait cannot hold a worker forever.
+                self._metrics.rate_limited.labels(platform, "outbox").inc()
                 wait = min(error.seconds, MAX_RETRY_AFTER_SECONDS)
                 if waited_for_platform + wait > MAX_RATE_LIMITED_SECONDS:
                     break
@@ -254,9 +286,11 @@ class Outbox:
                 await self._sleep(backoff_seconds(attempt))
             else:
                 self.stats.sent += 1
+                self._metrics.sends.labels(platform).inc()
                 await self._delivered(outgoing, sent)
                 return
         self.stats.dropped += 1
+        self._metrics.give_ups.labels(platform).inc()
         log_event(log, "outbox.gave_up", logging.WARNING, platform=outgoing.address.platform)
 
     async def _still_wanted(self, outgoing: Outgoing) -> bool:

@@ -73,5 +73,9 @@ def build_dispatcher(
 ) -> Dispatcher:
     """The dispatcher with every kind registered, feeding `outbox`."""
     return Dispatcher(
-        services.db, services.clock, outbox, due_kinds(services, checkin, pause, grace)
+        services.db,
+        services.clock,
+        outbox,
+        due_kinds(services, checkin, pause, grace),
+        services.metrics,
     )

@@ -254,6 +254,8 @@ class Router:
         # The reply level only: a rule's name would paraphrase what the person wrote.
         reply = found.detection.reply.value
         log_event(log, "safety.matched", platform=ctx.address.platform, reply=reply)
+        if found.detection.reply in (ReplyLevel.CRISIS, ReplyLevel.DANGER):
+            self._services.metrics.crisis_reply(reply)
         return list(found.replies)
 
     async def _sos_button(

@@ -12,6 +12,7 @@ from bot.content_pack.pack import ContentPack
 from bot.core.clock import Clock
 from bot.core.events import Address
 from bot.core.replies import Button, Reply
+from bot.observability.metrics import Metrics
 from bot.storage.crypto import TextCipher
 from bot.storage.db import Database
 from bot.storage.flow_positions import FlowData, FlowPosition
@@ -31,6 +32,8 @@ class Services:
     step_expiry: timedelta = timedelta(minutes=30)
     # STEADY_DATA_DIR: where files kept for a user (the console's chart) live; /forget empties it
     data_dir: Path | None = None
+    # Counters an operator reads at /metrics (STEADY_HTTP_PORT); nobody's when not served.
+    metrics: Metrics = field(default_factory=Metrics)
 
 
 @dataclass(slots=True)

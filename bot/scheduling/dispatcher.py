@@ -13,6 +13,8 @@ soon as it commits, and other tasks run before the next chunk.
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -20,6 +22,7 @@ from datetime import datetime
 from bot.core.clock import Clock
 from bot.delivery.outbox import Outbox
 from bot.logs import get_logger, log_event
+from bot.observability.metrics import Metrics
 from bot.scheduling.due import DueKinds
 from bot.storage.db import Database
 
@@ -54,14 +57,24 @@ class TickReport:
 
 
 class Dispatcher:
-    def __init__(self, db: Database, clock: Clock, outbox: Outbox, kinds: DueKinds) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        outbox: Outbox,
+        kinds: DueKinds,
+        metrics: Metrics | None = None,
+    ) -> None:
         self._db = db
         self._clock = clock
         self._outbox = outbox
         self._kinds = kinds
+        self._metrics = metrics or Metrics()
 
     async def tick(self) -> TickReport:
+        started = time.perf_counter()
         now = self._clock.now()
+        lag = await self._lag(now)
         before = self._db.statements
         handed_over: dict[str, int] = {}
         claimed = missed = unreachable = deferred = 0
@@ -105,7 +118,21 @@ class Dispatcher:
             )
         if report.reminders:
             log_event(log, "tick.reminders", posted=report.reminders)
+        self._metrics.tick_done(
+            self._clock.now(), time.perf_counter() - started, lag, report.handed_over
+        )
         return report
+
+    async def _lag(self, now: datetime) -> float | None:
+        """How late the earliest due work is as the tick begins, for /metrics: a few
+        indexed MIN reads, outside the statements the report counts for the tick's own
+        work. None when they fail: a number for a graph never stops a tick."""
+        try:
+            earliest = await self.next_due_at()
+        except Exception as error:
+            log_event(log, "tick.lag_unknown", logging.WARNING, error=type(error).__name__)
+            return None
+        return 0.0 if earliest is None else max(0.0, (now - earliest).total_seconds())
 
     async def next_due_at(self) -> datetime | None:
         """The earliest moment any kind has work due, or None when none is planned."""

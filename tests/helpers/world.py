@@ -76,7 +76,9 @@ async def build_world(services: Services, clock: ManualClock) -> World:
     adapter = RecordingAdapter()
     sleeps = Sleeps()
     router = Router(services, rng=random.Random(3))
-    outbox = Outbox(services.db, clock, {adapter.platform: adapter}, sleep=sleeps)
+    outbox = Outbox(
+        services.db, clock, {adapter.platform: adapter}, sleep=sleeps, metrics=services.metrics
+    )
     outbox.start()
     dispatcher = build_dispatcher(
         services, router.checkin, router.pause, outbox, grace=timedelta(hours=2)

@@ -125,6 +125,7 @@ class DiscordAdapter:
         self.db = db
         self.content = content
         self._sleep = sleep
+        self._rate_limited = router.services.metrics.adapter_rate_limited(PLATFORM)
         self._client: _Client | None = None
         self._gateway: asyncio.Task[None] | None = None
         self._dm_channels: dict[str, int] = {}  # user id -> DM channel id, as Discord gave it
@@ -258,7 +259,7 @@ class DiscordAdapter:
 
     @property
     def patient(self) -> Attempt:
-        return patient(self._sleep)
+        return patient(self._sleep, self._rate_limited)
 
     # Outbound ---------------------------------------------------------------------------
 
@@ -306,7 +307,7 @@ class DiscordAdapter:
             buttons = view if number == len(pieces) - 1 else None
             return await self.call(functools.partial(post_piece, post, piece, buttons, image))
 
-        sent = await post_pieces(pieces, piece_out, first, self._sleep)
+        sent = await post_pieces(pieces, piece_out, first, self._sleep, self._rate_limited)
         if reply.frames:
 
             async def show(text: str) -> None:

@@ -85,6 +85,7 @@ class TelegramAdapter:
         self._db = db
         self._content = content
         self._sleep = sleep
+        self._rate_limited = router.services.metrics.adapter_rate_limited(PLATFORM)
         self._application: Application | None = None  # type: ignore[type-arg]
         self._username = ""
         self._background = Background()
@@ -97,6 +98,7 @@ class TelegramAdapter:
             self._background,
             sleep,
             self._follow_chat_move,
+            self._rate_limited,
         )
         # What each kind of update is handed to (see inbound.translate); an event of a
         # kind not listed goes to the router as it is.
@@ -320,7 +322,7 @@ class TelegramAdapter:
             await self._outbound.send(address, reply.group_notice, patient_call)
 
     def _patient(self) -> Attempt:
-        return patient(self._sleep)
+        return patient(self._sleep, self._rate_limited)
 
     async def _set_chat_menu(self, address: Address, full: bool) -> None:
         try:

@@ -17,7 +17,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, TelegramError
 
 from bot.adapters.pacing import ChatPacer
-from bot.adapters.retry import Sleep
+from bot.adapters.retry import RateLimited, Sleep
 from bot.adapters.sending import Attempt, Background, patient, play_frames, post_pieces
 from bot.adapters.telegram import errors
 from bot.adapters.telegram.inbound import PLATFORM
@@ -43,6 +43,7 @@ class Outbound:
         background: Background,
         sleep: Sleep,
         on_chat_moved: OnChatMoved,
+        rate_limited: RateLimited | None = None,
     ) -> None:
         self._bot = bot
         self._deep_link = deep_link
@@ -51,6 +52,7 @@ class Outbound:
         self._background = background
         self._sleep = sleep
         self._on_chat_moved = on_chat_moved
+        self._rate_limited = rate_limited
 
     async def send(self, address: Address, reply: Reply, first: Attempt) -> SentMessage:
         """One reply; its first Bot API call tried as `first` says. A private reply asked
@@ -86,7 +88,7 @@ class Outbound:
             self._sent_log.remember(address, str(message.message_id))
             return message
 
-        last = await post_pieces(pieces, post, first, self._sleep)
+        last = await post_pieces(pieces, post, first, self._sleep, self._rate_limited)
         sent = SentMessage(address, str(last.message_id))
         if reply.frames:
 
@@ -94,7 +96,7 @@ class Outbound:
                 edit = functools.partial(
                     self._edit, address, sent.message_id, replace(reply, text=text)
                 )
-                await patient(self._sleep)(edit)
+                await patient(self._sleep, self._rate_limited)(edit)
 
             play_frames(
                 self._background,

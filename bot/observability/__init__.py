@@ -1,0 +1,1 @@
+"""What an operator watches: health and metrics, served over HTTP when asked for."""
