@@ -167,3 +167,28 @@ def test_countries_named_in_spanish(typed: str, code: str) -> None:
 def test_places_named_in_spanish(typed: str, zone: str) -> None:
     guess = read_zone(typed, NOW)
     assert guess is not None and guess.zones[0] == zone
+
+
+@pytest.mark.parametrize(
+    ("typed", "value"),
+    [("a las ocho", "08:00"), ("las diez de la noche", "22:00"), ("a las ocho y media", "08:30")],
+)
+def test_hours_written_as_spanish_words(typed: str, value: str) -> None:
+    assert read_time(typed).value == value
+
+
+@pytest.mark.parametrize(
+    ("typed", "zones"),
+    [("Lima, Perú", ("America/Lima",)), ("Berlin, Germany", ("Europe/Berlin",)),
+     ("San Juan, Puerto Rico", ("America/Puerto_Rico",)),
+     ("Villa Nueva, Guatemala", ("America/Guatemala",))],
+)  # fmt: skip
+def test_a_place_with_its_country(typed: str, zones: tuple[str, ...]) -> None:
+    guess = read_zone(typed, NOW)
+    assert guess is not None and guess.zones == zones
+
+
+def test_san_juan_alone_offers_both_cities_of_that_name() -> None:
+    guess = read_zone("San Juan", NOW)
+    assert guess is not None
+    assert {"America/Puerto_Rico", "America/Argentina/San_Juan"} <= set(guess.zones)

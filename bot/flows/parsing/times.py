@@ -45,6 +45,15 @@ _SPANISH_HOURS_WORD = re.compile(r"(\d)\s*(?:hs|hrs|horas|hora)\b\.?")
 _SPANISH_MINUTES = re.compile(r"^(\d{1,2})\s+y\s+(media|cuarto)\b")
 _SPANISH_PART = re.compile(r"\s*de\s+la\s+(manana|madrugada|tarde|noche)\s*$")
 _SPANISH_NAMED = {"mediodia": "12:00", "medio dia": "12:00", "medianoche": "00:00"}
+_SPANISH_NUMBERS = {
+    word: str(number)
+    for number, word in enumerate(
+        ("una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
+         "once", "doce"),
+        start=1,
+    )
+}  # fmt: skip
+_SPANISH_NUMBER = re.compile(r"\b(?:" + "|".join(_SPANISH_NUMBERS) + r"|uno)\b")
 
 
 def _bare(text: str) -> str:
@@ -58,6 +67,8 @@ def _from_spanish(text: str) -> str:
     if phrase in _SPANISH_NAMED:
         return _SPANISH_NAMED[phrase]
     phrase = "1" + phrase[len("la una") :] if phrase.startswith("la una") else phrase
+    # "a las ocho y media": hours written as words are read as their numbers.
+    phrase = _SPANISH_NUMBER.sub(lambda word: _SPANISH_NUMBERS.get(word.group(), "1"), phrase)
     phrase = _SPANISH_LEAD.sub("", phrase)
     phrase = _SPANISH_HOURS_WORD.sub(r"\1h", phrase)
     phrase = _SPANISH_MINUTES.sub(

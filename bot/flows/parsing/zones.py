@@ -23,7 +23,7 @@ from importlib import resources
 
 from babel.dates import get_timezone_location
 
-from bot.flows.parsing.countries import parse_country
+from bot.flows.parsing.countries import NAME_LANGUAGES, parse_country
 from bot.flows.parsing.folding import fold
 
 MAX_CHOICES = 12  # more buttons than this are harder to read than a retyped city
@@ -47,8 +47,6 @@ _MAJOR = (
 )  # fmt: skip
 
 # Large cities the zone data names no zone after, and the zone they follow.
-# The languages the content pack is written in besides English: their city names read too.
-CITY_NAME_LOCALES = ("es",)
 # Everyday Spanish names CLDR does not list.
 _SPANISH_CITIES = {
     "cdmx": "America/Mexico_City",
@@ -57,6 +55,8 @@ _SPANISH_CITIES = {
     "valencia": "Europe/Madrid", "sevilla": "Europe/Madrid", "bilbao": "Europe/Madrid",
     "medellin": "America/Bogota", "cali": "America/Bogota", "guadalajara": "America/Mexico_City",
     "monterrey": "America/Monterrey", "quito": "America/Guayaquil",
+    "san salvador": "America/El_Salvador",
+    "san juan": "America/Puerto_Rico",  # also Argentina's San Juan (a zone): both are offered
 }  # fmt: skip
 _CITIES = {
     "America/New_York": ("new york city", "nyc", "washington", "washington dc", "boston",
@@ -179,7 +179,23 @@ def read_zone(text: str, now: datetime) -> ZoneGuess | None:
     code = parse_country(cleaned)
     if code is not None and code in index.countries:
         return ZoneGuess(distinct(index.countries[code], now), certain=True)
+    if "," in cleaned:
+        place, country = cleaned.rsplit(",", 1)
+        return _place_in_country(place, country, now)
     return None
+
+
+def _place_in_country(place: str, country: str, now: datetime) -> ZoneGuess | None:
+    """ "Lima, Perú", "San Juan, Puerto Rico": the place within that country, else the
+    country itself when the place is not one we know ("Villa Nueva, Guatemala")."""
+    index = _index()
+    code = parse_country(country)
+    if code is None or code not in index.countries:
+        return read_zone(place, now) if place.strip() else None
+    in_country = index.countries[code]
+    named = index.places.get(fold(place), ())
+    matching = tuple(zone for zone in named if zone in in_country)
+    return ZoneGuess(distinct(matching or in_country, now), certain=True)
 
 
 def is_zone(name: str) -> bool:
@@ -294,7 +310,7 @@ def _index() -> _ZoneIndex:
         for alias in aliases:
             places.setdefault(alias, []).append(zone)
     # Cities as other languages name them ("Ciudad de México", "Nueva York"), from CLDR.
-    for locale in CITY_NAME_LOCALES:
+    for locale in NAME_LANGUAGES:  # the languages country names are read in, too
         for zone in listed:
             city = get_timezone_location(zone, locale=locale, return_city=True)
             if city and fold(city) not in places:
