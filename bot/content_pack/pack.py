@@ -126,6 +126,14 @@ class ContentPack:
                     return Command(info.name)
         return None
 
+    def command_name(self, locale: str, command: Command) -> str:
+        """What a reader of `locale` types for `command`: its local name (/ajustes) where the
+        locale gives one, else its own. Both always work; menus and lists show this one."""
+        for info in self.content(locale).commands:
+            if info.name == command.value and info.local_name is not None:
+                return info.local_name
+        return command.value
+
     def affirmations(self, locale: str) -> list[Affirmation]:
         return self.content(locale).affirmations
 

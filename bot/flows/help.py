@@ -12,7 +12,8 @@ def help_text(ctx: FlowContext) -> list[Reply]:
     descriptions = ctx.services.content.command_descriptions(
         ctx.locale, discreet=ctx.address.is_group
     )
-    lines = [f"/{command.value} - {description}" for command, description in descriptions.items()]
+    name = ctx.services.content.command_name
+    lines = [f"/{name(ctx.locale, command)} - {text}" for command, text in descriptions.items()]
     body = "\n".join([ctx.text(Msg.HELP_INTRO), "", *lines, "", ctx.text(Msg.HELP_FOOTER)])
     return [Reply(body)]
 

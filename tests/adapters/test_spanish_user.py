@@ -71,8 +71,9 @@ async def test_telegram_in_spanish_from_start_to_crisis_help(
 async def test_telegram_menu_in_spanish(telegram: TelegramWorld, content: ContentPack) -> None:
     menu = {c.command: c.description for c in telegram.tg.commands_for("es")}
     spanish = content.command_descriptions("es", discreet=True)
-    assert menu == {c.value: d for c, d in spanish.items() if c.value != "reminder"}
-    assert menu["settings"] == "Ajustes"
+    named = {content.command_name("es", c): d for c, d in spanish.items()}
+    assert menu == {name: d for name, d in named.items() if name != "recordatorio"}
+    assert menu["ajustes"] == "Ajustes"  # the names a Spanish reader types, which all work
 
 
 async def test_discord_in_spanish_from_start_to_crisis_help(
@@ -154,3 +155,11 @@ def test_the_console_in_spanish_from_start_to_crisis_help(
     assert isinstance(waiting, str) and waiting.split("{")[0] in said  # the clock is real
     assert es(content, Msg.SAFETY_CRISIS_INTRO) in said and "024" in said
     assert english_in(content, [said]) == []
+
+
+async def test_a_spanish_command_name_from_the_menu_runs_on_telegram(
+    telegram: TelegramWorld, content: ContentPack
+) -> None:
+    await telegram.says(LUCIA, "/ayuda", language_code="es")
+    assert telegram.last_text(LUCIA).startswith(content.text("es", Msg.HELP_INTRO))
+    assert "/ajustes - " in telegram.last_text(LUCIA)

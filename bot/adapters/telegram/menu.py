@@ -18,8 +18,13 @@ async def set_commands(bot: Bot, content: ContentPack) -> None:
     for locale in content.locales:
         # One menu per bot, and discreet mode is every user's default: neutral words.
         described = content.command_descriptions(locale, discreet=True).items()
-        everyone = [BotCommand(c.value, d) for c, d in described if c not in ADMIN_COMMANDS]
-        admins = [BotCommand(c.value, d) for c, d in described]
+        # Each language's menu shows the names its readers type (/ajustes); all work.
+        everyone = [
+            BotCommand(content.command_name(locale, c), d)
+            for c, d in described
+            if c not in ADMIN_COMMANDS
+        ]
+        admins = [BotCommand(content.command_name(locale, c), d) for c, d in described]
         language = None if locale == content.default_locale else locale
         await bot.set_my_commands(everyone, language_code=language)
         await bot.set_my_commands(
@@ -37,6 +42,11 @@ async def set_chat_menu(
     if not full:
         await bot.delete_my_commands(scope=scope)
         return
-    described = content.command_descriptions(locale or content.default_locale).items()
-    commands = [BotCommand(c.value, d) for c, d in described if c not in ADMIN_COMMANDS]
+    shown = locale or content.default_locale
+    described = content.command_descriptions(shown).items()
+    commands = [
+        BotCommand(content.command_name(shown, c), d)
+        for c, d in described
+        if c not in ADMIN_COMMANDS
+    ]
     await bot.set_my_commands(commands, scope=scope)
