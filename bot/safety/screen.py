@@ -13,7 +13,14 @@ from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import CrisisResource, EmergencyNumbers
 from bot.core.replies import Button, Reply
-from bot.safety.rules import Detection, Detector, Intent, ReplyLevel, compile_detector
+from bot.safety.rules import (
+    SAFETY_INTENTS,
+    Detection,
+    Detector,
+    Intent,
+    ReplyLevel,
+    compile_detector,
+)
 
 # Static button data: these presses need no token. All but the country choice change
 # nothing; the country choice stores what the user tapped, as /settings would.
@@ -80,10 +87,31 @@ class ScreenResult:
     replies: tuple[Reply, ...]
 
 
+def _rule_languages(content: ContentPack) -> dict[str, str]:
+    """Each rule's id to the language of the file it is written in."""
+    files = [pack.detection for pack in content.locales.values()] + list(content.languages)
+    return {rule.id: file.locale for file in files for rule in file.rules}
+
+
 class SafetyScreen:
     def __init__(self, content: ContentPack) -> None:
         self._content = content
         self._detectors = _detectors_of(content)
+        self._rule_languages = _rule_languages(content)
+
+    def reply_locale(self, detection: Detection, locale: str) -> str:
+        """The locale to answer a crisis in: the user's, unless they wrote it only in
+        another language the pack speaks ("quiero morirme" from an English app). Someone
+        in crisis is answered in the words they used, not their phone's setting."""
+        languages = {
+            self._rule_languages.get(match.rule_id)
+            for match in detection.matches
+            if match.intent in SAFETY_INTENTS
+        }
+        if not languages or locale in languages:
+            return locale
+        spoken = sorted(language for language in languages if language in self._content.locales)
+        return spoken[0] if len(spoken) == 1 else locale
 
     def detector(self, locale: str) -> Detector:
         """The locale's rules, else the default locale's, as the pack's own lookups fall back."""
@@ -98,6 +126,7 @@ class SafetyScreen:
         """The replies that must go out first, or None when the text needs none: the full
         reply for crisis or danger, a short check when the words are softened by context."""
         detection = self.detect(text, locale)
+        locale = self.reply_locale(detection, locale)
         match detection.reply:
             case ReplyLevel.CRISIS | ReplyLevel.DANGER:
                 danger_first = detection.reply is ReplyLevel.DANGER
