@@ -17,14 +17,13 @@ from bot.core.replies import Reply
 from bot.delivery.outbox import Guard, Outgoing
 from bot.flows.context import Services
 from bot.reminders.schedule import describe_when, next_post, reminder_post
-from bot.scheduling.due import Claimed, DueKind
+from bot.scheduling.due import CLAIM_CHUNK, Claimed, DueKind
 from bot.storage import group_reminders
 from bot.storage.db import Transaction
 from bot.storage.group_reminders import GroupReminder, ReminderAdvance
 from bot.storage.still_there import StillThere, Target
 
 KIND = "reminder"
-BATCH_LIMIT = 10_000
 
 
 class ReminderClaims:
@@ -33,7 +32,7 @@ class ReminderClaims:
         self._grace = grace
 
     async def claim(self, tx: Transaction, now: datetime) -> Claimed[GroupReminder]:
-        due = await group_reminders.due_reminders(tx, self._services.cipher, now, BATCH_LIMIT)
+        due = await group_reminders.due_reminders(tx, self._services.cipher, now, CLAIM_CHUNK)
         advances: list[ReminderAdvance] = []
         posting: list[GroupReminder] = []
         for reminder in due:
@@ -47,7 +46,7 @@ class ReminderClaims:
             if not late:
                 posting.append(reminder)
         await group_reminders.advance_reminders(tx, advances)
-        return Claimed(posting)
+        return Claimed(posting, more=len(due) >= CLAIM_CHUNK)
 
     async def handle(self, tx: Transaction, due: Sequence[GroupReminder]) -> list[Outgoing]:
         return [reminder_outgoing(self._services, reminder) for reminder in due]

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from bot.content_pack.ids import Msg
 from bot.core.events import Address, CommandIssued
 from bot.core.platform import RecipientUnreachable
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
+from bot.reminders import posting
 from bot.reminders.posting import while_active
 from bot.storage import group_reminders
 from bot.storage.group_reminders import PausedBecause
@@ -176,3 +179,24 @@ async def test_an_admins_pause_is_not_overwritten_by_a_refused_post(world: World
         told = await group_reminders.pause_for_lost_permission(tx, reminder.id, world.clock.now())
     assert not told
     assert (await only_reminder(world)).paused is PausedBecause.ADMIN
+
+
+async def test_more_due_posts_than_a_chunk_are_each_posted_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(posting, "CLAIM_CHUNK", 2)
+    world.clock.set(datetime(2026, 3, 2, 8, 0, tzinfo=UTC))
+    for minute in range(5):  # five reminders at one minute, from five groups' admins
+        at = Address("test", f"group-{minute}", "admin-1", is_group=True)
+        [reply] = await world.router.handle(
+            CommandIssued(at, "reminder", "add 09:00 UTC", admin=True)
+        )
+        assert reply.text.startswith("Reminder "), reply.text
+    world.clock.set(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
+    report = await world.dispatcher.tick()
+    await world.outbox.drain()
+    posted = sorted(address.chat_id for address, _ in world.adapter.take() if address.is_group)
+    assert posted == [f"group-{n}" for n in range(5)]
+    assert report.reminders == 5
+    await world.tick()  # nothing left due: the chunks moved every reminder on
+    assert [a for a, _ in world.adapter.take() if a.is_group] == []
