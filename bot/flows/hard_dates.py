@@ -74,6 +74,13 @@ _WORDS: dict[tuple[Moment, DateKind], Msg] = {
     (Moment.DAY, DateKind.OTHER): Msg.DATES_DAY_OTHER,
 }
 
+# In discreet mode the words name no kind of day: a lock screen shows a message's first
+# lines, and "the court date" or "the handover" there says more than discretion allows.
+_DISCREET_WORDS: dict[Moment, Msg] = {
+    Moment.EVE: Msg.DATES_EVE_DISCREET,
+    Moment.DAY: Msg.DATES_DAY_DISCREET,
+}
+
 # What a position carries between steps: never the label (it is asked last, and saved).
 _CARRIED = ("kind", "month", "day", "year", "repeat", "edit")
 
@@ -420,8 +427,9 @@ async def hard_date_checkins(
 ) -> list[Outgoing]:
     """The extra check-in of each claimed date, in the claiming transaction.
 
-    A neutral first line (a lock screen shows it), the words for that kind of day, the
-    user's own label only with discreet mode off, then the check-in's own question, which
+    A neutral first line (a lock screen shows it), the words for that kind of day and
+    the user's own label only with discreet mode off (discreet, the words name no kind
+    of day: a preview shows more than the first line), then the check-in's own question, which
     puts the user in the check-in as any scheduled one does. When a routine check-in
     opened in this same tick, the words come without a second question.
     """
@@ -434,7 +442,8 @@ async def hard_date_checkins(
     for item in due:
         user = item.user
         ctx = FlowContext(services, user.address, user.locale)
-        parts = [ctx.text(Msg.DATES_OPENING), ctx.text(_WORDS[(item.moment, item.kind)])]
+        words = _DISCREET_WORDS[item.moment] if user.discreet else _WORDS[(item.moment, item.kind)]
+        parts = [ctx.text(Msg.DATES_OPENING), ctx.text(words)]
         if not user.discreet:
             label = services.cipher.decrypt(item.sealed_label, user.id)
             parts.append(ctx.text(Msg.DATES_YOUR_WORDS, label=label))
