@@ -1,8 +1,12 @@
 """/dates: hard days on the calendar, with an extra check-in the evening before and that morning.
 
     list ──[Add a date]──▶ kind ──[kind]──▶ date (text) ──▶ repeat ──[every year | once]──▶ label
-      │                                      ├─(3/2)──▶ which ──[3 February | 2 March]──▶ repeat
-      │                                      └─(not a date)──▶ date, with an example
+      │          │                           ├─(3/2)──▶ which ──[3 February | 2 March]──▶ repeat
+      │          │                           │          which ──(a date typed)──▶ repeat
+      │          │                           ├─(31/02)──▶ date, the month has no such day
+      │          │                           └─(not a date)──▶ date, with an example
+      │        kind ──("birthday", "juzgado")──▶ date     (a kind's label typed, any language)
+      │        kind ──(a date typed)──▶ kind, date kept ──[kind]──▶ repeat (or which)
       │        repeat ──[once, but the date has passed]──▶ repeat, said kindly
       │        label (text) ──▶ list (saved)     (20 kept already: said so, stay at list)
       ├──[Change or delete one]──▶ pick ──[number]──▶ edit

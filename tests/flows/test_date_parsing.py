@@ -68,6 +68,7 @@ MONDAY = date(2026, 3, 2)
         ("monday", "en", date(2026, 3, 9)),  # the coming one, never today
         ("el próximo viernes", "es", date(2026, 3, 6)),
         ("el viernes", "es", date(2026, 3, 6)),
+        ("el viernes que viene", "es", date(2026, 3, 6)),
     ],
 )
 def test_days_said_from_today(typed: str, locale: str, on: date) -> None:

@@ -52,9 +52,8 @@ _RELATIVE = {
     "pasado manana": 2,
 }
 # Little words before a weekday: "next Friday", "el próximo viernes", "this Friday".
-_BEFORE_WEEKDAY = frozenset(
-    {"next", "this", "on", "coming", "el", "este", "proximo", "que", "viene"}
-)
+_BEFORE_WEEKDAY = frozenset({"next", "this", "on", "coming", "el", "este", "proximo"})
+_AFTER_WEEKDAY = " que viene"  # "el viernes que viene"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +101,7 @@ def _relative(typed: str, locale: str, today: date) -> date | None:
     """ "today", "mañana", "pasado mañana", "next Friday", "el viernes": from `today`."""
     if typed in _RELATIVE:
         return today + timedelta(days=_RELATIVE[typed])
-    words = typed.split()
+    words = typed.removesuffix(_AFTER_WEEKDAY).split()
     if not words or any(word not in _BEFORE_WEEKDAY for word in words[:-1]):
         return None
     weekday = _weekday_names(locale).get(words[-1])
