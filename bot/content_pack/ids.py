@@ -553,6 +553,11 @@ class Msg(StrEnum):
     DATES_DAY_LEGAL = "dates.day_legal"
     DATES_DAY_CHILDREN = "dates.day_children"
     DATES_DAY_OTHER = "dates.day_other"
+    # In discreet mode a date's check-in names no kind of day: a lock screen shows its start.
+    DATES_EVE_DISCREET = "dates.eve_discreet"
+    DATES_DAY_DISCREET = "dates.day_discreet"
+    DATES_NO_SUCH_DAY = "dates.no_such_day"
+    DATES_DATE_KEPT = "dates.date_kept"
 
     # Language: the question at the start of onboarding and in /settings, each locale's
     # own name for itself (the buttons), and how opening hours read in crisis replies.
@@ -657,6 +662,8 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.DATES_ADDED_NONE: frozenset({"date"}),
     Msg.DATES_EDIT_MENU: frozenset({"item"}),
     Msg.DATES_YOUR_WORDS: frozenset({"label"}),
+    Msg.DATES_NO_SUCH_DAY: frozenset({"month", "last"}),
+    Msg.DATES_DATE_KEPT: frozenset({"date"}),
 }
 
 

@@ -1,8 +1,12 @@
 """/dates: hard days on the calendar, with an extra check-in the evening before and that morning.
 
     list ──[Add a date]──▶ kind ──[kind]──▶ date (text) ──▶ repeat ──[every year | once]──▶ label
-      │                                      ├─(3/2)──▶ which ──[3 February | 2 March]──▶ repeat
-      │                                      └─(not a date)──▶ date, with an example
+      │          │                           ├─(3/2)──▶ which ──[3 February | 2 March]──▶ repeat
+      │          │                           │          which ──(a date typed)──▶ repeat
+      │          │                           ├─(31/02)──▶ date, the month has no such day
+      │          │                           └─(not a date)──▶ date, with an example
+      │        kind ──("birthday", "juzgado")──▶ date     (a kind's label typed, any language)
+      │        kind ──(a date typed)──▶ kind, date kept ──[kind]──▶ repeat (or which)
       │        repeat ──[once, but the date has passed]──▶ repeat, said kindly
       │        label (text) ──▶ list (saved)     (20 kept already: said so, stay at list)
       ├──[Change or delete one]──▶ pick ──[number]──▶ edit
@@ -20,6 +24,7 @@ is `bot.scheduling.hard_date_plan`'s to say; the scheduler's side is
 
 from __future__ import annotations
 
+import calendar
 from collections.abc import Sequence
 from datetime import date
 from enum import StrEnum
@@ -33,7 +38,8 @@ from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outc
 from bot.flows.limits import MOST_HARD_DATES, TextLimit
 from bot.flows.names import FlowName
 from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
-from bot.flows.parsing.dates import read_date, show_date
+from bot.flows.parsing.dates import DateReading, last_day, month_name, read_date, show_date
+from bot.flows.parsing.folding import fold
 from bot.flows.typed_labels import Shown
 from bot.flows.validation import too_long
 from bot.scheduling.hard_date_due import DateCheckIn
@@ -46,6 +52,8 @@ from bot.storage.hard_dates import DateKind, HardDate, Moment, Upcoming
 from bot.storage.users import User
 
 LABEL_LIMIT = TextLimit.DATE_LABEL.characters
+# Years between two 29 Februaries, at most (1896 to 1904 had eight; a bound all the same).
+_LEAP_CYCLE = 8
 
 _KINDS = (
     (Choice(DateKind.ANNIVERSARY, Msg.DATES_KIND_ANNIVERSARY),
@@ -74,8 +82,20 @@ _WORDS: dict[tuple[Moment, DateKind], Msg] = {
     (Moment.DAY, DateKind.OTHER): Msg.DATES_DAY_OTHER,
 }
 
+# In discreet mode the words name no kind of day: a lock screen shows a message's first
+# lines, and "the court date" or "the handover" there says more than discretion allows.
+_DISCREET_WORDS: dict[Moment, Msg] = {
+    Moment.EVE: Msg.DATES_EVE_DISCREET,
+    Moment.DAY: Msg.DATES_DAY_DISCREET,
+}
+
 # What a position carries between steps: never the label (it is asked last, and saved).
-_CARRIED = ("kind", "month", "day", "year", "repeat", "edit")
+# "readings": a date typed at the kind step that reads two ways, asked about after the kind.
+_CARRIED = ("kind", "month", "day", "year", "readings", "repeat", "edit")
+# Little words in the kinds' labels that name no kind ("A birthday", "Juzgado o trámite").
+_LABEL_FILLER = frozenset({"a", "an", "the", "or", "and", "un", "una", "unas", "unos", "o", "y",
+                           "el", "la", "los", "las", "de", "del"})  # fmt: skip
+_SHORTEST_KIND_WORD = 4  # "visit" typed for "visita", "birthdays" for "birthday"
 
 
 class DatesStep(StrEnum):
@@ -99,10 +119,18 @@ class HardDates(Flow):
                          (Choice("edit", Msg.DATES_EDIT, goes_to=self._pick),),
                          (Choice("done", Msg.DATES_DONE, goes_to=self._done),)),
             ),
-            DatesStep.KIND: Step(asks=Msg.DATES_ASK_KIND, buttons=leading(_KINDS, self._kind)),
+            # A kind typed in words is read; a date typed first is kept for after it.
+            DatesStep.KIND: Step(
+                asks=Msg.DATES_ASK_KIND,
+                buttons=leading(_KINDS, self._kind),
+                on_typed=self._kind_typed,
+            ),
             DatesStep.DATE: Step(asks=Msg.DATES_ASK_DATE, on_typed=self._date),
-            # The two readings of "3/2" are buttons built from what was typed.
-            DatesStep.WHICH: Step(asks=Msg.DATES_WHICH, other_choice=self._which),
+            # The two readings of "3/2" are buttons built from what was typed; a date
+            # typed instead is read as the answer.
+            DatesStep.WHICH: Step(
+                asks=Msg.DATES_WHICH, other_choice=self._which, on_typed=self._date
+            ),
             DatesStep.REPEAT: Step(
                 asks=Msg.DATES_ASK_REPEAT, buttons=leading(_REPEATS, self._repeat)
             ),
@@ -158,21 +186,44 @@ class HardDates(Flow):
     async def _kind(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         if value not in _KIND_VALUES:
             return NOT_A_CHOICE
-        return Next(DatesStep.DATE, {"kind": value})
+        data = {**_carried(position), "kind": value}
+        if isinstance(data.get("month"), int):  # the date was typed first
+            return Next(DatesStep.REPEAT, data)
+        readings = _held_readings(position)
+        if readings:
+            return Next(DatesStep.WHICH, data, rows=_which_rows(ctx, readings))
+        return Next(DatesStep.DATE, data)
+
+    async def _kind_typed(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
+        """A kind in words ("birthday", "juzgado"); or a date, kept while the kind is asked."""
+        kind = _typed_kind(ctx, text)
+        if kind is not None:
+            return await self._kind(ctx, position, kind)
+        reading = read_date(text, ctx.locale, _today(ctx, await ctx.ensure_user()))
+        if not reading.readings:
+            return NOT_A_CHOICE
+        data = {key: value for key, value in _carried(position).items() if key == "edit"}
+        rule = reading.settled
+        if rule is None:
+            held = " ".join(f"{r.month}-{r.day}" for r in reading.readings)
+            data |= {"readings": held, "year": reading.readings[0].year}
+            shown = " / ".join(show_date(r, ctx.locale) for r in reading.readings)
+        else:
+            data |= {"month": rule.month, "day": rule.day, "year": rule.year}
+            shown = show_date(rule, ctx.locale)
+        asked = ctx.text(Msg.DATES_DATE_KEPT, date=shown)
+        return Next(DatesStep.KIND, data, question=asked)
 
     async def _date(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         """A typed date: read, or asked which of two it is, or asked again with an example.
         Whatever came before (the kind of day) stays in the position."""
-        reading = read_date(text, ctx.locale)
+        reading = read_date(text, ctx.locale, _today(ctx, await ctx.ensure_user()))
         if not reading.readings:
-            return [ctx.reply(Msg.DATES_BAD_DATE)]
+            return [_unread(ctx, reading)]
         rule = reading.settled
         if rule is None:
-            rows = [
-                [Choice(f"{r.month}-{r.day}", show_date(r, ctx.locale))] for r in reading.readings
-            ]
             data = {**_carried(position), "year": reading.readings[0].year}
-            return Next(DatesStep.WHICH, data, rows=rows)
+            return Next(DatesStep.WHICH, data, rows=_which_rows(ctx, reading.readings))
         return await self._date_read(ctx, position, rule)
 
     async def _which(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -190,6 +241,7 @@ class HardDates(Flow):
         if isinstance(date_id, int):
             return await self._new_date(ctx, date_id, rule)
         data = {**_carried(position), "month": rule.month, "day": rule.day, "year": rule.year}
+        data.pop("readings", None)
         return Next(DatesStep.REPEAT, data)
 
     async def _repeat(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -354,6 +406,56 @@ def _item(ctx: FlowContext, number: int, saved: HardDate) -> str:
     return ctx.text(message, number=number, label=saved.label, date=show_date(rule, ctx.locale))
 
 
+def _typed_kind(ctx: FlowContext, text: str) -> str | None:
+    """The kind whose label, in the user's language or in English, has a word typed
+    ("court" for "Court or legal", "cumpleaños" for "Un cumpleaños"); None if no kind or
+    two do."""
+    typed = {word for word in fold(text).split() if word not in _LABEL_FILLER}
+    found: set[str] = set()
+    for choice in (choice for row in _KINDS for choice in row):
+        for locale in dict.fromkeys((ctx.locale, "en")):
+            assert isinstance(choice.label, Msg)  # the kinds' labels are ours, in the pack
+            label = ctx.services.content.text(locale, choice.label)
+            words = {word for word in fold(label).split() if word not in _LABEL_FILLER}
+            if any(_same_word(one, other) for one in typed for other in words):
+                found.add(choice.value)
+    return found.pop() if len(found) == 1 else None
+
+
+def _same_word(typed: str, word: str) -> bool:
+    if typed == word:
+        return True
+    short, long = sorted((typed, word), key=len)
+    return len(short) >= _SHORTEST_KIND_WORD and long.startswith(short)
+
+
+def _held_readings(position: FlowPosition) -> list[DateRule]:
+    """The two readings of a date typed at the kind step, if one was."""
+    held, year = position.data.get("readings"), position.data.get("year")
+    if not isinstance(held, str):
+        return []
+    readings = []
+    for pair in held.split():  # "3-2 2-3": month and day of each, as the buttons carry them
+        month, _, day = pair.partition("-")
+        if month.isascii() and month.isdigit() and day.isascii() and day.isdigit():
+            readings.append(DateRule(int(month), int(day), year if isinstance(year, int) else None))
+    return readings
+
+
+def _which_rows(ctx: FlowContext, readings: Sequence[DateRule]) -> list[list[Choice]]:
+    return [[Choice(f"{r.month}-{r.day}", show_date(r, ctx.locale))] for r in readings]
+
+
+def _unread(ctx: FlowContext, reading: DateReading) -> Reply:
+    """Not a date: said so, and why when it is a day the month has not ("31/02")."""
+    impossible = reading.no_such_day
+    if impossible is None:
+        return ctx.reply(Msg.DATES_BAD_DATE)
+    month = month_name(impossible.month, ctx.locale)
+    month = month[:1].upper() + month[1:]  # it starts the sentence ("febrero solo tiene…")
+    return ctx.reply(Msg.DATES_NO_SUCH_DAY, month=month, last=last_day(impossible))
+
+
 def _carried(position: FlowPosition) -> FlowData:
     """The answers so far, without the buttons shown or a long text held at the step."""
     return {key: position.data[key] for key in _CARRIED if key in position.data}
@@ -371,11 +473,14 @@ def _today(ctx: FlowContext, user: User) -> date:
 
 def _once(month: int, day: int, year: int | None, today: date) -> DateRule:
     """A one-off date: in the year given, or the next time the day comes (today included).
-    29 February in a year without one is the 28th, as it is for a yearly date."""
-    if year is None:
-        year = today.year if DateRule(month, day).on(today.year) >= today else today.year + 1
-    on = DateRule(month, day).on(year)
-    return DateRule(on.month, on.day, year)
+    29 February without a year is the next one there is (a leap year's), kept as the
+    29th: made yearly again, it stays the 29th."""
+    if year is not None:
+        return DateRule(month, day, year)
+    for candidate in range(today.year, today.year + _LEAP_CYCLE + 1):
+        if day <= calendar.monthrange(candidate, month)[1] and date(candidate, month, day) >= today:
+            return DateRule(month, day, candidate)
+    raise ValueError(f"no {month}-{day} in the years after {today}")  # not a date at all
 
 
 async def _checkin_times(ctx: FlowContext, user: User) -> list[str]:
@@ -420,8 +525,9 @@ async def hard_date_checkins(
 ) -> list[Outgoing]:
     """The extra check-in of each claimed date, in the claiming transaction.
 
-    A neutral first line (a lock screen shows it), the words for that kind of day, the
-    user's own label only with discreet mode off, then the check-in's own question, which
+    A neutral first line (a lock screen shows it), the words for that kind of day and
+    the user's own label only with discreet mode off (discreet, the words name no kind
+    of day: a preview shows more than the first line), then the check-in's own question, which
     puts the user in the check-in as any scheduled one does. When a routine check-in
     opened in this same tick, the words come without a second question.
     """
@@ -434,7 +540,8 @@ async def hard_date_checkins(
     for item in due:
         user = item.user
         ctx = FlowContext(services, user.address, user.locale)
-        parts = [ctx.text(Msg.DATES_OPENING), ctx.text(_WORDS[(item.moment, item.kind)])]
+        words = _DISCREET_WORDS[item.moment] if user.discreet else _WORDS[(item.moment, item.kind)]
+        parts = [ctx.text(Msg.DATES_OPENING), ctx.text(words)]
         if not user.discreet:
             label = services.cipher.decrypt(item.sealed_label, user.id)
             parts.append(ctx.text(Msg.DATES_YOUR_WORDS, label=label))

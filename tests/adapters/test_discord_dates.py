@@ -38,7 +38,7 @@ async def test_a_date_added_in_dms_brings_its_morning_checkin(
     await world.outbox.drain()
     morning = world.last_dm(ANA)
     assert morning.content.splitlines()[0] == text_of(Msg.DATES_OPENING)
-    assert text_of(Msg.DATES_DAY_CHILDREN) in morning.content
+    assert text_of(Msg.DATES_DAY_DISCREET) in morning.content  # discreet: no kind named
     assert not morning.silent
     await world.taps(ANA, text_of(Msg.MOOD_4))
     assert text_of(Msg.ASK_URGE) in world.last_dm(ANA).content

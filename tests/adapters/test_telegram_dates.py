@@ -38,7 +38,7 @@ async def test_a_date_added_by_taps_and_typing_brings_its_morning_checkin(
     await telegram.outbox.drain()
     morning = telegram.last_text(ANA)
     assert morning.splitlines()[0] == text_of(Msg.DATES_OPENING)
-    assert text_of(Msg.DATES_DAY_LEGAL) in morning
+    assert text_of(Msg.DATES_DAY_DISCREET) in morning  # discreet: no kind of day named
     assert "Court" not in morning  # discreet mode: the label stays out of it
     call = telegram.tg.calls_to("sendMessage")[-1]
     assert call.params.get("disable_notification") in (None, False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from bot.flows.parsing.dates import read_date, show_date
@@ -41,11 +43,65 @@ def test_not_a_date(typed: str) -> None:
     assert read_date(typed, "en").readings == ()
 
 
-def test_two_readings_lead_with_the_order_the_language_writes() -> None:
-    american = read_date("3/2", "en").readings
-    spanish = read_date("3/2", "es").readings
-    assert american == (DateRule(3, 2), DateRule(2, 3))  # month first
-    assert spanish == (DateRule(2, 3), DateRule(3, 2))  # day first
+def test_a_month_first_language_asks_and_a_day_first_one_reads_the_day_first() -> None:
+    assert read_date("3/2", "en").readings == (DateRule(3, 2), DateRule(2, 3))  # both, asked
+    assert read_date("3/12", "es").readings == (DateRule(12, 3),)  # 3 December, not asked
+    assert read_date("3/12/2027", "es").readings == (DateRule(12, 3, 2027),)
+    assert read_date("12/25", "es").readings == (DateRule(12, 25),)  # 25 is no month
+    assert read_date("4/4", "en").readings == (DateRule(4, 4),)
+
+
+MONDAY = date(2026, 3, 2)
+
+
+@pytest.mark.parametrize(
+    ("typed", "locale", "on"),
+    [
+        ("today", "en", date(2026, 3, 2)),
+        ("Tomorrow", "en", date(2026, 3, 3)),
+        ("the day after tomorrow", "en", date(2026, 3, 4)),
+        ("hoy", "es", date(2026, 3, 2)),
+        ("mañana", "es", date(2026, 3, 3)),  # at a date question: tomorrow, not the morning
+        ("Manana", "es", date(2026, 3, 3)),
+        ("pasado mañana", "es", date(2026, 3, 4)),
+        ("next Friday", "en", date(2026, 3, 6)),
+        ("monday", "en", date(2026, 3, 9)),  # the coming one, never today
+        ("el próximo viernes", "es", date(2026, 3, 6)),
+        ("el viernes", "es", date(2026, 3, 6)),
+        ("el viernes que viene", "es", date(2026, 3, 6)),
+    ],
+)
+def test_days_said_from_today(typed: str, locale: str, on: date) -> None:
+    assert read_date(typed, locale, MONDAY).readings == (DateRule(on.month, on.day, on.year),)
+
+
+def test_days_said_from_today_need_a_today() -> None:
+    assert read_date("tomorrow", "en").readings == ()
+
+
+@pytest.mark.parametrize(
+    ("typed", "locale", "month", "day", "year"),
+    [
+        ("31/02", "en", 2, 31, None),
+        ("31/02", "es", 2, 31, None),
+        ("02/31", "en", 2, 31, None),
+        ("31 April", "en", 4, 31, None),
+        ("30 de febrero", "es", 2, 30, None),
+        ("29 February 2027", "en", 2, 29, 2027),
+        ("2027-02-29", "en", 2, 29, 2027),
+    ],
+)
+def test_a_day_the_month_has_not_is_told_apart(
+    typed: str, locale: str, month: int, day: int, year: int | None
+) -> None:
+    reading = read_date(typed, locale)
+    assert reading.readings == ()
+    assert reading.no_such_day == DateRule(month, day, year)
+
+
+@pytest.mark.parametrize("typed", ["14/14", "soon", "32/01", "1 Smarch"])
+def test_not_a_date_is_no_such_day_either(typed: str) -> None:
+    assert read_date(typed, "en").no_such_day is None
 
 
 def test_month_names_in_the_users_language_and_shown_back_in_it() -> None:

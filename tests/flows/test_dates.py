@@ -7,12 +7,13 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 
 from bot.content_pack.ids import Msg
+from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.flows.context import Services
 from bot.flows.limits import MOST_HARD_DATES, TextLimit
 from bot.storage import hard_dates
 from bot.storage.hard_dates import DateKind, HardDate, Moment
-from bot.storage.users import find_user, set_checkins_stopped
+from bot.storage.users import find_user, set_checkins_stopped, set_locale, set_timezone
 from tests.helpers.conversation import Conversation
 
 
@@ -71,7 +72,7 @@ async def test_a_date_that_is_not_one_gets_an_example_and_nothing_is_lost(
     await chat.send("/dates")
     await chat.press(text_of(Msg.DATES_ADD))
     await chat.press(text_of(Msg.DATES_KIND_HOLIDAY))
-    for typed in ("sometime in spring", "31 April", "14/14"):
+    for typed in ("sometime in spring", "14/14"):
         await chat.send(typed)
         assert chat.text == text_of(Msg.DATES_BAD_DATE)
     await chat.send("2026-12-25")
@@ -267,3 +268,156 @@ async def test_added_while_checkins_are_stopped_says_they_wait_too(
     await add_date(chat, text_of, "14 February", "The day I left")
     added = text_of(Msg.DATES_ADDED, date="February 14")
     assert chat.text.startswith(f"{added} {text_of(Msg.DATES_WHILE_OFF)}")
+
+
+async def in_language(chat: Conversation, services: Services, locale: str) -> None:
+    """The user's language set to `locale` (and /dates opened once to have a user)."""
+    await chat.send("/dates")
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None
+    async with services.db.transaction() as tx:
+        await set_locale(tx, user.id, locale)
+
+
+async def test_a_kind_typed_in_words_is_read_in_the_users_language_and_english(
+    chat: Conversation, services: Services, content: ContentPack, text_of: Callable[..., str]
+) -> None:
+    for typed in ("birthday", "Court"):
+        await chat.send("/dates")
+        await chat.press(text_of(Msg.DATES_ADD))
+        await chat.send(typed)
+        assert chat.text == text_of(Msg.DATES_ASK_DATE), typed
+        await chat.send("2027-05-01")
+        await chat.press(text_of(Msg.DATES_ONCE))
+        await chat.send(typed)
+    assert [d.kind for d in await saved_dates(services)] == [DateKind.BIRTHDAY, DateKind.LEGAL]
+    await chat.send("/dates")
+    await chat.press(text_of(Msg.DATES_ADD))
+    await chat.send("a blue one")
+    assert chat.text == text_of(Msg.USE_BUTTONS)  # no kind, no date: the buttons, kindly
+
+    await in_language(chat, services, "es")
+    for typed, kind in (("CUMPLEANOS", DateKind.BIRTHDAY), ("juzgado", DateKind.LEGAL),
+                        ("handover", DateKind.CHILDREN)):  # fmt: skip
+        await chat.send("/dates")
+        await chat.press(content.text("es", Msg.DATES_ADD))
+        await chat.send(typed)
+        assert chat.text == content.text("es", Msg.DATES_ASK_DATE), typed
+        await chat.send("1/6/2027")
+        await chat.press(content.text("es", Msg.DATES_ONCE))
+        await chat.send("X")
+        assert (await saved_dates(services))[-1].kind is kind
+
+
+async def test_a_date_typed_at_the_kind_step_is_kept_and_not_asked_again(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/dates")
+    await chat.press(text_of(Msg.DATES_ADD))
+    await chat.send("14 February")
+    assert chat.text == text_of(Msg.DATES_DATE_KEPT, date="February 14")
+    await chat.press(text_of(Msg.DATES_KIND_ANNIVERSARY))
+    assert chat.text == text_of(Msg.DATES_ASK_REPEAT)  # the date is not asked again
+    await chat.press(text_of(Msg.DATES_YEARLY))
+    await chat.send("Then")
+    # A date read two ways, typed first: asked about after the kind.
+    await chat.press(text_of(Msg.DATES_ADD))
+    await chat.send("3/4")
+    assert chat.text == text_of(Msg.DATES_DATE_KEPT, date="March 4 / April 3")
+    await chat.send("holiday")
+    assert chat.text == text_of(Msg.DATES_WHICH)
+    await chat.press("April 3")
+    await chat.press(text_of(Msg.DATES_YEARLY))
+    await chat.send("Easter")
+    saved = [(d.kind, d.month, d.day, d.year) for d in await saved_dates(services)]
+    assert saved == [(DateKind.ANNIVERSARY, 2, 14, None), (DateKind.HOLIDAY, 4, 3, None)]
+
+
+async def test_today_tomorrow_and_manana_are_the_users_days(
+    chat: Conversation, services: Services, content: ContentPack, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/dates")
+    user = await find_user(services.db, "console", "u1")
+    assert user is not None
+    async with services.db.transaction() as tx:
+        # 09:00 UTC on 2 March is 23:00 on 1 March in Honolulu: her tomorrow is the 2nd.
+        await set_timezone(tx, user.id, "Pacific/Honolulu")
+    await add_date(chat, text_of, "tomorrow", "Hearing", Msg.DATES_KIND_LEGAL, Msg.DATES_ONCE)
+    await add_date(chat, text_of, "Today", "Also", repeat=Msg.DATES_ONCE)
+    await in_language(chat, services, "es")
+    for typed in ("mañana", "pasado mañana", "hoy"):
+        await chat.send("/dates")
+        await chat.press(content.text("es", Msg.DATES_ADD))
+        await chat.press(content.text("es", Msg.DATES_KIND_LEGAL))
+        await chat.send(typed)  # at the date question "mañana" is tomorrow, not the morning
+        assert chat.text == content.text("es", Msg.DATES_ASK_REPEAT), typed
+        await chat.press(content.text("es", Msg.DATES_ONCE))
+        await chat.send("Juicio")
+    days = [(d.month, d.day, d.year) for d in await saved_dates(services)]
+    assert sorted(days) == sorted(
+        [(3, 2, 2026), (3, 1, 2026), (3, 2, 2026), (3, 3, 2026), (3, 1, 2026)]
+    )
+
+
+async def test_spanish_reads_the_day_first_without_asking(
+    chat: Conversation, services: Services, content: ContentPack
+) -> None:
+    await in_language(chat, services, "es")
+    await chat.send("/dates")
+    await chat.press(content.text("es", Msg.DATES_ADD))
+    await chat.press(content.text("es", Msg.DATES_KIND_CHILDREN))
+    await chat.send("3/12")
+    assert chat.text == content.text("es", Msg.DATES_ASK_REPEAT)
+    await chat.press(content.text("es", Msg.DATES_YEARLY))
+    await chat.send("Entrega")
+    [saved] = await saved_dates(services)
+    assert (saved.month, saved.day) == (12, 3)  # 3 de diciembre
+
+
+async def test_a_date_typed_at_the_which_question_is_the_answer(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/dates")
+    await chat.press(text_of(Msg.DATES_ADD))
+    await chat.press(text_of(Msg.DATES_KIND_OTHER))
+    await chat.send("3/4")
+    assert chat.text == text_of(Msg.DATES_WHICH)
+    await chat.send("14 February")
+    assert chat.text == text_of(Msg.DATES_ASK_REPEAT)
+    await chat.press(text_of(Msg.DATES_YEARLY))
+    await chat.send("That day")
+    [saved] = await saved_dates(services)
+    assert (saved.month, saved.day) == (2, 14)
+
+
+async def test_29_february_just_once_is_the_next_one_there_is_and_stays_the_29th(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await add_date(chat, text_of, "29 February", "Leap day", repeat=Msg.DATES_ONCE)
+    [saved] = await saved_dates(services)
+    assert (saved.month, saved.day, saved.year) == (2, 29, 2028)  # 2027 has none
+    assert saved.upcoming is not None and saved.upcoming.on == date(2028, 2, 29)
+    await chat.press(text_of(Msg.DATES_EDIT))
+    await chat.press("1")
+    await chat.press(text_of(Msg.DATES_MAKE_YEARLY))
+    [saved] = await saved_dates(services)
+    assert (saved.month, saved.day, saved.year) == (2, 29, None)  # still the 29th
+    assert saved.upcoming is not None and saved.upcoming.on == date(2027, 2, 28)  # check-ins only
+
+
+async def test_a_day_the_month_does_not_have_is_said_so(
+    chat: Conversation, services: Services, content: ContentPack, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/dates")
+    await chat.press(text_of(Msg.DATES_ADD))
+    await chat.press(text_of(Msg.DATES_KIND_OTHER))
+    await chat.send("31/02")
+    assert chat.text == text_of(Msg.DATES_NO_SUCH_DAY, month="February", last=29)
+    await chat.send("31 April")
+    assert chat.text == text_of(Msg.DATES_NO_SUCH_DAY, month="April", last=30)
+    await in_language(chat, services, "es")
+    await chat.send("/dates")
+    await chat.press(content.text("es", Msg.DATES_ADD))
+    await chat.press(content.text("es", Msg.DATES_KIND_OTHER))
+    await chat.send("31/02")
+    assert chat.text == content.text("es", Msg.DATES_NO_SUCH_DAY, month="Febrero", last=29)

@@ -8,6 +8,7 @@ summer time.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 
 from bot.app import open_services
@@ -17,10 +18,12 @@ from bot.core.clock import ManualClock
 from bot.core.platform import RecipientUnreachable
 from bot.core.replies import Reply
 from bot.flows.context import Services
+from bot.flows.hard_dates import hard_date_checkins
 from bot.scheduling import hard_date_plan, planner
+from bot.scheduling.hard_date_due import DateCheckIn
 from bot.scheduling.planner import reschedule_user
 from bot.storage import hard_dates
-from bot.storage.hard_dates import HardDate, Moment
+from bot.storage.hard_dates import DateKind, HardDate, Moment
 from bot.storage.users import (
     QuietHours,
     find_user,
@@ -94,7 +97,7 @@ async def test_a_yearly_date_across_the_clock_change_and_a_restart(
         assert at == utc(2026, 3, 28, 18)  # 19:00 CET, her check-in being a morning one
         first, words, question = evening.text.split("\n\n")
         assert first == text_of(Msg.DATES_OPENING)  # all a lock screen shows: neutral
-        assert words == text_of(Msg.DATES_EVE_ANNIVERSARY)
+        assert words == text_of(Msg.DATES_EVE_DISCREET)  # discreet: no kind of day named
         assert question == text_of(Msg.ASK_MOOD)
         assert "left" not in evening.text  # discreet mode (the default): no label
         await world.outbox.stop()
@@ -110,7 +113,7 @@ async def test_a_yearly_date_across_the_clock_change_and_a_restart(
         assert len(routine) == 1 and text_of(Msg.ASK_MOOD) in routine[0].text
         assert morning.text.split("\n\n") == [
             text_of(Msg.DATES_OPENING),
-            text_of(Msg.DATES_DAY_ANNIVERSARY),
+            text_of(Msg.DATES_DAY_DISCREET),
             text_of(Msg.DATES_CHECKIN_ABOVE),
         ]
         assert not morning.buttons
@@ -212,7 +215,7 @@ async def test_a_moment_missed_during_downtime_is_skipped_and_the_next_still_com
         sent = await run(world, utc(2026, 3, 10, 12), timedelta(minutes=30))
         [(at, morning)] = date_checkins(sent, text_of)
         assert at == utc(2026, 3, 10, 8)
-        assert text_of(Msg.DATES_DAY_ANNIVERSARY) in morning.text
+        assert text_of(Msg.DATES_DAY_DISCREET) in morning.text
         await world.outbox.stop()
 
 
@@ -273,3 +276,44 @@ async def test_a_conversation_in_progress_is_not_interrupted_and_an_older_one_is
     [(at, evening)] = date_checkins(sent, text_of)
     assert at == utc(2026, 3, 9, 19, 15)  # a little later, not in the middle of it
     assert text_of(Msg.QUESTION_CLOSED_BY_CHECKIN) in evening.text  # and it says so
+
+
+# Words that say what kind of day it is, in each locale's texts of the kinds.
+KIND_WORDS = {
+    "en": ("anniversar", "birthday", "holiday", "court", "legal", "handover", "visit", "children"),
+    "es": ("aniversario", "cumplea", "fiestas", "juzgado", "trámite", "entrega", "visita", "hijos"),
+}
+PREVIEW = 200  # more than the two to four lines a phone's preview shows
+
+
+async def test_in_discreet_mode_what_a_preview_shows_names_no_kind_of_day(
+    world: World, text_of: Callable[..., str]
+) -> None:
+    await world.onboard("ana", BERLIN, "08:30")
+    ana = await find_user(world.services.db, "test", "ana")
+    assert ana is not None and ana.discreet  # the default
+    for locale, words in KIND_WORDS.items():
+        user = replace(ana, locale=locale)
+        due = [
+            DateCheckIn(1, user, kind, b"", moment, asks=asks)
+            for kind in DateKind
+            for moment in (Moment.EVE, Moment.DAY)
+            for asks in (True, False)
+        ]
+        async with world.services.db.transaction() as tx:
+            outgoing = await hard_date_checkins(world.services, tx, due)
+        assert len(outgoing) == len(due)
+        for item, message in zip(due, outgoing, strict=True):
+            preview = message.reply.text[:PREVIEW].casefold()
+            found = [word for word in words if word in preview]
+            assert found == [], (locale, item.kind, item.moment, found)
+    # With discreet mode off, the words for the kind of day are there.
+    open_user = replace(ana, discreet=False)
+    sealed = world.services.cipher.encrypt("Hearing", ana.id)
+    async with world.services.db.transaction() as tx:
+        [message] = await hard_date_checkins(
+            world.services,
+            tx,
+            [DateCheckIn(1, open_user, DateKind.LEGAL, sealed, Moment.EVE, False)],
+        )
+    assert text_of(Msg.DATES_EVE_LEGAL) in message.reply.text
