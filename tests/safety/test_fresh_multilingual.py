@@ -54,6 +54,16 @@ def test_ordinary_talk_never_gets_the_full_reply(content: ContentPack, code: str
     assert flagged == []
 
 
+@pytest.mark.parametrize("batch", ["second", "third"])
+def test_the_later_spanish_batches_are_caught(content: ContentPack, batch: str) -> None:
+    detector = SafetyScreen(content).detector("en")
+    sets = FRESH["spanish_later"][batch]
+    dangerous = sets["crisis"] + sets["danger"]
+    missed = [text for text in dangerous if detector.detect(text).reply not in FULL]
+    flagged = [text for text in sets["ordinary"] if detector.detect(text).reply in FULL]
+    assert (missed, flagged) == ([], [])
+
+
 @pytest.mark.parametrize(
     ("text", "level"),
     [
@@ -72,6 +82,9 @@ def test_ordinary_talk_never_gets_the_full_reply(content: ContentPack, code: str
         ("me pego el resfriado", ReplyLevel.NONE),
         ("me pego una cachetada", ReplyLevel.DANGER),
         ("questo e il mio ultimo messaggio", ReplyLevel.CRISIS),
+        ("me quiero morir de lo cute que es mi gato", ReplyLevel.NONE),
+        ("me quiero morir de lo mal que estoy", ReplyLevel.CRISIS),
+        ("nose xq sigo viva", ReplyLevel.CRISIS),
     ],
 )
 def test_a_family_and_the_idiom_beside_it(
