@@ -54,7 +54,7 @@ def test_ordinary_talk_never_gets_the_full_reply(content: ContentPack, code: str
     assert flagged == []
 
 
-@pytest.mark.parametrize("batch", ["second", "third"])
+@pytest.mark.parametrize("batch", ["second", "third", "fourth"])
 def test_the_later_spanish_batches_are_caught(content: ContentPack, batch: str) -> None:
     detector = SafetyScreen(content).detector("en")
     sets = FRESH["spanish_later"][batch]
@@ -85,6 +85,7 @@ def test_the_later_spanish_batches_are_caught(content: ContentPack, batch: str) 
         ("me quiero morir de lo cute que es mi gato", ReplyLevel.NONE),
         ("me quiero morir de lo mal que estoy", ReplyLevel.CRISIS),
         ("nose xq sigo viva", ReplyLevel.CRISIS),
+        ("la clase de hoy me mato", ReplyLevel.NONE),
     ],
 )
 def test_a_family_and_the_idiom_beside_it(
