@@ -54,10 +54,20 @@ def test_ordinary_talk_never_gets_the_full_reply(content: ContentPack, code: str
     assert flagged == []
 
 
-@pytest.mark.parametrize("batch", ["second", "third", "fourth"])
-def test_the_later_spanish_batches_are_caught(content: ContentPack, batch: str) -> None:
+@pytest.mark.parametrize(
+    ("group", "batch"),
+    [
+        ("spanish_later", "second"),
+        ("spanish_later", "third"),
+        ("spanish_later", "fourth"),
+        ("second_batches", "pt"),
+        ("second_batches", "de"),
+        ("second_batches", "fr"),
+    ],
+)
+def test_the_later_batches_are_caught(content: ContentPack, group: str, batch: str) -> None:
     detector = SafetyScreen(content).detector("en")
-    sets = FRESH["spanish_later"][batch]
+    sets = FRESH[group][batch]
     dangerous = sets["crisis"] + sets["danger"]
     missed = [text for text in dangerous if detector.detect(text).reply not in FULL]
     flagged = [text for text in sets["ordinary"] if detector.detect(text).reply in FULL]
