@@ -142,3 +142,24 @@ def unmask_lookalikes(text: str) -> str:
     disguised letter by letter is found and text really written in those scripts still
     reads as itself."""
     return text.translate(_LOOKALIKES)
+
+
+# Spanish and Portuguese as typed in chat: short forms for whole words ("kiero" for
+# quiero, "q" for que, "xq" for porque, "nose" for no se). Every rule written in full
+# spelling then reads them too, without each rule spelling out every short form.
+_CHAT_SPELLINGS = {
+    "kiero": "quiero", "kiere": "quiere", "kieres": "quieres", "kiera": "quiera",
+    "kisiera": "quisiera", "q": "que", "k": "que", "xq": "porque", "pq": "porque",
+    "porq": "porque", "nose": "no se", "toy": "estoy", "toi": "estoy", "aki": "aqui",
+    "tmb": "tambien", "tb": "tambien", "xfa": "por favor",
+}  # fmt: skip
+_CHAT_WORD = re.compile(r"(?<![\w'])(?:" + "|".join(_CHAT_SPELLINGS) + r")(?![\w'])")
+
+
+def expand_chat_spellings(text: str) -> str | None:
+    """`text` (already normalised) with chat short forms written out ("me kiero matar"
+    reads "me quiero matar"), or None when it holds none. A second reading beside the
+    text as written, like the others, never a replacement."""
+    if _CHAT_WORD.search(text) is None:
+        return None
+    return _CHAT_WORD.sub(lambda word: _CHAT_SPELLINGS[word.group()], text)

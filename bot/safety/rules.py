@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.content_pack.schema import DetectionContext, DetectionFile
-from bot.safety.normalise import as_displayed, join_spelled_out, normalise, unmask_lookalikes
+from bot.safety.normalise import (
+    as_displayed,
+    expand_chat_spellings,
+    join_spelled_out,
+    normalise,
+    unmask_lookalikes,
+)
 from bot.safety.starts import StartIndex
 
 
@@ -196,8 +202,8 @@ class Detector:
 
 def _readings(text: str, normalised: str) -> set[str]:
     """What the reader sees counts, not only the characters: the text as written, in the
-    order overrides show it, with look-alike letters read as Latin, and with letters
-    spelled out one by one joined into words."""
+    order overrides show it, with look-alike letters read as Latin, with letters
+    spelled out one by one joined into words, and with chat short forms written out."""
     shown = as_displayed(text) or text
     readings = {normalised}
     if shown is not text:
@@ -209,6 +215,10 @@ def _readings(text: str, normalised: str) -> set[str]:
         joined = join_spelled_out(reading)
         if joined is not None:
             readings.add(joined)
+    for reading in list(readings):
+        expanded = expand_chat_spellings(reading)
+        if expanded is not None:
+            readings.add(expanded)
     return readings
 
 

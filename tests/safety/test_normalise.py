@@ -4,7 +4,7 @@ import unicodedata
 
 import pytest
 
-from bot.safety.normalise import normalise
+from bot.safety.normalise import expand_chat_spellings, normalise
 
 
 @pytest.mark.parametrize(
@@ -37,3 +37,17 @@ def test_every_control_and_format_character_is_invisible() -> None:
         if unicodedata.category(chr(code)) in {"Cc", "Cf"} and chr(code) not in whitespace
     ]
     assert [hex(ord(ch)) for ch in hidden if normalise(f"a{ch}b") != "ab"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("me kiero matar", "me quiero matar"),
+        ("nose xq sigo aki", "no se porque sigo aqui"),
+        ("q sentido tiene", "que sentido tiene"),
+        ("kilo de queso", None),  # only whole words: "k" inside a word stays
+        ("i want to die", None),
+    ],
+)
+def test_chat_spellings_are_written_out(text: str, expected: str | None) -> None:
+    assert expand_chat_spellings(text) == expected
