@@ -60,6 +60,7 @@ def test_ordinary_talk_never_gets_the_full_reply(content: ContentPack, code: str
         ("spanish_later", "second"),
         ("spanish_later", "third"),
         ("spanish_later", "fourth"),
+        ("spanish_later", "reviewer"),
         ("second_batches", "pt"),
         ("second_batches", "de"),
         ("second_batches", "fr"),
@@ -104,3 +105,13 @@ def test_a_family_and_the_idiom_beside_it(
     """Each family of phrasings catches its forms, and the everyday idiom that shares its
     words stays ordinary."""
     assert SafetyScreen(content).detector("en").detect(text).reply is level
+
+
+def test_a_threat_to_kill_the_writer_gets_the_danger_reply_not_the_crisis_one(
+    content: ContentPack,
+) -> None:
+    detector = SafetyScreen(content).detector("es")
+    for threat in ("me amenazó con matarme", "va a matarme", "me quiere matar"):
+        assert detector.detect(threat).reply is ReplyLevel.DANGER, threat
+    for own in ("quiero matarme", "me voy a matar", "pienso en matarme"):
+        assert detector.detect(own).reply is ReplyLevel.CRISIS, own
