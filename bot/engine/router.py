@@ -361,6 +361,14 @@ class Router:
             step = self._step(position)
             notice: list[Reply] = []
             if isinstance(event, TextMessage) and step is not None and step.on_text is not None:
+                # A step that may keep such words holds them, sealed, and offers to save them
+                # as its answer: one database write, inside this task's bound like the
+                # question again, so the crisis reply (sent already) never waits on it.
+                flow = self._flows[position.flow]
+                held = await flow.hold_crisis_text(ctx, position, event.text)
+                if held is not None:
+                    await self._remember_question(ctx, [held])
+                    return [held]
                 # The words went to the crisis reply, not to the step: say so plainly.
                 notice = [ctx.reply(Msg.ANSWER_NOT_SAVED)]
             return notice + await self._question_again(ctx, user.id, position)
@@ -378,7 +386,9 @@ class Router:
 
     def _expired(self, ctx: FlowContext, position: FlowPosition) -> bool:
         since = position.since
-        return since is not None and ctx.now() - since >= self._services.step_expiry
+        step = self._step(position)
+        expiry = self._services.step_expiry if step is None else step.expiry
+        return since is not None and ctx.now() - since >= (expiry or self._services.step_expiry)
 
     async def _question_again(
         self, ctx: FlowContext, user_id: int, position: FlowPosition
