@@ -123,16 +123,18 @@ class Caring:
             ctx = FlowContext(services, user.address, user.locale)
             reply = Reply(
                 ctx.text(Msg.CARING_CHECK if user.discreet else Msg.CARING_CHECK_WARM),
-                buttons=self._check_buttons(ctx),
+                buttons=self._check_buttons(ctx, user.has_plan),
                 silent=in_quiet_hours(user, now),
             )
             outgoing.append(caring_outgoing(user.address, reply, check))
         return outgoing
 
-    def _check_buttons(self, ctx: FlowContext) -> tuple[tuple[Button, ...], ...]:
+    def _check_buttons(self, ctx: FlowContext, has_plan: bool) -> tuple[tuple[Button, ...], ...]:
+        # /plan shows a plan, or begins one: the label says which it will do.
+        plan = Msg.CARING_PLAN_BUTTON if has_plan else Msg.CARING_WRITE_PLAN_BUTTON
         return (
             (command_button(ctx.text(Msg.CARING_SOS_BUTTON), Command.SOS.value),),
-            (command_button(ctx.text(Msg.CARING_PLAN_BUTTON), Command.PLAN.value),),
+            (command_button(ctx.text(plan), Command.PLAN.value),),
             (command_button(ctx.text(Msg.CARING_PAUSE_BUTTON), Command.PAUSE.value),),
             (Button(ctx.text(Msg.CARING_OKAY_BUTTON), CARING_OKAY),),
         )

@@ -294,9 +294,15 @@ async def test_mydata_shows_the_pending_caring_check(
 # Its buttons ----------------------------------------------------------------------------
 
 
-async def received_check(world: World, text_of: Callable[..., str]) -> Conversation:
+async def received_check(
+    world: World, text_of: Callable[..., str], with_plan: bool = False
+) -> Conversation:
     chat = await world.onboard("ana", "Europe/Berlin", "08:30")
     await chat.send("Germany")  # the country question, answered
+    if with_plan:
+        await chat.send("/plan")
+        await chat.send("Not sleeping")  # one part written
+        await chat.send("/cancel")
     await crisis_then_yes(chat, text_of)
     world.adapter.take()
     await world.run_until(TOMORROW)
@@ -310,7 +316,7 @@ async def test_its_buttons_lead_where_they_say(world: World, text_of: Callable[.
     labels = [button.label for button in chat.history[0].flat_buttons]
     assert labels == [
         text_of(Msg.CARING_SOS_BUTTON),
-        text_of(Msg.CARING_PLAN_BUTTON),
+        text_of(Msg.CARING_WRITE_PLAN_BUTTON),  # no plan yet: the button begins one
         text_of(Msg.CARING_PAUSE_BUTTON),
         text_of(Msg.CARING_OKAY_BUTTON),
     ]
@@ -322,7 +328,7 @@ async def test_its_buttons_lead_where_they_say(world: World, text_of: Callable[.
     [okay] = await chat.press(text_of(Msg.CARING_OKAY_BUTTON))
     assert okay.text == text_of(Msg.CARING_OKAY_REPLY)
     chat.history = [check]
-    pressed = [reply.text for reply in await chat.press(text_of(Msg.CARING_PLAN_BUTTON))]
+    pressed = [reply.text for reply in await chat.press(text_of(Msg.CARING_WRITE_PLAN_BUTTON))]
     assert pressed == [reply.text for reply in await chat.send("/plan")]
     if "plan" not in {command.value for command in Command}:
         assert pressed == [text_of(Msg.UNKNOWN_COMMAND)]
@@ -332,3 +338,13 @@ async def test_its_buttons_lead_where_they_say(world: World, text_of: Callable[.
     assert position is not None and position.flow == Pause.name
     await chat.send("/cancel")
     assert pressed == [reply.text for reply in await chat.send("/pause")]
+
+
+async def test_with_a_plan_its_button_says_my_plan_and_shows_it(
+    world: World, text_of: Callable[..., str]
+) -> None:
+    chat = await received_check(world, text_of, with_plan=True)
+    labels = [button.label for button in chat.history[0].flat_buttons]
+    assert labels[1] == text_of(Msg.CARING_PLAN_BUTTON)
+    await chat.press(text_of(Msg.CARING_PLAN_BUTTON))
+    assert "Not sleeping" in chat.last[-1].text  # the plan, shown
