@@ -173,7 +173,9 @@ class Router:
                 if user is not None and user.unreachable_since is not None:
                     async with self._services.db.transaction() as tx:
                         await mark_reachable(tx, user.id)  # they wrote: we can reach them
-                replies = await self._dispatch(ctx, event)
+                replies = await self._offer_answered(ctx, event, user)
+                if replies is None:
+                    replies = await self._dispatch(ctx, event)
                 await self._remember_question(ctx, replies)
         except Exception as error:
             log_event(
@@ -443,6 +445,18 @@ class Router:
             await flow_positions.record_prompt(tx, user_id, token, sealed, rows)
 
         await ctx.db.in_one_hop(record)
+
+    async def _offer_answered(
+        self, ctx: FlowContext, event: Event, user: User | None
+    ) -> list[Reply] | None:
+        """A bare "yes" or "no" typed right after the caring offer answers the offer, not
+        the question shown beside it (which stays open). None: the event goes on as usual."""
+        if user is None:
+            return None
+        text = event.text if isinstance(event, TextMessage) else None
+        now, within = self._services.clock.now(), self._services.step_expiry
+        answer = self.caring.typed_answer(user.id, ctx.locale, text, now, within)
+        return None if answer is None else await self.caring.pressed(ctx, answer)
 
     async def _dispatch(self, ctx: FlowContext, event: Event) -> list[Reply]:
         log_event(log, "event.received", platform=ctx.address.platform, event=type(event).__name__)
