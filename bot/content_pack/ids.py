@@ -421,6 +421,7 @@ class Msg(StrEnum):
     CARING_PAUSE_BUTTON = "caring.pause_button"
     CARING_OKAY_BUTTON = "caring.okay_button"
     CARING_OKAY_REPLY = "caring.okay_reply"
+    CARING_WRITE_PLAN_BUTTON = "caring.write_plan_button"  # "My plan" with no plan yet
 
     # /plan: a safety plan the user writes for themselves (content/en/messages_plan.yaml)
     PLAN_INTRO = "plan.intro"
@@ -493,6 +494,13 @@ class Msg(StrEnum):
     PLAN_UNAVAILABLE = "plan.unavailable"
     PLAN_NONE = "plan.none"
     PLAN_CHANGE_HINT = "plan.change_hint"
+    # The plan's later additions: the part number said only while writing, a plan answer
+    # held past a crisis reply, words typed at the helplines offer, resuming.
+    PLAN_STEP_OF = "plan.step_of"
+    PLAN_CRISIS_HELD = "plan.crisis_held"
+    PLAN_KEEP_WRITTEN = "plan.keep_written"
+    PLAN_LINES_OWN_KEPT = "plan.lines_own_kept"
+    PLAN_CONTINUE = "plan.continue"
 
     # /dates: hard days on the calendar (an anniversary, a court date, a handover), and the
     # extra check-ins the evening before and the morning of. The first line of those,
@@ -648,6 +656,7 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.PLAN_EMERGENCY_TWO: frozenset({"police", "ambulance", "country"}),
     Msg.PLAN_REASONS_SHOW: frozenset({"reasons"}),
     Msg.PLAN_PART_MENU: frozenset({"title"}),
+    Msg.PLAN_STEP_OF: frozenset({"n"}),
     # The caring check
     Msg.CARING_SCHEDULED: frozenset({"time"}),
     Msg.CARING_SCHEDULED_ON: frozenset({"date", "time"}),

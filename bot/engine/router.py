@@ -173,7 +173,9 @@ class Router:
                 if user is not None and user.unreachable_since is not None:
                     async with self._services.db.transaction() as tx:
                         await mark_reachable(tx, user.id)  # they wrote: we can reach them
-                replies = await self._dispatch(ctx, event)
+                replies = await self._offer_answered(ctx, event, user)
+                if replies is None:
+                    replies = await self._dispatch(ctx, event)
                 await self._remember_question(ctx, replies)
         except Exception as error:
             log_event(
@@ -361,6 +363,14 @@ class Router:
             step = self._step(position)
             notice: list[Reply] = []
             if isinstance(event, TextMessage) and step is not None and step.on_text is not None:
+                # A step that may keep such words holds them, sealed, and offers to save them
+                # as its answer: one database write, inside this task's bound like the
+                # question again, so the crisis reply (sent already) never waits on it.
+                flow = self._flows[position.flow]
+                held = await flow.hold_crisis_text(ctx, position, event.text)
+                if held is not None:
+                    await self._remember_question(ctx, [held])
+                    return [held]
                 # The words went to the crisis reply, not to the step: say so plainly.
                 notice = [ctx.reply(Msg.ANSWER_NOT_SAVED)]
             return notice + await self._question_again(ctx, user.id, position)
@@ -378,7 +388,9 @@ class Router:
 
     def _expired(self, ctx: FlowContext, position: FlowPosition) -> bool:
         since = position.since
-        return since is not None and ctx.now() - since >= self._services.step_expiry
+        step = self._step(position)
+        expiry = self._services.step_expiry if step is None else step.expiry
+        return since is not None and ctx.now() - since >= (expiry or self._services.step_expiry)
 
     async def _question_again(
         self, ctx: FlowContext, user_id: int, position: FlowPosition
@@ -433,6 +445,18 @@ class Router:
             await flow_positions.record_prompt(tx, user_id, token, sealed, rows)
 
         await ctx.db.in_one_hop(record)
+
+    async def _offer_answered(
+        self, ctx: FlowContext, event: Event, user: User | None
+    ) -> list[Reply] | None:
+        """A bare "yes" or "no" typed right after the caring offer answers the offer, not
+        the question shown beside it (which stays open). None: the event goes on as usual."""
+        if user is None:
+            return None
+        text = event.text if isinstance(event, TextMessage) else None
+        now, within = self._services.clock.now(), self._services.step_expiry
+        answer = self.caring.typed_answer(user.id, ctx.locale, text, now, within)
+        return None if answer is None else await self.caring.pressed(ctx, answer)
 
     async def _dispatch(self, ctx: FlowContext, event: Event) -> list[Reply]:
         log_event(log, "event.received", platform=ctx.address.platform, event=type(event).__name__)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from typing import ClassVar
 
 from bot.content_pack.ids import Msg
@@ -72,6 +73,9 @@ class Step:
     # False: its buttons are only ever tapped, their labels not written down to be typed
     # (deleting everything waits for a deliberate tap, never a stray "yes").
     labels_typed: bool = True
+    # How long the question stays open unanswered; None: the operator's STEADY_STEP_EXPIRY.
+    # A step where the user writes something long and careful (a plan's part) waits longer.
+    expiry: timedelta | None = None
     on_choice: RouterHandler | None = None
     on_text: RouterHandler | None = None
 
@@ -179,6 +183,15 @@ class Flow:
     async def reprompt(self, ctx: FlowContext, position: FlowPosition) -> Reply | None:
         """The question of `position` built afresh, for a step whose question was not
         kept when it was asked (one sent by the scheduler). None: it cannot be."""
+        return None
+
+    async def hold_crisis_text(
+        self, ctx: FlowContext, position: FlowPosition, text: str
+    ) -> Reply | None:
+        """Typed text that got the crisis reply instead of reaching this step: a step whose
+        answer may rightly hold such words (a safety plan's warning signs) keeps it sealed
+        and asks whether to save it as the answer. None: not kept, the question is shown
+        again as it was. Called by the router after the crisis reply, within its bound."""
         return None
 
     async def move(self, ctx: FlowContext, step: str, data: FlowData | None = None) -> FlowPosition:

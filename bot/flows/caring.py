@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.content_pack.ids import Command, Msg
 from bot.core.events import ButtonPressed, CommandIssued, Event
 from bot.core.replies import Button, Reply
 from bot.delivery.outbox import Outgoing
 from bot.flows.context import FlowContext, Services
+from bot.flows.parsing.folding import fold
 from bot.flows.settings import format_local_date
 from bot.scheduling.caring_due import (
     CaringDue,
@@ -46,6 +47,14 @@ CARING_OKAY = "care:okay"
 # the press into the command): /sos through the safety path, /pause into its flow.
 RUN_COMMAND = "run:"
 
+# A bare yes or no typed as the very next message answers the offer shown just before,
+# whatever question was open beside it: in English, and in the user's own language.
+_YES_WORDS = {"en": frozenset({"yes"}), "es": frozenset({"si"})}  # folded: "sí" is "si"
+_NO_WORDS = {"en": frozenset({"no"}), "es": frozenset({"no"})}
+# Offers waiting for that next message, kept in memory only (after a restart the offer's
+# buttons still answer it): a bound, so users who never write again cost nothing.
+_OFFERS_REMEMBERED = 10_000
+
 
 def command_button(label: str, command: str) -> Button:
     return Button(label, f"{RUN_COMMAND}{command}")
@@ -61,6 +70,26 @@ def pressed_command(event: Event) -> Event:
 
 
 class Caring:
+    def __init__(self) -> None:
+        # user id → when the offer was shown; taken off by that user's next event.
+        self._just_offered: dict[int, datetime] = {}
+
+    def typed_answer(
+        self, user_id: int, locale: str, text: str | None, now: datetime, within: timedelta
+    ) -> str | None:
+        """The offer's answer (`CARING_YES` / `CARING_NO`) if the offer was the last thing
+        shown to this user, not longer ago than `within`, and `text` is a bare yes or no.
+        Every event of the user ends the offer's turn: call it for each (text None)."""
+        offered = self._just_offered.pop(user_id, None)
+        if offered is None or text is None or now - offered >= within:
+            return None
+        word = fold(text)
+        if word in _YES_WORDS["en"] | _YES_WORDS.get(locale, frozenset()):
+            return CARING_YES
+        if word in _NO_WORDS["en"] | _NO_WORDS.get(locale, frozenset()):
+            return CARING_NO
+        return None
+
     async def offer(self, ctx: FlowContext, user: User) -> list[Reply]:
         """The offer, after a crisis or danger reply, if this is the moment for one. A
         user without a time zone is not offered: "tomorrow at ten" would be a guess."""
@@ -74,6 +103,9 @@ class Caring:
             Button(ctx.text(Msg.CARING_OFFER_YES), CARING_YES),
             Button(ctx.text(Msg.CARING_OFFER_NO), CARING_NO),
         )
+        if len(self._just_offered) >= _OFFERS_REMEMBERED:
+            del self._just_offered[next(iter(self._just_offered))]  # the oldest
+        self._just_offered[user.id] = ctx.now()  # no await after this: it is shown
         # Without a sound: it follows the crisis reply at once, and one sound is enough.
         return [Reply(ctx.text(Msg.CARING_OFFER), buttons=(answers,), silent=True)]
 
@@ -123,16 +155,18 @@ class Caring:
             ctx = FlowContext(services, user.address, user.locale)
             reply = Reply(
                 ctx.text(Msg.CARING_CHECK if user.discreet else Msg.CARING_CHECK_WARM),
-                buttons=self._check_buttons(ctx),
+                buttons=self._check_buttons(ctx, user.has_plan),
                 silent=in_quiet_hours(user, now),
             )
             outgoing.append(caring_outgoing(user.address, reply, check))
         return outgoing
 
-    def _check_buttons(self, ctx: FlowContext) -> tuple[tuple[Button, ...], ...]:
+    def _check_buttons(self, ctx: FlowContext, has_plan: bool) -> tuple[tuple[Button, ...], ...]:
+        # /plan shows a plan, or begins one: the label says which it will do.
+        plan = Msg.CARING_PLAN_BUTTON if has_plan else Msg.CARING_WRITE_PLAN_BUTTON
         return (
             (command_button(ctx.text(Msg.CARING_SOS_BUTTON), Command.SOS.value),),
-            (command_button(ctx.text(Msg.CARING_PLAN_BUTTON), Command.PLAN.value),),
+            (command_button(ctx.text(plan), Command.PLAN.value),),
             (command_button(ctx.text(Msg.CARING_PAUSE_BUTTON), Command.PAUSE.value),),
             (Button(ctx.text(Msg.CARING_OKAY_BUTTON), CARING_OKAY),),
         )

@@ -9,6 +9,7 @@ move of the position drops it.
 from __future__ import annotations
 
 import base64
+from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.content_pack.ids import Msg
@@ -43,21 +44,40 @@ async def offer_choice(
     text: str,
 ) -> Reply:
     """Stay at this step, holding the long text sealed, and ask what to do with it."""
+    asked = ctx.text(_TOO_LONG[limit], limit=limit.characters)
+    return await hold_text(flow, ctx, position, text, asked, _CHOICES)
+
+
+async def hold_text(
+    flow: Flow,
+    ctx: FlowContext,
+    position: FlowPosition,
+    text: str,
+    question: str,
+    rows: Sequence[Sequence[Choice]],
+) -> Reply:
+    """Stay at this step with `text` held sealed in its position, asking `question` with
+    these buttons (a text over its limit; a plan answer that got the crisis reply)."""
     user = await ctx.ensure_user()
     sealed = base64.b64encode(ctx.cipher.encrypt(text.strip(), user.id)).decode("ascii")
     data: FlowData = {**_without_long(position.data), _LONG_KEY: sealed}
-    buttons = await flow.show(ctx, position.step, _CHOICES, data)
-    return Reply(ctx.text(_TOO_LONG[limit], limit=limit.characters), buttons=buttons)
+    buttons = await flow.show(ctx, position.step, rows, data)
+    return Reply(question, buttons=buttons)
 
 
-async def first_part(ctx: FlowContext, position: FlowPosition, limit: TextLimit) -> str | None:
-    """The held text cut to fit, or None if nothing is held (an old button)."""
+async def held_text(ctx: FlowContext, position: FlowPosition) -> str | None:
+    """The text held at this position, whole, or None if nothing is held (an old button)."""
     sealed = position.data.get(_LONG_KEY)
     if not isinstance(sealed, str):
         return None
     user = await ctx.ensure_user()
-    text = ctx.cipher.decrypt(base64.b64decode(sealed), user.id)
-    return cut(text, limit.characters)
+    return ctx.cipher.decrypt(base64.b64decode(sealed), user.id)
+
+
+async def first_part(ctx: FlowContext, position: FlowPosition, limit: TextLimit) -> str | None:
+    """The held text cut to fit, or None if nothing is held (an old button)."""
+    text = await held_text(ctx, position)
+    return None if text is None else cut(text, limit.characters)
 
 
 def write_shorter(ctx: FlowContext, position: FlowPosition, limit: TextLimit) -> Next:

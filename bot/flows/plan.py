@@ -34,7 +34,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 from bot.content_pack.countries import country_for_timezone
@@ -45,7 +45,14 @@ from bot.flows.base import Flow, Step, leading
 from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
 from bot.flows.limits import TextLimit
 from bot.flows.names import FlowName
-from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
+from bot.flows.overlong import (
+    first_part,
+    held_text,
+    hold_text,
+    long_text_buttons,
+    offer_choice,
+    write_shorter,
+)
 from bot.flows.reasons import MAX_REASONS, Reasons, save_reason
 from bot.flows.validation import too_long
 from bot.logs import get_logger, log_event
@@ -64,6 +71,9 @@ log = get_logger("plan")
 PART_LIMIT = TextLimit.PLAN_PART
 # "My plan" under a crisis reply reads the plan; a stalled disk gets a kind line instead.
 PLAN_READ_SECONDS = 2.0
+# A part of the plan can take a while to write, and is worth more than a quick answer:
+# its question stays open a day, not the general STEADY_STEP_EXPIRY.
+WRITING_EXPIRY = timedelta(hours=24)
 
 
 class PlanPart(StrEnum):
@@ -112,6 +122,17 @@ _WRITING_ORDER = (
     PlanStep.OPT_IN,
     PlanStep.SAVED,
 )
+# Said before each part's question while writing ("5 of 7."), never when changing one.
+_NUMBERS = {
+    PlanStep.SIGNS: 1,
+    PlanStep.ALONE: 2,
+    PlanStep.DISTRACT: 3,
+    PlanStep.PEOPLE: 4,
+    PlanStep.LINES: 5,
+    PlanStep.PROS: 5,
+    PlanStep.SAFER: 6,
+    PlanStep.REASONS: 7,
+}
 _ASKS = {
     PlanPart.SIGNS: Msg.PLAN_ASK_SIGNS,
     PlanPart.ALONE: Msg.PLAN_ASK_ALONE,
@@ -146,6 +167,9 @@ _HELP, _REASONS = _BY_KEY["help"], _BY_KEY["reasons"]
 _SKIP = (Choice("skip", Msg.PLAN_SKIP),)
 _BACK = (Choice("back", Msg.PLAN_BACK),)
 _NEXT = (Choice("next", Msg.PLAN_NEXT),)
+# Under a plan question shown again after a crisis reply: the words the user wrote,
+# held sealed in the position, become the answer (`Plan.hold_crisis_text`).
+_KEEP_WRITTEN = (Choice("written", Msg.PLAN_KEEP_WRITTEN),)
 # The four-weekly note's buttons are static, as the crisis reply's are: the note changes
 # no one's place in a conversation, so a question it arrives beside stays open. Only
 # "Review" moves on, into the plan, because the user asked for that.
@@ -162,26 +186,33 @@ class Plan(Flow):
         self._screen = screen
         self._reasons = Reasons()  # "Open my reasons list" begins that flow
         overlong = long_text_buttons(self._keep_first_part, self._write_shorter)
+        held = (*overlong, *leading((_KEEP_WRITTEN,), self._save_written))
 
         def writing(step: PlanStep) -> Step:
             return Step(
                 asks=_ASKS[PlanPart(step)],
                 buttons=leading((_SKIP,), self._skip),
-                also=overlong,
+                also=held,
                 on_typed=self._typed,
+                expiry=WRITING_EXPIRY,
             )
 
         self.steps = self.table({
             **{PlanStep(part.value): writing(PlanStep(part.value)) for part in _ASKS},
+            # Typed text here is the user's own entry (part 5's "pros"): kept with the lines.
             PlanStep.LINES: Step(
                 buttons=((Choice("keep", Msg.PLAN_LINES_KEEP, goes_to=self._keep_lines),),
                          (Choice("skip", Msg.PLAN_SKIP, goes_to=self._skip),)),
+                also=held,
+                on_typed=self._typed,
+                expiry=WRITING_EXPIRY,
             ),
             # A reason typed here joins the /reasons list, as one written there would.
             PlanStep.REASONS: Step(
                 buttons=leading((_NEXT,), self._skip),
-                also=overlong,
+                also=held,
                 on_typed=self._add_reason,
+                expiry=WRITING_EXPIRY,
             ),
             PlanStep.OPT_IN: Step(
                 asks=Msg.PLAN_ASK_REVIEW,
@@ -195,7 +226,8 @@ class Plan(Flow):
                 passes_text=True,
             ),
             PlanStep.VIEW: Step(
-                buttons=((Choice("change", Msg.PLAN_CHANGE, goes_to=self._pick),),
+                buttons=((Choice("continue", Msg.PLAN_CONTINUE, goes_to=self._continue),),
+                         (Choice("change", Msg.PLAN_CHANGE, goes_to=self._pick),),
                          (Choice("on", Msg.PLAN_NOTES_ON, goes_to=self._notes_on),),
                          (Choice("off", Msg.PLAN_NOTES_OFF, goes_to=self._notes_off),),
                          (Choice("delete", Msg.PLAN_DELETE, goes_to=PlanStep.DELETE),),
@@ -219,8 +251,9 @@ class Plan(Flow):
             ),
             PlanStep.REWRITE: Step(
                 buttons=leading((_BACK,), self._view),
-                also=overlong,
+                also=held,
                 on_typed=self._typed,
+                expiry=WRITING_EXPIRY,
             ),
             PlanStep.RELINES: Step(
                 buttons=((Choice("keep", Msg.PLAN_LINES_KEEP, goes_to=self._keep_lines),),
@@ -247,7 +280,12 @@ class Plan(Flow):
         user = await ctx.ensure_user()
         if await safety_plans.read_plan(ctx.db, ctx.cipher, user.id):
             return await self.go(ctx, await self._view_next(ctx))
-        return await self.go(ctx, Next(PlanStep.SIGNS, before=[ctx.reply(Msg.PLAN_INTRO)]))
+        first = Next(
+            PlanStep.SIGNS,
+            question=_numbered(ctx, PlanStep.SIGNS, _ASKS[PlanPart.SIGNS]),
+            before=[ctx.reply(Msg.PLAN_INTRO)],
+        )
+        return await self.go(ctx, first)
 
     async def note_pressed(self, ctx: FlowContext, data: str) -> list[Reply]:
         """A button of the four-weekly note (`NOTE_BUTTONS`), however long ago it came."""
@@ -270,13 +308,50 @@ class Plan(Flow):
             return [await offer_choice(self, ctx, position, PART_LIMIT, text)]
         words = text.strip()
         if not words:
-            return Next(position.step, dict(position.data), question=_ASKS[part])
+            return Next(position.step, dict(position.data), question=_ask_at(ctx, position))
         user = await ctx.ensure_user()
+        _, lines = await self._offered(ctx) if position.step == PlanStep.LINES else (None, [])
         async with ctx.db.transaction() as tx:
             await safety_plans.save_part(tx, ctx.cipher, user.id, part, words, ctx.now())
+            if lines:  # typed at the helplines offer: the lines offered are kept too
+                joined = "\n".join(lines)
+                await safety_plans.save_part(
+                    tx, ctx.cipher, user.id, PlanPart.LINES, joined, ctx.now()
+                )
         if position.step == PlanStep.REWRITE:
             return await self._view_next(ctx, Msg.PLAN_PART_SAVED)
-        return await self._after(ctx, PlanStep(position.step))
+        following = await self._after(ctx, PlanStep.PROS if lines else PlanStep(position.step))
+        if position.step == PlanStep.LINES:
+            said = Msg.PLAN_LINES_OWN_KEPT if lines else Msg.PLAN_PART_SAVED
+            return replace(following, before=[ctx.reply(said), *following.before])
+        return following
+
+    async def hold_crisis_text(
+        self, ctx: FlowContext, position: FlowPosition, text: str
+    ) -> Reply | None:
+        """A plan answer that got the crisis reply ("when I start thinking I want to die"
+        is a warning sign the plan is for). The crisis reply has gone out already; here
+        the words are held sealed in the position, as an over-long text is, and the
+        question comes again with "Save what I wrote as my answer". Nothing is saved
+        until the user says so, and their words are neither shown back nor logged."""
+        if position.step not in _HOLDS_CRISIS_TEXT or not text.strip():
+            return None
+        if position.step == PlanStep.REASONS:
+            question = (await self._reasons_shown(ctx)).question
+        else:
+            question = _ask_at(ctx, position)
+        asked = f"{ctx.text(Msg.PLAN_CRISIS_HELD)}\n\n{question}"
+        rows = (_KEEP_WRITTEN, *_way_on(position))
+        return await hold_text(self, ctx, position, text, asked, rows)
+
+    async def _save_written(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        """ "Save what I wrote as my answer": the held words, as if typed now."""
+        text = await held_text(ctx, position)
+        if text is None:  # nothing held (an old button)
+            return NOT_A_CHOICE
+        if position.step == PlanStep.REASONS:
+            return await self._add_reason(ctx, position, text)
+        return await self._typed(ctx, position, text)
 
     async def _keep_first_part(
         self, ctx: FlowContext, position: FlowPosition, value: str
@@ -297,21 +372,42 @@ class Plan(Flow):
         return await self._after(ctx, PlanStep(position.step))
 
     async def _after(self, ctx: FlowContext, step: PlanStep) -> Next:
-        """The question after `step` in the writing order."""
-        following = _WRITING_ORDER[_WRITING_ORDER.index(step) + 1]
+        """The question after `step` in the writing order, passing parts already written
+        (none while first writing; some when continuing a plan left unfinished)."""
+        return await self._first_open(ctx, _WRITING_ORDER[_WRITING_ORDER.index(step) + 1 :])
+
+    async def _first_open(self, ctx: FlowContext, steps: Sequence[PlanStep]) -> Next:
+        held = await self._held(ctx)
+        following = next(step for step in steps if not _answered(step, held))
         if following is PlanStep.LINES:
             return await self._lines_offer(ctx, PlanStep.LINES)
         if following is PlanStep.REASONS:
             return await self._reasons_shown(ctx)
         if following is PlanStep.OPT_IN:
-            user = await ctx.ensure_user()
-            if not await safety_plans.read_plan(ctx.db, ctx.cipher, user.id):
+            if not held:
                 # No plan to look over again; reasons written here stay in their list.
                 reasons = await self._reasons_list(ctx) is not None
                 return self._saved(ctx, nothing=True, reasons_only=reasons)
+            user = await ctx.ensure_user()
+            if await safety_plans.review_due_at(ctx.db, user.id) is not None:
+                return self._saved(ctx, nothing=False)  # the note is on already
         if following is PlanStep.SAVED:
             return self._saved(ctx, nothing=False)
+        if following in _NUMBERS:
+            return Next(following, question=_numbered(ctx, following, _ASKS[PlanPart(following)]))
         return Next(following)
+
+    async def _held(self, ctx: FlowContext) -> set[str]:
+        user = await ctx.ensure_user()
+        return {part.part for part in await safety_plans.read_plan(ctx.db, ctx.cipher, user.id)}
+
+    async def _continue(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        """ "Continue where I left off": the first part not written yet, and on from there
+        as when writing, to the four-weekly note's question if it is not on. (Whether it
+        was asked before is not stored: a note that is off is asked about again.)"""
+        if not _unfinished(await self._held(ctx)):
+            return await self._view_next(ctx)
+        return await self._first_open(ctx, _WRITING_ORDER)
 
     async def _lines_offer(self, ctx: FlowContext, step: PlanStep) -> Next:
         """The helplines for the user's country, to keep in the plan; with none to offer,
@@ -321,9 +417,12 @@ class Plan(Flow):
             if step is PlanStep.RELINES:
                 return await self._view_next(ctx, Msg.PLAN_LINES_NONE)
             note = ctx.text(Msg.PLAN_LINES_NONE)
-            return Next(PlanStep.PROS, question=f"{note}\n\n{ctx.text(Msg.PLAN_ASK_PROS)}")
+            ask = _numbered(ctx, PlanStep.PROS, Msg.PLAN_ASK_PROS)
+            return Next(PlanStep.PROS, question=f"{note}\n\n{ask}")
         where = ctx.services.content.country_in_sentence(ctx.locale, country)
         text = ctx.text(Msg.PLAN_LINES_OFFER, country=where, lines="\n".join(lines))
+        if step is PlanStep.LINES:  # writing, not offered again while changing the plan
+            text = _numbered(ctx, step, text)
         return Next(step, question=text)
 
     async def _offered(self, ctx: FlowContext) -> tuple[str | None, list[str]]:
@@ -341,7 +440,8 @@ class Plan(Flow):
                 )
         if position.step == PlanStep.RELINES:
             return await self._view_next(ctx, Msg.PLAN_PART_SAVED)
-        kept = f"{ctx.text(Msg.PLAN_LINES_KEPT)}\n\n{ctx.text(Msg.PLAN_ASK_PROS)}"
+        ask = _numbered(ctx, PlanStep.PROS, Msg.PLAN_ASK_PROS)
+        kept = f"{ctx.text(Msg.PLAN_LINES_KEPT)}\n\n{ask}"
         return Next(PlanStep.PROS, question=kept)
 
     async def _reasons_shown(self, ctx: FlowContext, before: Msg | None = None) -> Next:
@@ -350,6 +450,7 @@ class Plan(Flow):
             text = ctx.text(Msg.PLAN_REASONS_EMPTY)
         else:
             text = ctx.text(Msg.PLAN_REASONS_SHOW, reasons=listed)
+        text = _numbered(ctx, PlanStep.REASONS, text)
         if before is not None:
             text = f"{ctx.text(before)}\n\n{text}"
         return Next(PlanStep.REASONS, question=text, protect=listed is not None)
@@ -411,7 +512,10 @@ class Plan(Flow):
         if before is not None:
             text = f"{ctx.text(before)}\n\n{text}"
         notes = await safety_plans.review_due_at(ctx.db, user.id) is not None
-        rows = self.buttons_without(PlanStep.VIEW, {"off" if not notes else "on"})
+        left_out = {"off" if not notes else "on"}
+        if not _unfinished(await self._held(ctx)):
+            left_out.add("continue")
+        rows = self.buttons_without(PlanStep.VIEW, left_out)
         # protect: the plan quotes the user's own words.
         return Next(PlanStep.VIEW, question=text, rows=rows, protect=True)
 
@@ -530,13 +634,52 @@ class Plan(Flow):
 
 
 def _part_at(position: FlowPosition) -> PlanPart | None:
-    """The part a text answers: the writing step's own, or the one being written again."""
+    """The part a text answers: the writing step's own, or the one being written again
+    (typed at the helplines offer: the user's own entry, the "pros" part)."""
+    if position.step == PlanStep.LINES:
+        return PlanPart.PROS
     value = position.data.get("part") if position.step == PlanStep.REWRITE else position.step
     try:
         part = PlanPart(str(value))
     except ValueError:
         return None
     return part if part in _ASKS else None
+
+
+def _numbered(ctx: FlowContext, step: PlanStep, text: Msg | str) -> str:
+    """A writing question with its place in the plan before it ("2 of 7.")."""
+    words = ctx.text(text) if isinstance(text, Msg) else text
+    return f"{ctx.text(Msg.PLAN_STEP_OF, n=_NUMBERS[step])} {words}"
+
+
+def _ask_at(ctx: FlowContext, position: FlowPosition) -> str:
+    """The question of a text step: numbered while writing, bare while changing a part."""
+    part = _part_at(position)
+    assert part is not None
+    if position.step == PlanStep.REWRITE:
+        return ctx.text(_ASKS[part])
+    if position.step == PlanStep.LINES:
+        return _numbered(ctx, PlanStep.PROS, _ASKS[part])
+    return _numbered(ctx, PlanStep(position.step), _ASKS[part])
+
+
+# The parts each writing step fills: it is passed when continuing if one of them is held.
+_FILLS: dict[PlanStep, frozenset[str]] = {
+    **{PlanStep(part.value): frozenset({part.value}) for part in _ASKS},
+    PlanStep.LINES: frozenset({PlanPart.LINES.value, PlanPart.PROS.value}),
+    PlanStep.PROS: frozenset({PlanPart.LINES.value, PlanPart.PROS.value}),
+}
+# Steps whose answer is the user's own writing: crisis words there are held to be saved.
+_HOLDS_CRISIS_TEXT = frozenset({*_FILLS, PlanStep.REWRITE, PlanStep.REASONS})
+
+
+def _answered(step: PlanStep, held: set[str]) -> bool:
+    return step in _FILLS and bool(held & _FILLS[step])
+
+
+def _unfinished(held: set[str]) -> bool:
+    """A plan with a part still to write (the reasons live in their own list)."""
+    return bool(held) and any(not _answered(step, held) for step in _FILLS)
 
 
 def _section_at(position: FlowPosition) -> Section | None:

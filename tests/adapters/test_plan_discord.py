@@ -34,9 +34,13 @@ def last_text(world: DiscordWorld) -> str:
 async def write_plan(world: DiscordWorld, text_of: Callable[..., str], signs: str) -> None:
     """The first part written, every other skipped, no four-weekly note."""
     await world.runs(ANA, "plan")
-    assert last_text(world) == escape(text_of(Msg.PLAN_ASK_SIGNS))
+    assert last_text(world) == escape(
+        f"{text_of(Msg.PLAN_STEP_OF, n=1)} {text_of(Msg.PLAN_ASK_SIGNS)}"
+    )
     await world.says(ANA, signs)
-    while last_text(world) != escape(text_of(Msg.PLAN_REASONS_EMPTY)):
+    while last_text(world) != escape(
+        f"{text_of(Msg.PLAN_STEP_OF, n=7)} {text_of(Msg.PLAN_REASONS_EMPTY)}"
+    ):
         await world.taps(ANA, text_of(Msg.PLAN_SKIP))
     await world.taps(ANA, text_of(Msg.PLAN_NEXT))
     await world.taps(ANA, text_of(Msg.PLAN_REVIEW_NO))

@@ -30,9 +30,12 @@ def labels(message: StoredMessage) -> list[str]:
 async def write_plan(world: TelegramWorld, text_of: Callable[..., str], signs: str) -> None:
     """The first part written, every other skipped, no four-weekly note."""
     await world.says(ANA, "/plan")
-    assert world.last_text(ANA) == text_of(Msg.PLAN_ASK_SIGNS)
+    assert world.last_text(ANA) == f"{text_of(Msg.PLAN_STEP_OF, n=1)} {text_of(Msg.PLAN_ASK_SIGNS)}"
     await world.says(ANA, signs)
-    while world.last_text(ANA) != text_of(Msg.PLAN_REASONS_EMPTY):
+    while (
+        world.last_text(ANA)
+        != f"{text_of(Msg.PLAN_STEP_OF, n=7)} {text_of(Msg.PLAN_REASONS_EMPTY)}"
+    ):
         await world.taps(ANA, text_of(Msg.PLAN_SKIP))
     await world.taps(ANA, text_of(Msg.PLAN_NEXT))
     await world.taps(ANA, text_of(Msg.PLAN_REVIEW_NO))

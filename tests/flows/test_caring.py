@@ -24,6 +24,7 @@ from bot.flows.pause import Pause
 from bot.storage.caring_checks import get_check
 from bot.storage.db import Transaction
 from bot.storage.flow_positions import get_position
+from bot.storage.safety_plans import read_plan
 from bot.storage.users import QuietHours, find_user, set_quiet_hours
 from tests.helpers.conversation import Conversation
 from tests.helpers.world import World, build_world
@@ -294,9 +295,15 @@ async def test_mydata_shows_the_pending_caring_check(
 # Its buttons ----------------------------------------------------------------------------
 
 
-async def received_check(world: World, text_of: Callable[..., str]) -> Conversation:
+async def received_check(
+    world: World, text_of: Callable[..., str], with_plan: bool = False
+) -> Conversation:
     chat = await world.onboard("ana", "Europe/Berlin", "08:30")
     await chat.send("Germany")  # the country question, answered
+    if with_plan:
+        await chat.send("/plan")
+        await chat.send("Not sleeping")  # one part written
+        await chat.send("/cancel")
     await crisis_then_yes(chat, text_of)
     world.adapter.take()
     await world.run_until(TOMORROW)
@@ -310,7 +317,7 @@ async def test_its_buttons_lead_where_they_say(world: World, text_of: Callable[.
     labels = [button.label for button in chat.history[0].flat_buttons]
     assert labels == [
         text_of(Msg.CARING_SOS_BUTTON),
-        text_of(Msg.CARING_PLAN_BUTTON),
+        text_of(Msg.CARING_WRITE_PLAN_BUTTON),  # no plan yet: the button begins one
         text_of(Msg.CARING_PAUSE_BUTTON),
         text_of(Msg.CARING_OKAY_BUTTON),
     ]
@@ -322,7 +329,7 @@ async def test_its_buttons_lead_where_they_say(world: World, text_of: Callable[.
     [okay] = await chat.press(text_of(Msg.CARING_OKAY_BUTTON))
     assert okay.text == text_of(Msg.CARING_OKAY_REPLY)
     chat.history = [check]
-    pressed = [reply.text for reply in await chat.press(text_of(Msg.CARING_PLAN_BUTTON))]
+    pressed = [reply.text for reply in await chat.press(text_of(Msg.CARING_WRITE_PLAN_BUTTON))]
     assert pressed == [reply.text for reply in await chat.send("/plan")]
     if "plan" not in {command.value for command in Command}:
         assert pressed == [text_of(Msg.UNKNOWN_COMMAND)]
@@ -332,3 +339,45 @@ async def test_its_buttons_lead_where_they_say(world: World, text_of: Callable[.
     assert position is not None and position.flow == Pause.name
     await chat.send("/cancel")
     assert pressed == [reply.text for reply in await chat.send("/pause")]
+
+
+async def test_with_a_plan_its_button_says_my_plan_and_shows_it(
+    world: World, text_of: Callable[..., str]
+) -> None:
+    chat = await received_check(world, text_of, with_plan=True)
+    labels = [button.label for button in chat.history[0].flat_buttons]
+    assert labels[1] == text_of(Msg.CARING_PLAN_BUTTON)
+    await chat.press(text_of(Msg.CARING_PLAN_BUTTON))
+    assert "Not sleeping" in chat.last[-1].text  # the plan, shown
+
+
+async def test_a_typed_yes_right_after_the_offer_answers_the_offer_not_the_plan(
+    world: World, text_of: Callable[..., str]
+) -> None:
+    chat = await world.onboard("ana", "Europe/Berlin", "08:30")
+    await chat.send("Germany")
+    await chat.send("/plan")
+    await chat.send("no sleep")
+    await chat.send(CRISIS)
+    assert text_of(Msg.CARING_OFFER) in [reply.text for reply in chat.last]
+    [scheduled] = await chat.send("yes")
+    assert scheduled.text == text_of(Msg.CARING_SCHEDULED, time="08:30")
+    check = await get_check(world.services.db, await user_id_of(world, chat))
+    assert check is not None and check.next_due_at is not None
+    # The plan's question stays open, and "yes" was not written into it.
+    await chat.send("A long walk")
+    uid = await user_id_of(world, chat)
+    parts = await read_plan(world.services.db, world.services.cipher, uid)
+    assert {part.part: part.text for part in parts} == {"signs": "no sleep", "alone": "A long walk"}
+
+
+async def test_a_typed_no_outside_a_flow_declines_and_only_right_after_the_offer(
+    world: World, text_of: Callable[..., str]
+) -> None:
+    chat = await world.onboard("ana", "Europe/Berlin", "08:30")
+    await chat.send("Germany")
+    await chat.send(CRISIS)
+    [declined] = await chat.send("No")
+    assert declined.text == text_of(Msg.CARING_DECLINED)
+    [later] = await chat.send("no")  # the offer is no longer the last thing shown
+    assert later.text == text_of(Msg.UNEXPECTED_TEXT)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from datetime import timedelta
 from zoneinfo import ZoneInfo
+
+import pytest
 
 from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
@@ -14,7 +17,7 @@ from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.flows.plan import NOTE_REVIEW, SECTIONS
 from bot.safety.screen import SOS_PLAN
-from bot.storage.safety_plans import review_due_at
+from bot.storage.safety_plans import read_plan, review_due_at
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
 
@@ -71,11 +74,16 @@ async def write_whole_plan(
     await chat.press(text_of(Msg.PLAN_LINES_KEEP))
     assert chat.text.endswith(text_of(Msg.PLAN_ASK_PROS))
     await chat.send(ANSWERS[Msg.PLAN_ASK_PROS])
-    assert chat.text == text_of(Msg.PLAN_ASK_SAFER)
+    assert chat.text == numbered(text_of, 6, Msg.PLAN_ASK_SAFER)
     await chat.send(ANSWERS[Msg.PLAN_ASK_SAFER])
     await chat.press(text_of(Msg.PLAN_NEXT))
     assert chat.text == text_of(Msg.PLAN_ASK_REVIEW)
     await chat.press(text_of(Msg.PLAN_REVIEW_YES if opt_in else Msg.PLAN_REVIEW_NO))
+
+
+def numbered(text_of: Callable[..., str], n: int, message: Msg, **values: str) -> str:
+    """A question as asked while writing the plan: its place in the plan, then the words."""
+    return f"{text_of(Msg.PLAN_STEP_OF, n=n)} {text_of(message, **values)}"
 
 
 def section_of(text: str, number: int, text_of: Callable[..., str]) -> str:
@@ -106,12 +114,12 @@ async def test_writing_every_part_keeps_it_sealed_and_shows_it_readably(
         await chat.send(ANSWERS[ask])
     await chat.send(ANSWERS[Msg.PLAN_ASK_PEOPLE])
     lines = plan_lines(router)  # Germany's, from the time zone
-    offer = text_of(Msg.PLAN_LINES_OFFER, country="Germany", lines="\n".join(lines))
+    offer = numbered(text_of, 5, Msg.PLAN_LINES_OFFER, country="Germany", lines="\n".join(lines))
     assert chat.text == offer
     await chat.press(text_of(Msg.PLAN_LINES_KEEP))
     await chat.send(ANSWERS[Msg.PLAN_ASK_PROS])
     await chat.send(ANSWERS[Msg.PLAN_ASK_SAFER])
-    shown = text_of(Msg.PLAN_REASONS_SHOW, reasons="1. I want quiet mornings again")
+    shown = numbered(text_of, 7, Msg.PLAN_REASONS_SHOW, reasons="1. I want quiet mornings again")
     assert chat.text == shown
     await chat.press(text_of(Msg.PLAN_NEXT))
     await chat.press(text_of(Msg.PLAN_REVIEW_YES))
@@ -155,7 +163,7 @@ async def test_skipping_every_part_saves_nothing_and_asks_nothing_more(
     await chat.send("/plan")
     for _ in range(7):  # six questions and the helplines offered
         await chat.press(text_of(Msg.PLAN_SKIP))
-    assert chat.text == text_of(Msg.PLAN_REASONS_EMPTY)
+    assert chat.text == numbered(text_of, 7, Msg.PLAN_REASONS_EMPTY)
     await chat.press(text_of(Msg.PLAN_NEXT))
     assert chat.text == text_of(Msg.PLAN_SAVED_NOTHING)  # no four-weekly question
     labels = [b.label for b in chat.last[-1].flat_buttons]
@@ -173,9 +181,9 @@ async def test_skip_can_be_typed_and_an_empty_answer_is_asked_again(
 ) -> None:
     await chat.send("/plan")
     await chat.send("skip")
-    assert chat.text == text_of(Msg.PLAN_ASK_ALONE)
+    assert chat.text == numbered(text_of, 2, Msg.PLAN_ASK_ALONE)
     await chat.send("   ")
-    assert chat.text == text_of(Msg.PLAN_ASK_ALONE)
+    assert chat.text == numbered(text_of, 2, Msg.PLAN_ASK_ALONE)
     assert await stored_parts(services) == {}
 
 
@@ -185,7 +193,8 @@ async def test_without_a_country_no_helplines_are_offered(
     await chat.send("/plan")
     for _ in range(4):
         await chat.press(text_of(Msg.PLAN_SKIP))
-    assert chat.text == f"{text_of(Msg.PLAN_LINES_NONE)}\n\n{text_of(Msg.PLAN_ASK_PROS)}"
+    asked = numbered(text_of, 5, Msg.PLAN_ASK_PROS)
+    assert chat.text == f"{text_of(Msg.PLAN_LINES_NONE)}\n\n{asked}"
 
 
 async def test_one_part_written_again(chat: Conversation, text_of: Callable[..., str]) -> None:
@@ -419,10 +428,10 @@ async def test_a_reason_written_at_the_last_part_joins_the_reasons_list(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/plan")
-    while chat.text != text_of(Msg.PLAN_REASONS_EMPTY):
+    while chat.text != numbered(text_of, 7, Msg.PLAN_REASONS_EMPTY):
         await chat.press(text_of(Msg.PLAN_SKIP))
     await chat.send("Peace at home")
-    added = text_of(Msg.PLAN_REASONS_SHOW, reasons="1. Peace at home")
+    added = numbered(text_of, 7, Msg.PLAN_REASONS_SHOW, reasons="1. Peace at home")
     assert chat.text == f"{text_of(Msg.REASONS_ADDED)}\n\n{added}"
     long_reason = "a calm life of my own " * 40  # over a reason's limit
     [offer] = await chat.send(long_reason)
@@ -433,3 +442,121 @@ async def test_a_reason_written_at_the_last_part_joins_the_reasons_list(
     assert chat.text == text_of(Msg.PLAN_SAVED_REASONS_ONLY)  # and nothing to review
     await chat.send("/reasons")
     assert "1. Peace at home" in chat.text and "2. a calm life of my own" in chat.text
+
+
+async def plan_parts(services: Services) -> dict[str, str]:
+    """The plan as stored, opened: part → the user's words."""
+    uid = await user_row_id(services)
+    return {part.part: part.text for part in await read_plan(services.db, services.cipher, uid)}
+
+
+async def test_crisis_words_in_a_plan_answer_get_the_crisis_reply_first_and_can_be_saved(
+    chat: Conversation,
+    services: Services,
+    text_of: Callable[..., str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    await chat.send("/plan")
+    words = "When I start thinking I want to die and stop eating"
+    replies = await chat.send(words)
+    assert replies[0].text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))  # at once, first
+    held = replies[-1]
+    asked = numbered(text_of, 1, Msg.PLAN_ASK_SIGNS)
+    assert held.text == f"{text_of(Msg.PLAN_CRISIS_HELD)}\n\n{asked}"
+    assert text_of(Msg.ANSWER_NOT_SAVED) not in [reply.text for reply in replies]
+    labels = [b.label for b in held.flat_buttons]
+    assert labels == [text_of(Msg.PLAN_KEEP_WRITTEN), text_of(Msg.PLAN_SKIP)]
+    assert await plan_parts(services) == {}  # nothing saved until they say so
+    await chat.press(text_of(Msg.PLAN_KEEP_WRITTEN))
+    assert chat.text == numbered(text_of, 2, Msg.PLAN_ASK_ALONE)
+    assert await plan_parts(services) == {"signs": words}
+    assert "stop eating" not in caplog.text
+
+
+async def test_crisis_words_held_then_a_new_answer_typed_saves_the_new_one(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/plan")
+    await chat.send(CRISIS)
+    await chat.send("Not sleeping")
+    assert chat.text == numbered(text_of, 2, Msg.PLAN_ASK_ALONE)
+    assert await plan_parts(services) == {"signs": "Not sleeping"}
+
+
+async def test_text_typed_at_the_helplines_offer_is_kept_with_the_lines(
+    chat: Conversation, router: Router, services: Services, text_of: Callable[..., str]
+) -> None:
+    await onboard_in_berlin(chat)
+    await chat.send("/plan")
+    for _ in range(4):
+        await chat.press(text_of(Msg.PLAN_SKIP))
+    replies = await chat.send("my therapist Dr Weber 030 1234")
+    assert replies[0].text == text_of(Msg.PLAN_LINES_OWN_KEPT)
+    assert chat.text.endswith(numbered(text_of, 6, Msg.PLAN_ASK_SAFER))
+    parts = await plan_parts(services)
+    assert parts == {
+        "lines": "\n".join(plan_lines(router)),
+        "pros": "my therapist Dr Weber 030 1234",
+    }
+
+
+async def test_a_plan_answer_written_slowly_is_still_taken_hours_later(
+    chat: Conversation, services: Services, clock: ManualClock, text_of: Callable[..., str]
+) -> None:
+    await chat.send("/plan")
+    clock.advance(timedelta(hours=3))  # far past the general step expiry
+    await chat.send("Not sleeping, replaying old messages")
+    assert chat.text == numbered(text_of, 2, Msg.PLAN_ASK_ALONE)
+    assert await plan_parts(services) == {"signs": "Not sleeping, replaying old messages"}
+    clock.advance(timedelta(hours=25))  # a day later: closed, as any question is
+    await chat.send("A cold shower")
+    assert chat.last[0].text == text_of(Msg.STEP_CLOSED)
+    assert await plan_parts(services) == {"signs": "Not sleeping, replaying old messages"}
+
+
+async def test_a_plan_left_unfinished_is_continued_where_it_was_left(
+    chat: Conversation, services: Services, text_of: Callable[..., str]
+) -> None:
+    await onboard_in_berlin(chat)
+    await chat.send("/plan")
+    await chat.send(ANSWERS[Msg.PLAN_ASK_SIGNS])
+    await chat.send(ANSWERS[Msg.PLAN_ASK_ALONE])
+    await chat.send("/cancel")
+    await chat.send("/plan")
+    await chat.press(text_of(Msg.PLAN_CONTINUE))
+    assert chat.text == numbered(text_of, 3, Msg.PLAN_ASK_DISTRACT)
+    await chat.send(ANSWERS[Msg.PLAN_ASK_DISTRACT])
+    await chat.send(ANSWERS[Msg.PLAN_ASK_PEOPLE])
+    await chat.press(text_of(Msg.PLAN_LINES_KEEP))
+    await chat.press(text_of(Msg.PLAN_SKIP))
+    await chat.send(ANSWERS[Msg.PLAN_ASK_SAFER])
+    await chat.press(text_of(Msg.PLAN_NEXT))
+    assert chat.text == text_of(Msg.PLAN_ASK_REVIEW)  # never asked before
+    await chat.press(text_of(Msg.PLAN_REVIEW_YES))
+    assert chat.text == f"{text_of(Msg.PLAN_NOTES_TURNED_ON)}\n\n{text_of(Msg.PLAN_SAVED)}"
+    await chat.send("/plan")
+    assert text_of(Msg.PLAN_CONTINUE) not in [b.label for b in chat.last[-1].flat_buttons]
+    # A part left empty later: continuing goes only there, and the note is on already.
+    await chat.press(text_of(Msg.PLAN_CHANGE))
+    await chat.press(f"3 · {text_of(Msg.PLAN_TITLE_DISTRACT)}")
+    await chat.press(text_of(Msg.PLAN_CLEAR))
+    await chat.press(text_of(Msg.PLAN_CONTINUE))
+    assert chat.text == numbered(text_of, 3, Msg.PLAN_ASK_DISTRACT)
+    await chat.send("The park")
+    assert chat.text == numbered(text_of, 7, Msg.PLAN_REASONS_EMPTY)
+    await chat.press(text_of(Msg.PLAN_NEXT))
+    assert chat.text == text_of(Msg.PLAN_SAVED)
+
+
+async def test_a_part_changed_is_asked_without_its_place_in_the_plan(
+    chat: Conversation, text_of: Callable[..., str]
+) -> None:
+    await onboard_in_berlin(chat)
+    await write_whole_plan(chat, text_of)
+    await chat.send("/plan")
+    await chat.press(text_of(Msg.PLAN_CHANGE))
+    await chat.press(f"2 · {text_of(Msg.PLAN_TITLE_ALONE)}")
+    await chat.press(text_of(Msg.PLAN_REWRITE))
+    assert chat.text == text_of(Msg.PLAN_ASK_ALONE)
+    assert "of 7" not in chat.text
