@@ -27,6 +27,8 @@ def pick_fresh(items: Sequence[Item], seen_at: Mapping[str, datetime], rng: rand
     """A random item not shown lately; when all were, the one shown longest ago."""
     if not items:
         raise ValueError("nothing to pick from")
+    if not seen_at:  # nothing shown lately (most people, most days): any of them
+        return rng.choice(items)
     unseen = [item for item in items if item.id not in seen_at]
     if unseen:
         return rng.choice(unseen)

@@ -69,7 +69,6 @@ class CheckInDue:
     user_row_id: int
     locale: str
     local_time: datetime  # the due instant on the user's own clock: picks a fitting opening
-    last_opening_id: str | None = None
     discreet: bool = True  # the user's discreet mode: openings then read like an app
     closes_question: bool = False  # another question was open: the check-in closes it
 

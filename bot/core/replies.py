@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Button:
+class Button(NamedTuple):
     """A tap target. `data` comes back in the press; `open_private`, when set, makes the
-    button open the user's private chat with the bot at that start payload instead."""
+    button open the user's private chat with the bot at that start payload instead.
+
+    A named tuple, not a frozen dataclass: as immutable, and made in a third of the
+    time (a due minute makes nine for each of thousands of check-ins).
+    """
 
     label: str
     data: str

@@ -166,6 +166,8 @@ class Outbox:
         self._tasks: list[asyncio.Task[None]] = []
         self._presence = PresenceChecks(db)
         self._metrics = metrics or Metrics()
+        # Each platform's send counter, looked up once: it goes up for every message.
+        self._sends = {platform: self._metrics.sends.labels(platform) for platform in adapters}
         self.stats = OutboxStats()
 
     @property
@@ -266,7 +268,7 @@ class Outbox:
             except DeliveryUncertain:
                 # Most likely delivered; sending again could show it twice. Counted as sent.
                 self.stats.uncertain += 1
-                self._metrics.sends.labels(platform).inc()
+                self._sends[platform].inc()
                 log_event(log, "outbox.uncertain", platform=outgoing.address.platform)
                 await self._delivered(outgoing, None)
                 return
@@ -286,7 +288,7 @@ class Outbox:
                 await self._sleep(backoff_seconds(attempt))
             else:
                 self.stats.sent += 1
-                self._metrics.sends.labels(platform).inc()
+                self._sends[platform].inc()
                 await self._delivered(outgoing, sent)
                 return
         self.stats.dropped += 1

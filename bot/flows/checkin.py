@@ -50,7 +50,7 @@ from bot.scheduling.planner import (
 from bot.storage import checkin_slots, checkins, content_seen, flow_positions, users
 from bot.storage.content_seen import NO_REPEAT_WINDOW, SeenKind
 from bot.storage.db import Transaction
-from bot.storage.flow_positions import FlowData, FlowPosition, Placement, new_token
+from bot.storage.flow_positions import FlowData, FlowPosition, Placement, new_tokens
 
 NOTE_LIMIT = TextLimit.NOTE.characters
 
@@ -212,8 +212,7 @@ class CheckIn(Flow):
         """
         outgoing: list[Outgoing] = []
         placements: list[Placement] = []
-        openings: list[tuple[int, str]] = []
-        by_locale: dict[str, tuple[str, Shown, Keyboard]] = {}
+        by_locale: dict[str, tuple[str, FlowData, Keyboard]] = {}
         closed: dict[str, str] = {}
         rows = (*_MOODS, *_URGE_NOW, *_SNOOZES)
         now = services.clock.now()
@@ -222,32 +221,32 @@ class CheckIn(Flow):
         )
         opened: list[tuple[int, SeenKind, str]] = []
         choosers: dict[str, OpeningChooser] = {}
+        tokens = new_tokens(len(due))
+        step, seen_kind = CheckInStep.MOOD.value, SeenKind.OPENING  # read once, not per user
         for event in due:
             if event.locale not in by_locale:
                 ctx = FlowContext(services, event.address, event.locale)
-                shown_here = showing(ctx, CheckInStep.MOOD, rows)
+                shown = showing(ctx, CheckInStep.MOOD, rows)
                 by_locale[event.locale] = (
                     ctx.text(Msg.ASK_MOOD),
-                    shown_here,
-                    shown_here.keyboard(self.name, CheckInStep.MOOD),
+                    shown.data(),  # one dict for all of them: written out once (move_many)
+                    shown.keyboard(self.name, CheckInStep.MOOD),
                 )
                 closed[event.locale] = ctx.text(Msg.QUESTION_CLOSED_BY_CHECKIN)
                 choosers[event.locale] = OpeningChooser(services.content.openings(event.locale))
-            question, shown, buttons = by_locale[event.locale]
+            question, data, buttons = by_locale[event.locale]
             opening = choosers[event.locale].pick(
                 event.local_time, event.discreet, seen[event.user_row_id], self._rng
             )
-            opened.append((event.user_row_id, SeenKind.OPENING, opening.id))
-            position = FlowPosition(self.name, CheckInStep.MOOD, new_token(), shown.data())
+            opened.append((event.user_row_id, seen_kind, opening.id))
+            position = FlowPosition(self.name, step, tokens.pop(), data)
             placements.append(Placement(event.user_row_id, position))
-            openings.append((event.user_row_id, opening.id))
             text = f"{opening.text}\n\n{question}"
             if event.closes_question:  # said after the neutral opening a lock screen shows
                 text = f"{opening.text}\n\n{closed[event.locale]}\n\n{question}"
             reply = Reply(text=text, buttons=buttons.with_token(position.token))
             outgoing.append(Outgoing(event.address, reply, guard=while_known(event.user_row_id)))
         await flow_positions.move_many(tx, placements, services.clock.now())
-        await users.remember_openings(tx, openings)
         await content_seen.mark_seen(tx, opened, now)
         return outgoing
 

@@ -48,7 +48,6 @@ class ProfileExport:
     onboarded_at: str | None
     history_kept_days: int | None  # None: as long as the operator's retention allows
     # Ids of the check-in opening and reply shown last, so the next differs.
-    last_opening_shown: str | None
     last_reply_shown: str | None
     # Whether a safety plan has something in it: "My plan" is offered under crisis replies.
     has_safety_plan: bool = False
@@ -218,7 +217,6 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
             created_at=user.created_at.isoformat(),
             onboarded_at=user.onboarded_at.isoformat() if user.onboarded_at else None,
             history_kept_days=user.keep_days,
-            last_opening_shown=user.last_opening_id,
             last_reply_shown=user.last_reply_id,
             has_safety_plan=user.has_plan,
         ),

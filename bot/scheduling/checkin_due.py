@@ -156,7 +156,6 @@ class CheckInClaims:
                         user_row_id=user.id,
                         locale=user.locale,
                         local_time=now.astimezone(user_zone(user)),
-                        last_opening_id=user.last_opening_id,
                         discreet=user.discreet,
                         closes_question=claim.closes_question,
                     )

@@ -81,7 +81,7 @@ class _ClaimedRows:
         self._own = ColumnPlaces(own)
         self._place = ColumnPlaces(("current_flow", "current_step", "flow_updated_at"))
 
-    def own(self, row: Row) -> list[Any]:
+    def own(self, row: Row) -> tuple[Any, ...]:
         return self._own.values(row)
 
     def whereabouts(self, row: Row) -> Whereabouts:

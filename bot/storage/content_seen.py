@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from bot.storage.db import Transaction
+from bot.storage.batching import BatchSize
+from bot.storage.db import Database, Transaction
 from bot.storage.queries import Queryable, from_epoch, to_epoch
 
 # Nothing is shown again within this window while anything unseen is left.
@@ -51,16 +52,55 @@ async def seen_by_users(
 async def mark_seen(
     tx: Transaction, seen: Sequence[tuple[int, SeenKind, str]], now: datetime
 ) -> None:
-    """Note what was shown; rows older than the window are dropped as they are passed."""
+    """Note what was shown. A user keeps one row per item at most; rows older than the
+    window are read past here and deleted by the daily `purge_older_than` (a due minute
+    marks thousands at once, and a delete for each doubled the writes)."""
+    seen_at = to_epoch(now)
     await tx.executemany(
         "INSERT INTO content_seen (user_id, kind, item_id, seen_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (user_id, kind, item_id) DO UPDATE SET seen_at = excluded.seen_at",
-        [(user_id, kind.value, item_id, to_epoch(now)) for user_id, kind, item_id in seen],
+        [(user_id, kind.value, item_id, seen_at) for user_id, kind, item_id in seen],
     )
-    await tx.executemany(
-        "DELETE FROM content_seen WHERE user_id = ? AND kind = ? AND seen_at < ?",
-        [(user_id, kind.value, to_epoch(now - NO_REPEAT_WINDOW)) for user_id, kind, _ in set(seen)],
-    )
+
+
+# Users whose rows the first purge transaction looks at (found through the key, which
+# begins with the user); later ones are sized to hold the writer about
+# batching.AIM_SECONDS each.
+PURGE_BATCH_USERS = 1000
+
+
+async def purge_older_than(db: Database, now: datetime) -> int:
+    """Delete what was shown before the no-repeat window, nobody's business any more
+    (run daily). Walks users by id in batches, each a short transaction; returns how
+    many rows went."""
+    cutoff = to_epoch(now - NO_REPEAT_WINDOW)
+    purged = 0
+    after = -1  # user ids are never negative
+    size = BatchSize(rows=PURGE_BATCH_USERS, least=min(PURGE_BATCH_USERS, BatchSize.least))
+
+    async def batch(tx: Transaction) -> int | None:
+        """Deletes among the next `size.rows` users; returns the last user id looked at."""
+        nonlocal purged
+        row = await tx.fetch_one(
+            "SELECT MAX(id) AS last FROM (SELECT id FROM users WHERE id > ? ORDER BY id LIMIT ?)"
+            " AS batch",
+            (after, size.rows),
+        )
+        last = None if row is None else row["last"]
+        if last is None:
+            return None
+        purged += await tx.execute(
+            "DELETE FROM content_seen WHERE user_id > ? AND user_id <= ? AND seen_at < ?",
+            (after, last, cutoff),
+        )
+        return int(last)
+
+    async with db.log_copied_aside():
+        while (last := await db.in_one_hop(batch)) is not None:
+            after = last
+            size.after(db.write_holds.last)
+            await db.copy_log_aside()  # while other writes go on, before the next batch
+    return purged
 
 
 async def seen_for_export(db: Queryable, user_id: int) -> dict[str, list[str]]:

@@ -58,6 +58,14 @@ def new_token() -> str:
     return secrets.token_hex(TOKEN_BYTES)
 
 
+def new_tokens(count: int) -> list[str]:
+    """`count` tokens like `new_token`'s, from one read of the system's randomness
+    (a due minute opens thousands of check-ins; a read each is a system call each)."""
+    drawn = secrets.token_hex(TOKEN_BYTES * count)
+    width = TOKEN_BYTES * 2
+    return [drawn[start : start + width] for start in range(0, len(drawn), width)]
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     user_id: int
@@ -65,7 +73,20 @@ class Placement:
 
 
 async def move_many(tx: Transaction, placements: list[Placement], now: datetime) -> None:
-    """Place many users at once, skipping any whose row is gone (forgotten meanwhile)."""
+    """Place many users at once, skipping any whose row is gone (forgotten meanwhile).
+
+    Users placed at the same step usually share one data dict (a due check-in's): it
+    is written out as JSON once, not once per user.
+    """
+    written: dict[int, str] = {}
+
+    def encoded(data: FlowData) -> str:
+        text = written.get(id(data))
+        if text is None:
+            text = written[id(data)] = json.dumps(data, separators=(",", ":"))
+        return text
+
+    moved_at = to_epoch(now)
     await tx.executemany(
         "INSERT INTO flow_positions (user_id, flow, step, token, data, updated_at)"
         " SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE id = ?)"
@@ -78,8 +99,8 @@ async def move_many(tx: Transaction, placements: list[Placement], now: datetime)
                 placed.position.flow,
                 placed.position.step,
                 placed.position.token,
-                json.dumps(placed.position.data, separators=(",", ":")),
-                to_epoch(now),
+                encoded(placed.position.data),
+                moved_at,
                 placed.user_id,
             )
             for placed in placements

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.storage import sent_messages
+from bot.storage import content_seen, sent_messages
 from bot.storage.batching import BatchSize
 from bot.storage.db import Database, Transaction
 from bot.storage.queries import to_epoch
@@ -29,6 +29,7 @@ class Purged:
     pauses: int
     followups: int
     sent_records: int = 0  # ids of old sent messages (the daily purge only)
+    seen_records: int = 0  # ids of content shown before the no-repeat window (daily only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +50,13 @@ _EXPIRING = (
 async def daily_purge(
     db: Database, now: datetime, retention_days: int, sent_kept: timedelta
 ) -> Purged:
-    """The daily housekeeping: expired history, and records of sent messages older than
+    """The daily housekeeping: expired history, records of sent messages older than
     `sent_kept` (kept longer than a platform lets a bot delete, so /wipe can still say
-    how many it could not)."""
+    how many it could not), and what was shown before the no-repeat window."""
     purged = await purge_expired(db, now, retention_days)
     sent = await sent_messages.purge_older_than(db, now - sent_kept)
-    return Purged(purged.checkins, purged.drafts, purged.pauses, purged.followups, sent)
+    seen = await content_seen.purge_older_than(db, now)
+    return Purged(purged.checkins, purged.drafts, purged.pauses, purged.followups, sent, seen)
 
 
 async def purge_expired(

@@ -10,8 +10,9 @@ by field, and fails when `User` gains a field this module does not read).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, time
+from operator import itemgetter
 from typing import Any
 
 from bot.storage.db import Row
@@ -31,7 +32,6 @@ READS = (
     "paused_until",
     "checkins_stopped",
     "unreachable_since",
-    "last_opening_id",
     "last_reply_id",
     "country",
     "discreet",
@@ -56,7 +56,6 @@ _COLUMNS = (
     "paused_until",
     "checkins_stopped",
     "unreachable_since",
-    "last_opening_id",
     "last_reply_id",
     "country",
     "discreet",
@@ -76,15 +75,22 @@ class ColumnPlaces:
 
     def __init__(self, names: Sequence[str]) -> None:
         self._names = names
-        self._places: tuple[int, ...] | None = None
+        self._read: Callable[[Row], tuple[Any, ...]] | None = None
 
-    def values(self, row: Row) -> list[Any]:
-        places = self._places
-        if places is None:
+    def values(self, row: Row) -> tuple[Any, ...]:
+        read = self._read
+        if read is None:
             columns = row.keys()  # iterating a Row gives its values, not its names
             lowered = [name.lower() for name in columns]
-            places = self._places = tuple(lowered.index(name) for name in self._names)
-        return [row[place] for place in places]
+            places = [lowered.index(name) for name in self._names]
+            # itemgetter picks them all in one C call; with one place it returns the
+            # value itself, so that case is wrapped to keep a tuple.
+            if len(places) == 1:
+                only = places[0]
+                self._read = read = lambda row: (row[only],)
+            else:
+                self._read = read = itemgetter(*places)
+        return read(row)
 
 
 class UserRows:
@@ -111,7 +117,6 @@ class UserRows:
             paused_until,
             checkins_stopped,
             unreachable_since,
-            last_opening_id,
             last_reply_id,
             country,
             discreet,
@@ -132,7 +137,6 @@ class UserRows:
             paused_until=self._moment(paused_until),
             checkins_stopped=bool(checkins_stopped),
             unreachable_since=self._moment(unreachable_since),
-            last_opening_id=last_opening_id,
             last_reply_id=last_reply_id,
             country=country,
             discreet=bool(discreet),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, time
 
@@ -42,7 +41,6 @@ class User:
     paused_until: datetime | None
     checkins_stopped: bool
     unreachable_since: datetime | None
-    last_opening_id: str | None
     last_reply_id: str | None
     country: str | None
     discreet: bool
@@ -58,7 +56,7 @@ class User:
 
 _COLUMNS = (
     "id, platform, platform_user_id, chat_id, locale, timezone, weekdays, quiet_start, quiet_end,"
-    " paused_until, checkins_stopped, unreachable_since, last_opening_id, last_reply_id,"
+    " paused_until, checkins_stopped, unreachable_since, last_reply_id,"
     " country, discreet, created_at, onboarded_at, keep_days, has_plan"
 )
 
@@ -95,7 +93,6 @@ def user_from_row(row: Row) -> User:
         paused_until=optional_from_epoch(row["paused_until"]),
         checkins_stopped=bool(row["checkins_stopped"]),
         unreachable_since=optional_from_epoch(row["unreachable_since"]),
-        last_opening_id=row["last_opening_id"],
         last_reply_id=row["last_reply_id"],
         country=row["country"],
         discreet=bool(row["discreet"]),
@@ -188,15 +185,6 @@ async def set_checkins_stopped(tx: Transaction, user_id: int, stopped: bool) -> 
 async def set_last_reply(tx: Transaction, user_id: int, reply_id: str) -> None:
     tx.changed_user_rows()
     await tx.execute("UPDATE users SET last_reply_id = ? WHERE id = ?", (reply_id, user_id))
-
-
-async def remember_openings(tx: Transaction, openings: Sequence[tuple[int, str]]) -> None:
-    """(user id, opening id): the first line each user was last sent."""
-    tx.changed_user_rows()
-    await tx.executemany(
-        "UPDATE users SET last_opening_id = ? WHERE id = ?",
-        [(opening_id, user_id) for user_id, opening_id in openings],
-    )
 
 
 async def mark_unreachable(tx: Transaction, address: Address, now: datetime) -> None:

@@ -180,7 +180,6 @@ def someone_in(timezone: str) -> User:
         paused_until=None,
         checkins_stopped=False,
         unreachable_since=None,
-        last_opening_id=None,
         last_reply_id=None,
         country=None,
         discreet=True,

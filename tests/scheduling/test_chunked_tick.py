@@ -190,7 +190,7 @@ async def test_claimed_rows_become_the_users_the_repository_reads(world: World) 
     async with db.transaction() as tx:
         await tx.execute(
             "UPDATE users SET quiet_start = '22:00', quiet_end = '07:00', paused_until = 5,"
-            " unreachable_since = 7, last_opening_id = 'o1', last_reply_id = 'r1',"
+            " unreachable_since = 7, last_reply_id = 'r1',"
             " country = 'IN', discreet = 1, keep_days = 30, weekdays = 21"
         )
     rows = await db.fetch_all(f"SELECT {prefixed_columns('u')} FROM users AS u")

@@ -21,7 +21,6 @@ ANA = User(
     paused_until=None,
     checkins_stopped=False,
     unreachable_since=None,
-    last_opening_id=None,
     last_reply_id=None,
     country=None,
     discreet=True,

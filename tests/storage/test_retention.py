@@ -8,6 +8,9 @@ from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
+from bot.storage import content_seen
+from bot.storage.content_seen import SeenKind
+from bot.storage.queries import to_epoch
 from bot.storage.retention import purge_expired
 from bot.storage.user_texts import TextKind, list_texts
 from bot.storage.users import find_user
@@ -96,3 +99,36 @@ async def test_keeping_longer_than_the_operator_allows_is_refused_kindly(
     await chat.press(text_of(Msg.KEEP_LONGEST))
     user = await find_user(services.db, "console", "u1")
     assert user is not None and user.keep_days is None
+
+
+async def test_what_was_shown_before_the_no_repeat_window_is_deleted_daily(
+    services: Services, clock: ManualClock
+) -> None:
+    # Enough users for several purge transactions, each with an old and a recent row.
+    db = services.db
+    users_count = content_seen.PURGE_BATCH_USERS * 2 + 7
+    now = clock.now()
+    old = now - content_seen.NO_REPEAT_WINDOW - timedelta(days=1)
+    recent = now - timedelta(days=2)
+    async with db.transaction() as tx:
+        await tx.executemany(
+            "INSERT INTO users (platform, platform_user_id, chat_id, locale, created_at)"
+            " VALUES ('console', ?, ?, 'en', ?)",
+            [(f"p{n}", f"c{n}", to_epoch(now)) for n in range(users_count)],
+        )
+    rows = await db.fetch_all("SELECT id FROM users")
+    ids = [row["id"] for row in rows]
+    async with db.transaction() as tx:
+        for when, item in ((old, "o-old"), (recent, "o-new")):
+            await content_seen.mark_seen(
+                tx, [(user_id, SeenKind.OPENING, item) for user_id in ids], when
+            )
+
+    purged = await content_seen.purge_older_than(db, now)
+
+    assert purged == len(ids)
+    kept = await db.fetch_all("SELECT DISTINCT item_id FROM content_seen")
+    assert [row["item_id"] for row in kept] == ["o-new"]
+    counted = await db.fetch_one("SELECT COUNT(*) AS n FROM content_seen")
+    assert counted is not None and counted["n"] == len(ids)
+    assert await content_seen.purge_older_than(db, now) == 0
