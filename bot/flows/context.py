@@ -173,10 +173,15 @@ class Keyboard:
     rows: tuple[tuple[tuple[str, str, str], ...], ...]
 
     def with_token(self, token: str) -> tuple[tuple[Button, ...], ...]:
-        # Lists, not generators, inside: this runs for every due check-in.
+        # This runs for every due check-in: lists, not generators, inside, and each
+        # Button made as the tuple it is (all three fields given), skipping the named
+        # tuple's own constructor, which only fills in the default.
+        make = tuple.__new__
         return tuple(
             [
-                tuple([Button(label, head + token + tail) for label, head, tail in row])
+                tuple(
+                    [make(Button, (label, head + token + tail, None)) for label, head, tail in row]
+                )
                 for row in self.rows
             ]
         )
