@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from bot.content_pack.collector import collector_paused
 from bot.content_pack.schema import DetectionContext, DetectionFile
 from bot.safety.normalise import (
     as_displayed,
@@ -155,22 +156,23 @@ class RuleBook:
     @classmethod
     def of(cls, files: Sequence[DetectionFile]) -> RuleBook:
         """Compiled once at load; every pattern already compiles (the pack checked it)."""
-        exceptions = [re.compile(item.pattern) for file in files for item in file.exceptions]
-        rules = [
-            CompiledRule(rule.id, Intent(rule.intent), re.compile(rule.pattern))
-            for file in files
-            for rule in file.rules
-        ]
-        file_of_rule = [position for position, file in enumerate(files) for _ in file.rules]
-        return cls(
-            files=tuple(files),
-            exceptions=tuple(exceptions),
-            rules=tuple(rules),
-            file_of_rule=tuple(file_of_rule),
-            # Which patterns can begin with which letters: the index every detection uses.
-            exception_index=StartIndex.of(exceptions),
-            rule_index=StartIndex.of([rule.pattern for rule in rules]),
-        )
+        with collector_paused():  # reading the patterns' beginnings builds many parse trees
+            exceptions = [re.compile(item.pattern) for file in files for item in file.exceptions]
+            rules = [
+                CompiledRule(rule.id, Intent(rule.intent), re.compile(rule.pattern))
+                for file in files
+                for rule in file.rules
+            ]
+            file_of_rule = [position for position, file in enumerate(files) for _ in file.rules]
+            return cls(
+                files=tuple(files),
+                exceptions=tuple(exceptions),
+                rules=tuple(rules),
+                file_of_rule=tuple(file_of_rule),
+                # Which patterns can begin with which letters: the index every detection uses.
+                exception_index=StartIndex.of(exceptions),
+                rule_index=StartIndex.of([rule.pattern for rule in rules]),
+            )
 
     def detector(self, file_order: Sequence[int]) -> Detector:
         """The book read with its files in this order (positions in `files`, each once).
