@@ -11,6 +11,7 @@ from typing import Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.content_pack import plurals
+from bot.content_pack.collector import collector_paused
 from bot.content_pack.countries import country_names
 from bot.content_pack.ids import (
     COUNT_NAMES,
@@ -187,6 +188,11 @@ def _load_languages(folder: Path, problems: list[Problem]) -> list[DetectionFile
 
 def load_pack(content_dir: Path, default_locale: str) -> ContentPack:
     """The validated pack; raises ContentError listing every problem found."""
+    with collector_paused():
+        return _load_pack(content_dir, default_locale)
+
+
+def _load_pack(content_dir: Path, default_locale: str) -> ContentPack:
     problems: list[Problem] = []
     locales: dict[str, LocaleContent] = {}
     if not content_dir.is_dir():

@@ -31,9 +31,23 @@ class LocatedYaml:
         return 1
 
 
+# libyaml reads the pack several times faster than the pure-Python parser (most of the
+# pack's load time was spent there). It builds the same nodes, with the same lines; its
+# error messages differ, so a file it refuses is read again by the pure-Python parser,
+# and a problem is reported in the same words, on the same line, as always.
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _compose(text: str) -> yaml.Node | None:
+    try:
+        return yaml.compose(text, Loader=_FAST_LOADER)
+    except yaml.YAMLError:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+
+
 def load_located(text: str) -> LocatedYaml:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = _compose(text)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else 1
@@ -43,39 +57,44 @@ def load_located(text: str) -> LocatedYaml:
     located = LocatedYaml(data=None)
     if node is not None:
         try:
-            located.data = _convert(node, (), located.lines)
+            located.data = _Converter(located.lines).convert(node, ())
         except RecursionError:
             raise YamlSyntaxError(1, "a value refers to itself") from None
     return located
 
 
-def _convert(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> Any:
-    lines[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        result: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise YamlSyntaxError(key_node.start_mark.line + 1, "merge keys (<<) are not used")
-            key = _scalar(key_node)
-            if key in result:
-                raise YamlSyntaxError(key_node.start_mark.line + 1, f"duplicate key {key!r}")
-            result[key] = _convert(value_node, (*path, key), lines)
-        return result
-    if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, (*path, index), lines) for index, item in enumerate(node.value)]
-    return _scalar(node)
+class _Converter:
+    """Plain values from the nodes, noting each one's line on the way. One constructor
+    builds every scalar of a file (a loader of its own for each cost more than the parse)."""
 
+    def __init__(self, lines: dict[Path_, int]) -> None:
+        self.lines = lines
+        self.constructor = yaml.constructor.SafeConstructor()
 
-def _scalar(node: yaml.Node) -> Any:
-    line = node.start_mark.line + 1
-    if not isinstance(node, yaml.ScalarNode):
-        raise YamlSyntaxError(line, "expected a plain value here")
-    loader = yaml.SafeLoader("")
-    try:
-        return loader.construct_object(node, deep=True)
-    except (yaml.YAMLError, ValueError, TypeError, OverflowError) as error:
-        # A value YAML can read but not build, such as the date 2025-02-30.
-        problem = getattr(error, "problem", None) or str(error)
-        raise YamlSyntaxError(line, f"cannot read this value: {problem}") from None
-    finally:
-        loader.dispose()
+    def convert(self, node: yaml.Node, path: Path_) -> Any:
+        self.lines[path] = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            result: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    line = key_node.start_mark.line + 1
+                    raise YamlSyntaxError(line, "merge keys (<<) are not used")
+                key = self.scalar(key_node)
+                if key in result:
+                    raise YamlSyntaxError(key_node.start_mark.line + 1, f"duplicate key {key!r}")
+                result[key] = self.convert(value_node, (*path, key))
+            return result
+        if isinstance(node, yaml.SequenceNode):
+            return [self.convert(item, (*path, index)) for index, item in enumerate(node.value)]
+        return self.scalar(node)
+
+    def scalar(self, node: yaml.Node) -> Any:
+        line = node.start_mark.line + 1
+        if not isinstance(node, yaml.ScalarNode):
+            raise YamlSyntaxError(line, "expected a plain value here")
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError, TypeError, OverflowError) as error:
+            # A value YAML can read but not build, such as the date 2025-02-30.
+            problem = getattr(error, "problem", None) or str(error)
+            raise YamlSyntaxError(line, f"cannot read this value: {problem}") from None

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from bot.content_pack.collector import collector_paused
 from bot.content_pack.schema import DetectionContext, DetectionFile
 from bot.safety.normalise import (
     as_displayed,
@@ -94,7 +96,6 @@ class CompiledRule:
     id: str
     intent: Intent
     pattern: re.Pattern[str]
-    cues: ContextCues = ContextCues()
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,17 +141,77 @@ class Detection:
 
 
 @dataclass(frozen=True)
-class Detector:
-    exceptions: tuple[re.Pattern[str], ...]
-    rules: tuple[CompiledRule, ...]  # the most urgent intents first
-    _exception_index: StartIndex = field(init=False, repr=False)
-    _rule_index: StartIndex = field(init=False, repr=False)
+class RuleBook:
+    """Every file's patterns, compiled and indexed: the costly part of a detector, done
+    once. Each locale reads the same book (every language is screened whatever the
+    locale); only the order its rules are tried in is its own."""
 
-    def __post_init__(self) -> None:
-        # Built once with the detector: which patterns can begin with which letters.
-        object.__setattr__(self, "_exception_index", StartIndex.of(self.exceptions))
-        patterns = [rule.pattern for rule in self.rules]
-        object.__setattr__(self, "_rule_index", StartIndex.of(patterns))
+    files: tuple[DetectionFile, ...]
+    exceptions: tuple[re.Pattern[str], ...]
+    rules: tuple[CompiledRule, ...]  # file by file, each file's in its own order
+    file_of_rule: tuple[int, ...]  # the position in `files` of each rule's file
+    exception_index: StartIndex = field(repr=False)
+    rule_index: StartIndex = field(repr=False)
+
+    @classmethod
+    def of(cls, files: Sequence[DetectionFile]) -> RuleBook:
+        """Compiled once at load; every pattern already compiles (the pack checked it)."""
+        with collector_paused():  # reading the patterns' beginnings builds many parse trees
+            exceptions = [re.compile(item.pattern) for file in files for item in file.exceptions]
+            rules = [
+                CompiledRule(rule.id, Intent(rule.intent), re.compile(rule.pattern))
+                for file in files
+                for rule in file.rules
+            ]
+            file_of_rule = [position for position, file in enumerate(files) for _ in file.rules]
+            return cls(
+                files=tuple(files),
+                exceptions=tuple(exceptions),
+                rules=tuple(rules),
+                file_of_rule=tuple(file_of_rule),
+                # Which patterns can begin with which letters: the index every detection uses.
+                exception_index=StartIndex.of(exceptions),
+                rule_index=StartIndex.of([rule.pattern for rule in rules]),
+            )
+
+    def detector(self, file_order: Sequence[int]) -> Detector:
+        """The book read with its files in this order (positions in `files`, each once).
+        The most urgent rules first, whatever their language: once a full crisis match is
+        found, the other crisis rules need not run. Among rules of the same intent, the
+        earlier file's first: its rule is the one a match names when rules of two
+        languages match the same words (and the reply's language follows it)."""
+        if sorted(file_order) != list(range(len(self.files))):
+            raise ValueError(f"not an order of the book's {len(self.files)} files: {file_order}")
+        rank = {position: place for place, position in enumerate(file_order)}
+        order = sorted(
+            range(len(self.rules)),
+            key=lambda number: (
+                PRIORITY.index(self.rules[number].intent),
+                rank[self.file_of_rule[number]],
+            ),
+        )
+        # The context cues of all languages together: a word can match a rule of another
+        # language than the one it is written in ("suicidio" matches an English rule), and
+        # the signs around it are then in its own.
+        contexts = [self.files[position].context for position in file_order]
+        cues = _compile_cues([context for context in contexts if context is not None])
+        return Detector(self, tuple(order), cues)
+
+
+@dataclass(frozen=True)
+class Detector:
+    book: RuleBook
+    order: tuple[int, ...]  # the book's rule numbers, the most urgent intents first
+    cues: ContextCues
+
+    @property
+    def exceptions(self) -> tuple[re.Pattern[str], ...]:
+        return self.book.exceptions
+
+    @property
+    def rules(self) -> tuple[CompiledRule, ...]:
+        """The rules in the order they are tried."""
+        return tuple(self.book.rules[number] for number in self.order)
 
     def detect(self, text: str) -> Detection:
         normalised = normalise(text)
@@ -163,10 +224,14 @@ class Detector:
 
     def _match(self, normalised: str, found: dict[Intent, Match]) -> None:
         screened = self._without_idioms(normalised)
-        hits = self._rule_index.matches(screened)
-        for number, rule in enumerate(self.rules):
+        hits = self.book.rule_index.matches(screened)
+        rules = self.book.rules
+        for number in self.order:
+            if number not in hits:
+                continue
+            rule = rules[number]
             settled = found.get(rule.intent)
-            if number not in hits or (settled is not None and settled.full):
+            if settled is not None and settled.full:
                 continue
             if rule.intent not in SAFETY_INTENTS:
                 found.setdefault(rule.intent, Match(rule.intent, rule.id))
@@ -174,7 +239,7 @@ class Detector:
             # Crisis and danger: every place the rule matches counts, since one softened
             # mention ("i'd never hurt myself") must not hide a real one later on.
             for hit in hits[number]:
-                full = not _softened(screened, hit, rule.cues, rule.intent)
+                full = not _softened(screened, hit, self.cues, rule.intent)
                 if settled is None or (full and not settled.full):
                     settled = found[rule.intent] = Match(rule.intent, rule.id, full)
                 if full:
@@ -185,7 +250,7 @@ class Detector:
         crisis phrase elsewhere in the same message still matches its rule."""
         spans = sorted(
             hit.span()
-            for hits in self._exception_index.matches(normalised).values()
+            for hits in self.book.exception_index.matches(normalised).values()
             for hit in hits
         )
         if not spans:
@@ -354,28 +419,10 @@ def _clause_words(text: str, backwards: bool = False) -> list[str]:
     return _WORD.findall(parts[-1] if backwards else parts[0])
 
 
-def compile_detector(files: list[DetectionFile]) -> Detector:
+def compile_detector(files: Sequence[DetectionFile]) -> Detector:
     """One detector for every language's rules, so a message is screened in all of them
-    whatever the user's locale. Compiled once at load; every pattern already compiles."""
-    exceptions = [re.compile(item.pattern) for file in files for item in file.exceptions]
-    # The context cues of all languages together: a word can match a rule of another
-    # language than the one it is written in ("suicidio" matches an English rule), and
-    # the signs around it are then in its own.
-    cues = _compile_cues([file.context for file in files if file.context is not None])
-    rules = [
-        CompiledRule(
-            rule.id,
-            Intent(rule.intent),
-            re.compile(rule.pattern),
-            cues,
-        )
-        for file in files
-        for rule in file.rules
-    ]
-    # The most urgent rules first, whatever their language: once a full crisis match is
-    # found, the other crisis rules need not run.
-    rules.sort(key=lambda rule: PRIORITY.index(rule.intent))
-    return Detector(exceptions=tuple(exceptions), rules=tuple(rules))
+    whatever the user's locale; among rules of the same intent, the earlier file's first."""
+    return RuleBook.of(files).detector(range(len(files)))
 
 
 def _compile_cues(contexts: list[DetectionContext]) -> ContextCues:

@@ -19,7 +19,7 @@ from bot.safety.rules import (
     Detector,
     Intent,
     ReplyLevel,
-    compile_detector,
+    RuleBook,
 )
 
 # Static button data: these presses need no token. All but the country choice change
@@ -55,27 +55,25 @@ _COMPILED_PACKS = 4
 
 
 def _detectors_of(content: ContentPack) -> dict[str, Detector]:
-    """Each locale's rules with every language's, compiled once per pack. The other
-    locales' rules are screened too (its own first): someone whose locale is Spanish may
-    still write in English, and their crisis words must be read all the same."""
+    """Each locale's rules with every language's, the locale's own tried first: someone
+    whose locale is Spanish may still write in English, and their crisis words must be
+    read all the same. Every locale screens the same rules, so they are compiled once,
+    into one book; each locale's detector only orders it (its own file first, then the
+    other locales', then the languages'), so a match names the rule of the user's own
+    language where two languages' rules match the same words."""
     found = _COMPILED.get(id(content))
     if found is not None and found[0] is content:
         return found[1]
     if len(_COMPILED) >= _COMPILED_PACKS:
         _COMPILED.clear()
+    locales = sorted(content.locales)
+    book = RuleBook.of([*(content.locales[name].detection for name in locales), *content.languages])
+    languages = range(len(locales), len(book.files))
     detectors = {
-        locale: compile_detector(
-            [
-                pack.detection,
-                *(
-                    other.detection
-                    for name, other in sorted(content.locales.items())
-                    if name != locale
-                ),
-                *content.languages,
-            ]
+        locale: book.detector(
+            [own, *(other for other in range(len(locales)) if other != own), *languages]
         )
-        for locale, pack in content.locales.items()
+        for own, locale in enumerate(locales)
     }
     _COMPILED[id(content)] = (content, detectors)
     return detectors

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import open_services
+from bot.config import Settings
 from bot.content_pack.ids import Command, Msg, placeholders_for
 from bot.content_pack.loader import ContentError, check_pack, load_pack
 from bot.content_pack.pack import ContentPack
@@ -167,3 +169,24 @@ def test_a_topic_message_file_adds_its_messages_and_may_not_repeat_one(pack_copy
     topic.write_text('locale: en\nmessages:\n  checkin.skip_note: "Skip it"\n', "utf-8")
     pack = load_pack(pack_copy, "en")
     assert pack.text("en", Msg.SKIP_NOTE) == "Skip it"
+
+
+async def test_a_broken_pack_stops_start_up_before_the_database_opens(
+    pack_copy: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole pack is checked at every start, the other languages' rules and the
+    second locale's files included: a rule that does not compile, or a file libyaml and
+    the pure-Python parser both refuse, keeps the bot from answering anyone."""
+    language = pack_copy / "detection" / "de.yaml"
+    replace_in(language, "pattern: '\\b(?:lach", "pattern: '\\b((?:lach")  # one ( left open
+    spanish = pack_copy / "es" / "messages.yaml"
+    replace_in(spanish, "messages:\n", "messages:\n  broken: [\n")
+    monkeypatch.setenv("STEADY_CONTENT_DIR", str(pack_copy))  # the rest as the fixture set it
+    broken = Settings(_env_file=None)
+    with pytest.raises(ContentError) as raised:
+        async with open_services(broken):
+            pass
+    problems = raised.value.problems
+    assert any(p.file == language and "pattern does not compile" in p.message for p in problems)
+    assert any(p.file == spanish and "invalid YAML" in p.message for p in problems)
+    assert not broken.database_file.exists()
