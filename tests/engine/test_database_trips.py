@@ -1,11 +1,12 @@
 """One event, few trips to the database: the user's row is read once and passed down, and
 a transaction's statements travel to the database thread together.
 
-Counted where they happen: every statement SQLite runs (its trace callback, on both
-connections) and every function sent to a connection's thread (aiosqlite's queue).
+Counted where they happen: every statement SQLite runs (its trace callback, on every
+connection) and every function sent to a connection's thread (aiosqlite's queue).
 Before this was built, a mood button press read the user's row 4 times in 9 statements
 (15 statements and trips counting BEGIN and COMMIT), and a saved check-in 4 times in 13
-(19 trips). Now: 4 trips for the press, 5 for the save."""
+(19 trips). Then 4 trips for the press, 5 for the save; now that short reads run in
+place, on the event loop's own connection, 2 and 1: only the writes travel."""
 
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ async def trips(services: Services, monkeypatch: pytest.MonkeyPatch) -> AsyncIte
     db = services.db
     for connection in (db._writer, db._reader):
         await connection.set_trace_callback(counted.statements.append)
+    db._in_place.set_trace_callback(counted.statements.append)
     real = aiosqlite.Connection._execute
 
     async def hop(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -56,6 +58,7 @@ async def trips(services: Services, monkeypatch: pytest.MonkeyPatch) -> AsyncIte
     monkeypatch.undo()
     for connection in (db._writer, db._reader):
         await connection.set_trace_callback(None)
+    db._in_place.set_trace_callback(None)
 
 
 async def onboarded_at_the_urge_question(chat: Conversation, text_of: Callable[..., str]) -> None:
@@ -72,9 +75,9 @@ async def test_a_mood_press_reads_the_user_once_in_few_trips(
     await chat.press(text_of(Msg.MOOD_4))
     assert chat.text.endswith(text_of(Msg.ASK_URGE))  # the press did what it should
     assert trips.user_row_reads == 1
-    # Read the user, read the position; move (one trip); keep the new question (one
-    # trip: the position it belongs to is the one just written, not read back).
-    assert trips.hops <= 4, trips.statements
+    # Read the user, read the position (in place, no trip); move (one trip); keep the
+    # new question (one trip: the position it belongs to is the one just written).
+    assert trips.hops <= 2, trips.statements
     assert len(trips.statements) <= 8, trips.statements
 
 
@@ -90,9 +93,9 @@ async def test_a_saved_check_in_reads_the_user_once_and_writes_in_one_trip(
     writes = [sql for sql in trips.statements if not sql.startswith("SELECT")]
     assert writes[0] == "BEGIN IMMEDIATE" and writes[-1] == "COMMIT"
     assert writes.count("BEGIN IMMEDIATE") == 1  # one transaction for the whole save
-    # Read the user, the position, the replies seen lately; save (one trip); read the
-    # position after (none: the check-in is over).
-    assert trips.hops <= 5, trips.statements
+    # Read the user, the position, the replies seen lately (in place, no trip); save
+    # (one trip); read the position after (none: the check-in is over).
+    assert trips.hops <= 1, trips.statements
     row = await services.db.fetch_one("SELECT mood, urge, note FROM checkins")
     assert row is not None and (row["mood"], row["urge"], row["note"]) == (4, "none", None)
     assert await services.db.fetch_one("SELECT 1 FROM flow_positions") is None
