@@ -28,6 +28,7 @@ import asyncpg
 
 from bot.logs import get_logger, log_event
 from bot.observability.metrics import Metrics
+from bot.storage import advisory_locks
 
 log = get_logger("leadership")
 
@@ -133,7 +134,7 @@ class AdvisoryLeadership:
         self.attempts += 1
         try:
             took = await asyncio.wait_for(
-                connection.fetchval("SELECT pg_try_advisory_lock($1)", ROLE_KEYS[role]),
+                advisory_locks.try_lock(connection, ROLE_KEYS[role]),
                 self._check_seconds,
             )
         except (OSError, TimeoutError, asyncpg.PostgresError) as error:
@@ -162,7 +163,7 @@ class AdvisoryLeadership:
         while True:
             await asyncio.sleep(self._check_seconds)
             try:
-                await asyncio.wait_for(connection.fetchval("SELECT 1"), self._check_seconds)
+                await asyncio.wait_for(advisory_locks.ping(connection), self._check_seconds)
             except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
                 return
 

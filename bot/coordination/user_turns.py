@@ -23,6 +23,7 @@ from typing import Protocol
 import asyncpg
 
 from bot.core.keyed_lock import KeyedLock
+from bot.storage import advisory_locks
 
 UserKey = tuple[str, str]  # (platform, platform's user id)
 
@@ -64,7 +65,7 @@ class DatabaseTurns:
     async def hold(self, user: UserKey) -> AsyncIterator[None]:
         key = lock_key(user)
         async with self._locks.hold(user), self._pool.acquire() as connection:
-            await connection.execute("SELECT pg_advisory_lock($1)", key)
+            await advisory_locks.lock(connection, key)
             try:
                 yield
             finally:
@@ -72,4 +73,4 @@ class DatabaseTurns:
                 # resets or drops the connection on its return, which lets go of every
                 # advisory lock it held: the update's own error is the one to report.
                 with contextlib.suppress(Exception):
-                    await connection.execute("SELECT pg_advisory_unlock($1)", key)
+                    await advisory_locks.unlock(connection, key)
