@@ -130,7 +130,11 @@ class TelegramAdapter:
 
     # Lifecycle --------------------------------------------------------------------------
 
-    async def start(self) -> None:
+    async def start(self, poll: bool = True) -> None:
+        """Log in and begin answering. In webhook mode every worker serves the webhook. In
+        polling mode `poll=False` starts everything but the polling: a worker that is not
+        the poller still sends (its replies to the webhook-less, its scheduled messages),
+        and takes polling over with `start_polling` once it becomes the leader."""
         base = self._config.base_url.rstrip("/")
         application = (
             Application.builder()
@@ -166,13 +170,29 @@ class TelegramAdapter:
                 webhook_url=self._config.webhook_url,
                 secret_token=self._config.webhook_secret,
             )
-        else:
-            await application.updater.start_polling(  # type: ignore[union-attr]
-                timeout=self._config.poll_timeout, drop_pending_updates=False
-            )
+        elif poll:
+            await self.start_polling()
         await application.start()
         self._background.keep(self._sent_log.flush_forever())
         log_event(log, "telegram.started", webhook=bool(self._config.webhook_url))
+
+    async def start_polling(self) -> None:
+        """Fetch updates from Telegram (one worker at a time may: a second is refused)."""
+        application = self._application
+        assert application is not None and application.updater is not None
+        if not application.updater.running:
+            await application.updater.start_polling(
+                timeout=self._config.poll_timeout, drop_pending_updates=False
+            )
+            log_event(log, "telegram.polling_started")
+
+    async def stop_polling(self) -> None:
+        """Stop fetching updates; those in hand are still answered."""
+        application = self._application
+        updater = None if application is None else application.updater
+        if updater is not None and updater.running:
+            await updater.stop()
+            log_event(log, "telegram.polling_stopped")
 
     async def stop(self) -> None:
         application = self._application
