@@ -144,7 +144,11 @@ class DiscordAdapter:
 
     # Lifecycle --------------------------------------------------------------------------
 
-    async def start(self) -> None:
+    async def start(self, gateway: bool = True) -> None:
+        """Log in, register the commands, and (with `gateway`) connect to the gateway,
+        where users' messages, commands and presses arrive. A bot holds one gateway
+        connection: with several workers only the leader connects, and the others send
+        their scheduled messages over the HTTP API alone (`gateway=False`)."""
         self._point_at_endpoints()
         client = _Client(
             self,
@@ -166,12 +170,13 @@ class DiscordAdapter:
                 _, url, _ = await client.http.get_bot_gateway()
                 DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
             await self._sync_commands()
-            self._gateway = asyncio.create_task(client.connect(), name="discord-gateway")
-            await self._until_ready()
+            if gateway:
+                self._gateway = asyncio.create_task(client.connect(), name="discord-gateway")
+                await self._until_ready()
         except BaseException:
             await self.stop()
             raise
-        log_event(log, "discord.started", guilds=len(client.guilds))
+        log_event(log, "discord.started", guilds=len(client.guilds), gateway=gateway)
 
     def _point_at_endpoints(self) -> None:
         """discord.py builds every URL from `Route.BASE` and, for a plain (unsharded) client,
