@@ -12,6 +12,8 @@ from tests.helpers.waiting import until
 
 ANA = ("telegram", "100")
 BEN = ("telegram", "200")
+# Ana's second update waits for her first; Ben's waits for neither.
+IN_TURN = ["first begins", "ben", "first ends", "second begins"]
 
 
 @pytest.fixture
@@ -57,24 +59,14 @@ async def handled_in_turn(first: UserTurns, second: UserTurns) -> list[str]:
 
 async def test_in_one_process_a_users_updates_take_turns() -> None:
     turns = InProcessTurns()
-    assert await handled_in_turn(turns, turns) == [
-        "first begins",
-        "ben",
-        "first ends",
-        "second begins",
-    ]
+    assert await handled_in_turn(turns, turns) == IN_TURN
 
 
 async def test_across_workers_a_users_updates_take_turns(
     two_workers: tuple[DatabaseTurns, DatabaseTurns],
 ) -> None:
     first, second = two_workers
-    assert await handled_in_turn(first, second) == [
-        "first begins",
-        "ben",
-        "first ends",
-        "second begins",
-    ]
+    assert await handled_in_turn(first, second) == IN_TURN
 
 
 async def test_a_failed_update_lets_the_user_go(
