@@ -31,7 +31,7 @@ from bot.config import Settings, decode_key
 from bot.storage.crypto import TextCipher, WrongKeyError, generate_key_text
 from bot.storage.db import Database, Transaction
 from bot.storage.meta import verify_key
-from bot.storage.process_lock import ProcessLock
+from bot.storage.opening import opened_database
 
 BeforeCommit = Callable[[], Awaitable[None]]
 
@@ -180,18 +180,11 @@ async def rotate(
     """
     if settings.encryption_key is not None and publish is None:
         raise RotationError("the key comes from STEADY_ENCRYPTION_KEY: nowhere to write it")
-    if not settings.database_file.exists():
+    if settings.database_url is None and not settings.database_file.exists():
         raise RotationError(f"there is no database at {settings.database_file}")
-    lock = ProcessLock(settings.database_file)
-    lock.acquire()  # AlreadyRunningError while the bot (or another rotation) holds it
-    try:
-        db = await Database.open(settings.database_file)
-        try:
-            return await _rotate_open(db, settings, publish, before_commit)
-        finally:
-            await db.close()
-    finally:
-        lock.release()
+    # On SQLite, AlreadyRunningError while the bot (or another rotation) holds the file.
+    async with opened_database(settings) as db:
+        return await _rotate_open(db, settings, publish, before_commit)
 
 
 async def _rotate_open(

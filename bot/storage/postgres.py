@@ -1,0 +1,215 @@
+"""PostgreSQL through an asyncpg pool: the same `Database` as SQLite's, for several workers.
+
+Each `transaction()` takes one pooled connection for its BEGIN..COMMIT (taken at its
+first statement: a transaction that runs none costs nothing); reads outside a
+transaction go to whichever pooled connection is free. Repositories write SQLite's
+`?` and `:name` placeholders; `PlaceholderCache` turns each statement text into
+PostgreSQL's `$1..$n` once.
+
+There is no write-ahead log of ours to copy back: the checkpoint helpers do nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import asyncpg
+
+from bot.logs import get_logger, log_event
+from bot.storage.backend import (
+    Database,
+    Dialect,
+    Params,
+    Row,
+    StatementCounter,
+    Transaction,
+    WriteHolds,
+)
+from bot.storage.placeholders import PlaceholderCache
+from bot.storage.postgres_migrations import apply_postgres_migrations
+
+log = get_logger("db")
+
+T = TypeVar("T")
+
+# As SQLite's: a transaction open longer than this is logged, and the benchmarks report it.
+LONG_WRITE_HOLD_SECONDS = 0.1
+POOL_MIN = 1
+POOL_MAX = 10
+
+POSTGRES = Dialect(
+    name="postgres",
+    integers_from_json="SELECT value::bigint AS value FROM json_array_elements_text(?::json)",
+    comma_joined="string_agg({}, ',')",
+    tables_with_column=(
+        "SELECT table_name AS name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND column_name = ?"
+    ),
+    # schema_version is the migrations' own bookkeeping, as SQLite's user_version is.
+    tables=(
+        "SELECT table_name AS name FROM information_schema.tables"
+        " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+        " AND table_name <> 'schema_version'"
+    ),
+)
+
+
+def rows_changed(status: str) -> int:
+    """The count at the end of a command tag: 'UPDATE 3', 'INSERT 0 1', 'DELETE 0'."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresTransaction(Transaction):
+    """A pooled connection in a transaction, begun at the first statement."""
+
+    def __init__(self, pool: asyncpg.Pool, counter: StatementCounter, sql: PlaceholderCache):
+        self._pool = pool
+        self._counter = counter
+        self._sql = sql
+        self.dialect = POSTGRES
+        self.user_rows_changed = False
+        self.connection: asyncpg.Connection | None = None
+        self.begun: Any = None  # asyncpg's transaction, once started
+
+    async def _connection(self) -> asyncpg.Connection:
+        self._counter.count += 1
+        self._counter.hops += 1
+        if self.connection is None:
+            self.connection = await self._pool.acquire()
+            self.begun = self.connection.transaction()
+            self._counter.hops += 1
+            await self.begun.start()
+        return self.connection
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        text, args = self._sql.positional(sql, params)
+        status = await (await self._connection()).execute(text, *args)
+        return rows_changed(status)
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        text, args = self._sql.positional(sql + " RETURNING id", params)
+        row_id = await (await self._connection()).fetchval(text, *args)
+        if row_id is None:
+            raise RuntimeError("INSERT produced no row id")
+        return int(row_id)
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        listed = list(rows)
+        if not listed:
+            return
+        text, _ = self._sql.positional(sql, listed[0])
+        args = [self._sql.positional(sql, params)[1] for params in listed]
+        await (await self._connection()).executemany(text, args)
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        text, args = self._sql.positional(sql, params)
+        return list(await (await self._connection()).fetch(text, *args))
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        text, args = self._sql.positional(sql, params)
+        row: Row | None = await (await self._connection()).fetchrow(text, *args)
+        return row
+
+
+class PostgresDatabase(Database):
+    dialect = POSTGRES
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+        self._counter = StatementCounter()
+        self._sql = PlaceholderCache()
+        self.write_holds = WriteHolds()
+        self.user_rows_version = 0
+
+    @classmethod
+    async def connect(cls, url: str) -> PostgresDatabase:
+        """Open a pool on `url` and bring the schema up to date."""
+        pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX)
+        try:
+            async with pool.acquire() as connection:
+                await apply_postgres_migrations(connection)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool)
+
+    @property
+    def statements(self) -> int:
+        return self._counter.count
+
+    @property
+    def hops(self) -> int:
+        return self._counter.hops
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresTransaction]:
+        held_since = time.perf_counter()
+        tx = PostgresTransaction(self._pool, self._counter, self._sql)
+        try:
+            yield tx
+            if tx.begun is not None:
+                self._counter.hops += 1
+                await tx.begun.commit()
+        except BaseException:
+            if tx.begun is not None:
+                await _rollback(tx)
+            raise
+        finally:
+            if tx.connection is not None:
+                await self._pool.release(tx.connection)
+            self._held(held_since)
+        if tx.user_rows_changed:
+            self.user_rows_version += 1
+
+    async def in_one_hop(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+        """One transaction; each statement is its own round trip here."""
+        async with self.transaction() as tx:
+            return await body(tx)
+
+    def _held(self, since: float) -> None:
+        held = time.perf_counter() - since
+        self.write_holds.last = held
+        self.write_holds.longest = max(self.write_holds.longest, held)
+        if held > LONG_WRITE_HOLD_SECONDS:
+            log_event(log, "db.write_held_long", logging.INFO, ms=round(held * 1000))
+
+    @asynccontextmanager
+    async def log_copied_aside(self) -> AsyncIterator[None]:
+        yield
+
+    async def copy_log_aside(self) -> None:
+        return None
+
+    async def checkpoint(self) -> None:
+        """Deleted rows are gone for every later reader at COMMIT; the server's own
+        write-ahead log and vacuum are the operator's to run."""
+        return None
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        self._counter.count += 1
+        self._counter.hops += 1
+        text, args = self._sql.positional(sql, params)
+        return list(await self._pool.fetch(text, *args))
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        self._counter.count += 1
+        self._counter.hops += 1
+        text, args = self._sql.positional(sql, params)
+        row: Row | None = await self._pool.fetchrow(text, *args)
+        return row
+
+
+async def _rollback(tx: PostgresTransaction) -> None:
+    # A connection that broke mid-transaction cannot roll back; the pool discards it.
+    try:
+        await tx.begun.rollback()
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
+        log_event(log, "db.rollback_failed", logging.ERROR, exc_info=error)
