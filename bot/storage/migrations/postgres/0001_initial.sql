@@ -1,6 +1,8 @@
--- The first schema, as migrations/0001_initial.sql has it for SQLite. Times are Unix
+-- The first schema, as SQLite's 0001_initial.sql has it. Times are Unix
 -- seconds (UTC) in BIGINT; flags are INTEGER 0/1 as in SQLite, so one SQL text serves both.
 -- Only what features need: no names, no usernames, no message text in clear.
+-- Texts that are sorted (times, ids, part names) are COLLATE "C": in byte order, as
+-- SQLite sorts them, whatever locale the database was created with.
 
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,

@@ -2,8 +2,8 @@
 -- repeat within a month. Only item ids from the content pack, never text.
 CREATE TABLE content_seen (
     user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    kind    TEXT   NOT NULL CHECK (kind IN ('reply', 'opening', 'reflection')),
-    item_id TEXT   NOT NULL,
+    kind    TEXT   COLLATE "C" NOT NULL CHECK (kind IN ('reply', 'opening', 'reflection')),
+    item_id TEXT   COLLATE "C" NOT NULL,
     seen_at BIGINT NOT NULL,
     PRIMARY KEY (user_id, kind, item_id)
 );

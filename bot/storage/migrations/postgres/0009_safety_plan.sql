@@ -2,7 +2,7 @@
 -- words sealed like reasons (bound to the user's row id). No row: the part is empty.
 CREATE TABLE safety_plan_parts (
     user_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    part       TEXT   NOT NULL,
+    part       TEXT   COLLATE "C" NOT NULL,
     body       BYTEA  NOT NULL,
     updated_at BIGINT NOT NULL,
     PRIMARY KEY (user_id, part)
