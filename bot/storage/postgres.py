@@ -200,11 +200,9 @@ class PostgresDatabase(Database):
         return list(await self._pool.fetch(text, *args))
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        self._counter.count += 1
-        self._counter.hops += 1
-        text, args = self._sql.positional(sql, params)
-        row: Row | None = await self._pool.fetchrow(text, *args)
-        return row
+        # Through fetch_all, as SQLite's: whatever holds reads back holds both.
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
 
 
 async def _rollback(tx: PostgresTransaction) -> None:
