@@ -38,7 +38,7 @@ T = TypeVar("T")
 
 # As SQLite's: a transaction open longer than this is logged, and the benchmarks report it.
 LONG_WRITE_HOLD_SECONDS = 0.1
-POOL_MIN = 1
+POOL_MIN = 4  # ready before the first busy moment: a new connection takes a while
 POOL_MAX = 10
 
 POSTGRES = Dialect(
