@@ -12,11 +12,17 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.app import open_services
+from bot.config import Settings
+from bot.content_pack.pack import ContentPack
+from bot.core.clock import ManualClock
+from bot.core.events import Address
 from bot.storage.db import SqliteDatabase
 from bot.storage.migrations import POSTGRES_FOLDER, Migration, MigrationError, bundled_migrations
 from bot.storage.placeholders import PlaceholderCache, PlaceholderError, translate
 from bot.storage.postgres import PostgresDatabase, rows_changed
 from bot.storage.postgres_migrations import apply_postgres_migrations, schema_version
+from bot.storage.users import ensure_user, find_user
 from tests.helpers.postgres import ThrowawayDatabases
 
 # Deselected without a server, like every PostgreSQL variant (see conftest.py).
@@ -190,3 +196,17 @@ async def test_a_transaction_commits_whole_or_not_at_all(backend: str, empty_dat
         assert user is not None and (user["id"], user["locale"]) == (first, "es")
     finally:
         await db.close()
+
+
+@on_postgres
+async def test_two_processes_share_one_postgresql_database(
+    backend: str, settings: Settings, clock: ManualClock, content: ContentPack
+) -> None:
+    """No single-instance lock on PostgreSQL: what one writes, the other reads."""
+    async with (
+        open_services(settings, clock, content) as first,
+        open_services(settings, clock, content) as second,
+    ):
+        async with first.db.transaction() as tx:
+            await ensure_user(tx, Address("console", "c1", "u1"), "en", clock.now())
+        assert await find_user(second.db, "console", "u1") is not None
