@@ -188,8 +188,8 @@ async def rotate(
         raise RotationError("the key comes from STEADY_ENCRYPTION_KEY: nowhere to write it")
     if settings.database_url is None and not settings.database_file.exists():
         raise RotationError(f"there is no database at {settings.database_file}")
-    # On SQLite, AlreadyRunningError while the bot (or another rotation) holds the file.
-    async with opened_database(settings) as db:
+    # AlreadyRunningError while the bot (or another rotation) holds the database.
+    async with opened_database(settings, alone=True) as db:
         return await _rotate_open(db, settings, publish, before_commit)
 
 

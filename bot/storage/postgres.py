@@ -205,6 +205,37 @@ class PostgresDatabase(Database):
         return rows[0] if rows else None
 
 
+# Held shared by every running Steady, exclusively by a key rotation (any fixed number).
+RUNNING_LOCK = 0x5354454144 + 1
+
+
+class RunningHold:
+    """Who has the database open, as an advisory lock on a connection of its own (a
+    pooled one drops its locks when it goes back to the pool). Running bots hold it
+    shared, so several workers share a database; a key rotation needs it alone, or
+    workers still sealing with the old key would write what nothing can open."""
+
+    def __init__(self, url: str, alone: bool) -> None:
+        self._url = url
+        self._alone = alone
+        self._connection: asyncpg.Connection | None = None
+
+    async def acquire(self) -> bool:
+        """False when it is held otherwise (a rotation, or a running bot for a rotation)."""
+        connection = await asyncpg.connect(self._url)
+        take = "pg_try_advisory_lock" if self._alone else "pg_try_advisory_lock_shared"
+        if not await connection.fetchval(f"SELECT {take}($1)", RUNNING_LOCK):
+            await connection.close()
+            return False
+        self._connection = connection
+        return True
+
+    async def release(self) -> None:
+        if self._connection is not None:
+            await self._connection.close()  # the session's locks go with it
+            self._connection = None
+
+
 async def _rollback(tx: PostgresTransaction) -> None:
     # A connection that broke mid-transaction cannot roll back; the pool discards it.
     try:

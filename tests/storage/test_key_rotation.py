@@ -259,7 +259,6 @@ async def test_a_rotation_killed_midway_is_settled_by_the_next_one(
     await everything_readable(settings, clock)
 
 
-@pytest.mark.sqlite_only  # PostgreSQL is shared by design: no process holds it
 async def test_rotation_is_refused_while_steady_runs(
     settings: Settings, clock: ManualClock
 ) -> None:

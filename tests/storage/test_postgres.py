@@ -19,6 +19,7 @@ from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.storage.db import SqliteDatabase
 from bot.storage.migrations import POSTGRES_FOLDER, Migration, MigrationError, bundled_migrations
+from bot.storage.opening import database_name
 from bot.storage.placeholders import PlaceholderCache, PlaceholderError, translate
 from bot.storage.postgres import PostgresDatabase, rows_changed
 from bot.storage.postgres_migrations import apply_postgres_migrations, schema_version
@@ -210,3 +211,10 @@ async def test_two_processes_share_one_postgresql_database(
         async with first.db.transaction() as tx:
             await ensure_user(tx, Address("console", "c1", "u1"), "en", clock.now())
         assert await find_user(second.db, "console", "u1") is not None
+
+
+def test_the_database_is_named_to_the_operator_without_its_password() -> None:
+    settings = Settings(
+        _env_file=None, STEADY_DATABASE_URL="postgresql://steady:s3cret@db:6543/bot"
+    )
+    assert database_name(settings) == "PostgreSQL at db:6543/bot"
