@@ -2,7 +2,14 @@
 
 Each `transaction()` takes one pooled connection for its BEGIN..COMMIT (taken at its
 first statement: a transaction that runs none costs nothing); reads outside a
-transaction go to whichever pooled connection is free. Repositories write SQLite's
+transaction go to whichever pooled connection is free.
+
+Write transactions run one at a time, as on SQLite: the bot's code relies on it (a
+/forget waits for a tick's claim to commit, and the other way round). Run side by
+side they took their row locks in different orders and deadlocked. So each takes
+the writer: an asyncio lock in this process (a waiting transaction holds no pooled
+connection), and an advisory lock for the transaction, sent with its BEGIN, across
+all workers on the database. Repositories write SQLite's
 `?` and `:name` placeholders; `PlaceholderCache` turns each statement text into
 PostgreSQL's `$1..$n` once.
 
@@ -11,6 +18,7 @@ There is no write-ahead log of ours to copy back: the checkpoint helpers do noth
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
@@ -40,6 +48,9 @@ T = TypeVar("T")
 LONG_WRITE_HOLD_SECONDS = 0.1
 POOL_MIN = 4  # ready before the first busy moment: a new connection takes a while
 POOL_MAX = 10
+# Held by each write transaction, across workers (any fixed number, unlike the others).
+WRITER_LOCK = 0x5354454144 + 2
+_BEGIN_AS_THE_WRITER = f"BEGIN; SELECT pg_advisory_xact_lock({WRITER_LOCK})"
 
 POSTGRES = Dialect(
     name="postgres",
@@ -73,17 +84,20 @@ class PostgresTransaction(Transaction):
         self._sql = sql
         self.dialect = POSTGRES
         self.user_rows_changed = False
-        self.connection: asyncpg.Connection | None = None
-        self.begun: Any = None  # asyncpg's transaction, once started
+        self.connection: asyncpg.Connection | None = None  # set once begun
 
     async def _connection(self) -> asyncpg.Connection:
         self._counter.count += 1
         self._counter.hops += 1
         if self.connection is None:
-            self.connection = await self._pool.acquire()
-            self.begun = self.connection.transaction()
-            self._counter.hops += 1
-            await self.begun.start()
+            connection = await self._pool.acquire()
+            try:
+                self._counter.hops += 1
+                await connection.execute(_BEGIN_AS_THE_WRITER)  # one round trip for both
+            except BaseException:
+                await self._pool.release(connection)
+                raise
+            self.connection = connection
         return self.connection
 
     async def execute(self, sql: str, params: Params = ()) -> int:
@@ -123,6 +137,7 @@ class PostgresDatabase(Database):
         self._pool = pool
         self._counter = StatementCounter()
         self._sql = PlaceholderCache()
+        self._write_lock = asyncio.Lock()
         self.write_holds = WriteHolds()
         self.user_rows_version = 0
 
@@ -151,23 +166,25 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:
-        held_since = time.perf_counter()
-        tx = PostgresTransaction(self._pool, self._counter, self._sql)
-        try:
-            yield tx
-            if tx.begun is not None:
-                self._counter.hops += 1
-                await tx.begun.commit()
-        except BaseException:
-            if tx.begun is not None:
-                await _rollback(tx)
-            raise
-        finally:
-            if tx.connection is not None:
-                await self._pool.release(tx.connection)
-            self._held(held_since)
-        if tx.user_rows_changed:
-            self.user_rows_version += 1
+        """BEGIN .. COMMIT as the one writer, or ROLLBACK if the block or the COMMIT fails."""
+        async with self._write_lock:
+            held_since = time.perf_counter()
+            tx = PostgresTransaction(self._pool, self._counter, self._sql)
+            try:
+                yield tx
+                if tx.connection is not None:
+                    self._counter.hops += 1
+                    await tx.connection.execute("COMMIT")
+            except BaseException:
+                if tx.connection is not None:
+                    await _rollback(tx.connection)
+                raise
+            finally:
+                if tx.connection is not None:
+                    await self._pool.release(tx.connection)
+                self._held(held_since)
+            if tx.user_rows_changed:
+                self.user_rows_version += 1
 
     async def in_one_hop(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
         """One transaction; each statement is its own round trip here."""
@@ -236,9 +253,9 @@ class RunningHold:
             self._connection = None
 
 
-async def _rollback(tx: PostgresTransaction) -> None:
+async def _rollback(connection: asyncpg.Connection) -> None:
     # A connection that broke mid-transaction cannot roll back; the pool discards it.
     try:
-        await tx.begun.rollback()
+        await connection.execute("ROLLBACK")
     except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
         log_event(log, "db.rollback_failed", logging.ERROR, exc_info=error)
