@@ -44,7 +44,7 @@ from bot.storage.data_folder import prepare_data_folder
 from bot.storage.db import Database
 from bot.storage.key_rotation import old_key_file, recover
 from bot.storage.meta import verify_key
-from bot.storage.process_lock import ProcessLock
+from bot.storage.opening import opened_database
 from bot.storage.retention import daily_purge
 from bot.storage.user_files import remove_legacy_charts
 
@@ -67,28 +67,20 @@ async def open_services(
     if content is None:
         content = load_pack(settings.content_dir, settings.default_locale)
     prepare_data_folder(settings.data_dir)
-    if settings.database_file.parent != settings.data_dir:
+    if settings.database_url is None and settings.database_file.parent != settings.data_dir:
         prepare_data_folder(settings.database_file.parent)
     cipher = TextCipher(load_or_create_key(settings.encryption_key, settings.key_file))
-    lock = ProcessLock(settings.database_file)
-    lock.acquire()
-    try:
-        db = await Database.open(settings.database_file)
-        try:
-            cipher = await _settled_cipher(db, cipher, settings)
-            yield Services(
-                db=db,
-                cipher=cipher,
-                content=content,
-                clock=clock or SystemClock(),
-                retention_days=settings.retention_days,
-                step_expiry=settings.step_expiry,
-                data_dir=settings.data_dir,
-            )
-        finally:
-            await db.close()
-    finally:
-        lock.release()
+    async with opened_database(settings) as db:
+        cipher = await _settled_cipher(db, cipher, settings)
+        yield Services(
+            db=db,
+            cipher=cipher,
+            content=content,
+            clock=clock or SystemClock(),
+            retention_days=settings.retention_days,
+            step_expiry=settings.step_expiry,
+            data_dir=settings.data_dir,
+        )
 
 
 async def _settled_cipher(db: Database, cipher: TextCipher, settings: Settings) -> TextCipher:

@@ -22,6 +22,7 @@ from bot.storage.crypto import WrongKeyError
 from bot.storage.data_folder import DataFolderError, prepare_data_folder
 from bot.storage.key_rotation import RotationError, old_key_file, rotate
 from bot.storage.migrations import MigrationError
+from bot.storage.opening import database_name
 from bot.storage.process_lock import AlreadyRunningError
 
 EXIT_USAGE = 2
@@ -115,7 +116,7 @@ def _rotate_key(settings: Settings, print_key: bool) -> int:
     except AlreadyRunningError:
         print(
             "steady: Steady is running on this database "
-            f"({settings.database_file}). Stop it first, then rotate the key.",
+            f"({database_name(settings)}). Stop it first, then rotate the key.",
             file=sys.stderr,
         )
         return EXIT_USAGE
@@ -213,7 +214,7 @@ def _guarded(main: Coroutine[Any, Any, None], settings: Settings) -> int:
     except AlreadyRunningError:
         print(
             "steady: another Steady process is already running on this database "
-            f"({settings.database_file}). Stop it first, or set STEADY_DATA_DIR to another "
+            f"({database_name(settings)}). Stop it first, or set STEADY_DATA_DIR to another "
             "folder.",
             file=sys.stderr,
         )

@@ -114,6 +114,8 @@ class Settings(BaseSettings):
     discord: DiscordSettings
     data_dir: Path = Field(default=Path("data"), validation_alias="STEADY_DATA_DIR")
     database_path: Path | None = Field(default=None, validation_alias="STEADY_DATABASE_PATH")
+    # Set: PostgreSQL at this address instead of the SQLite file (which is then unused).
+    database_url: str | None = Field(default=None, validation_alias="STEADY_DATABASE_URL")
     encryption_key: str | None = Field(default=None, validation_alias="STEADY_ENCRYPTION_KEY")
     content_dir: Path = Field(
         default_factory=shipped_content_dir, validation_alias="STEADY_CONTENT_DIR"
@@ -148,9 +150,16 @@ class Settings(BaseSettings):
         values.setdefault("discord", DiscordSettings(_env_file=_env_file))
         super().__init__(_env_file=_env_file, **values)
 
-    _unset_when_blank = field_validator("encryption_key", "http_port", mode="before")(
-        _blank_is_unset
-    )
+    _unset_when_blank = field_validator(
+        "encryption_key", "http_port", "database_url", mode="before"
+    )(_blank_is_unset)
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("a postgresql:// address")
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -283,6 +292,9 @@ _ALLOWED = {
     "DISCORD_GATEWAY_URL": "a wss:// address, or nothing to ask Discord for it",
     "STEADY_DATA_DIR": "a folder path",
     "STEADY_DATABASE_PATH": "a file path",
+    "STEADY_DATABASE_URL": (
+        "a postgresql://user:password@host:port/database address, or nothing for SQLite"
+    ),
     "STEADY_CONTENT_DIR": "a folder path",
 }
 

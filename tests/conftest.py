@@ -23,16 +23,78 @@ from bot.logs import configure_logging
 from bot.storage.db import Params, Row
 from tests.helpers.conversation import Conversation
 from tests.helpers.discord_world import DiscordWorld, running_discord
+from tests.helpers.postgres import SKIP_REASON, ThrowawayDatabases, server_url
 from tests.helpers.telegram_world import TelegramWorld, running_telegram
 from tests.helpers.world import World, build_world
 
 REPO = Path(__file__).resolve().parent.parent
 
+# Every test that takes `settings` (and so `services`, `chat`, the worlds ...) runs on
+# each: SQLite in a temporary folder, PostgreSQL in a database of its own.
+BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if server_url() is None:
+        return f"backends: sqlite only; the PostgreSQL half is deselected. {SKIP_REASON}"
+    return "backends: sqlite and postgres"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without a server the PostgreSQL variants are deselected (the header says why); a
+    test marked sqlite_only keeps its SQLite variant alone."""
+    no_server = server_url() is None
+    dropped = [
+        item
+        for item in items
+        if _on_postgres(item) and (no_server or item.get_closest_marker("sqlite_only"))
+    ]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        gone = set(dropped)
+        items[:] = [item for item in items if item not in gone]
+
+
+def _on_postgres(item: pytest.Item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and callspec.params.get("backend") == "postgres"
+
+
+@pytest.fixture(scope="session")
+def postgres_databases() -> Iterator[ThrowawayDatabases]:
+    url = server_url()
+    if url is None:
+        pytest.skip(SKIP_REASON)
+    databases = ThrowawayDatabases(url)
+    yield databases
+    databases.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
 
 @pytest.fixture
-def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+def database_url(backend: str, request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """None on SQLite; on PostgreSQL a fresh migrated database, dropped after the test."""
+    if backend == "sqlite":
+        yield None
+        return
+    databases: ThrowawayDatabases = request.getfixturevalue("postgres_databases")
+    name, url = databases.fresh()
+    yield url
+    databases.drop(name)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str | None) -> Settings:
     for name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN", "STEADY_ENCRYPTION_KEY"):
         monkeypatch.delenv(name, raising=False)
+    if database_url is None:
+        monkeypatch.delenv("STEADY_DATABASE_URL", raising=False)
+    else:
+        monkeypatch.setenv("STEADY_DATABASE_URL", database_url)
     monkeypatch.setenv("STEADY_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("STEADY_CONTENT_DIR", str(REPO / "content"))
     return Settings(_env_file=None)

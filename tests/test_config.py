@@ -23,6 +23,7 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         "DISCORD_GATEWAY_URL",
         "STEADY_DATA_DIR",
         "STEADY_DATABASE_PATH",
+        "STEADY_DATABASE_URL",
         "STEADY_ENCRYPTION_KEY",
         "STEADY_LOG_LEVEL",
         "STEADY_DEFAULT_LOCALE",
@@ -48,6 +49,19 @@ def test_database_path_follows_the_data_dir(monkeypatch: pytest.MonkeyPatch) -> 
     assert load_settings().database_file == Path("/srv/steady/steady.db")
     monkeypatch.setenv("STEADY_DATABASE_PATH", "/elsewhere/s.db")
     assert load_settings().database_file == Path("/elsewhere/s.db")
+
+
+def test_a_database_url_selects_postgresql_and_blank_means_sqlite(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert load_settings().database_url is None
+    monkeypatch.setenv("STEADY_DATABASE_URL", "")
+    assert load_settings().database_url is None
+    monkeypatch.setenv("STEADY_DATABASE_URL", "postgresql://steady@db:5432/steady")
+    assert load_settings().database_url == "postgresql://steady@db:5432/steady"
+    monkeypatch.setenv("STEADY_DATABASE_URL", "mysql://steady@db/steady")
+    with pytest.raises(SettingsError, match=r"^STEADY_DATABASE_URL is not valid: .*postgresql://"):
+        load_settings()
 
 
 def test_dot_env_file_is_read_and_blank_tokens_mean_unset(tmp_path: Path) -> None:

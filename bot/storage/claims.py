@@ -175,7 +175,7 @@ async def drop_due_snoozes(tx: Transaction, user_ids: Sequence[int], now: dateti
         # all, and a thousand single deletes would each look.
         await tx.execute(
             "DELETE FROM checkin_snoozes WHERE due_at <= ?"
-            " AND user_id IN (SELECT value FROM json_each(?))",
+            f" AND user_id IN ({tx.dialect.integers_from_json})",
             (to_epoch(now), json.dumps(list(user_ids))),
         )
 
@@ -195,7 +195,7 @@ async def next_checkin_due(db: Queryable) -> datetime | None:
     row = await db.fetch_one(
         "SELECT MIN(due) AS due FROM ("
         " SELECT MIN(next_due_at) AS due FROM checkin_slots WHERE next_due_at IS NOT NULL"
-        " UNION ALL SELECT MIN(due_at) FROM checkin_snoozes)"
+        " UNION ALL SELECT MIN(due_at) FROM checkin_snoozes) AS earliest"
     )
     return None if row is None else optional_from_epoch(row["due"])
 

@@ -35,7 +35,18 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.logs import get_logger, log_event
+from bot.storage.backend import (
+    Database,
+    Dialect,
+    Params,
+    Row,
+    StatementCounter,
+    Transaction,
+    WriteHolds,
+)
 from bot.storage.migrations import apply_migrations
+
+__all__ = ["Database", "Params", "Row", "SqliteDatabase", "SqliteTransaction", "Transaction"]
 
 log = get_logger("db")
 
@@ -49,32 +60,18 @@ READ_IN_PLACE_ROWS = 200  # rows, likewise
 LONG_WRITE_HOLD_SECONDS = 0.1
 AUTOCHECKPOINT_PAGES = 1000  # SQLite's default: the log is copied back past this
 
-Row = sqlite3.Row
-Params = tuple[Any, ...] | dict[str, Any]
 T = TypeVar("T")
 
-
-class StatementCounter:
-    """How many statements went to SQLite, and how many trips to a connection's thread
-    they took: the benchmarks report both, and tests hold the hot paths to them."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.hops = 0
-
-
-class WriteHolds:
-    """How long transactions held the writer: the longest since the last `reset`, and
-    the last one (read right after a transaction returns, it is that transaction's:
-    the hold is recorded before the writer is let go)."""
-
-    def __init__(self) -> None:
-        self.longest = 0.0
-        self.last = 0.0
-
-    def reset(self) -> float:
-        longest, self.longest = self.longest, 0.0
-        return longest
+SQLITE = Dialect(
+    name="sqlite",
+    integers_from_json="SELECT value FROM json_each(?)",
+    comma_joined="group_concat({})",
+    tables_with_column=(
+        "SELECT m.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c"
+        " WHERE m.type = 'table' AND c.name = ?"
+    ),
+    tables="SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+)
 
 
 # What runs in a connection's thread: SQLite calls on the plain sqlite3 connection.
@@ -118,7 +115,7 @@ def _first(connection: sqlite3.Connection, sql: str, params: Params) -> Row | No
         cursor.close()
 
 
-class Transaction:
+class SqliteTransaction(Transaction):
     """The writer connection, lent out for one transaction.
 
     Each statement is one hop to the connection's thread. The transaction's BEGIN is
@@ -138,11 +135,7 @@ class Transaction:
         self._in_thread = in_thread  # set: we are in the connection's thread already
         self.begun = in_thread is not None
         self.user_rows_changed = False
-
-    def changed_user_rows(self) -> None:
-        """Called by the users repository: a user's row as read earlier is out of date
-        once this commits (see `Database.user_rows_version`)."""
-        self.user_rows_changed = True
+        self.dialect = SQLITE
 
     async def _run(self, work: Work[T]) -> T:
         self._counter.count += 1
@@ -195,7 +188,11 @@ async def _in_thread_of(connection: aiosqlite.Connection, work: Work[T]) -> T:
     return done
 
 
-class Database:
+class SqliteDatabase(Database):
+    """SQLite: see the top of this module."""
+
+    dialect = SQLITE
+
     def __init__(
         self,
         path: Path,
@@ -210,8 +207,6 @@ class Database:
         self._write_lock = asyncio.Lock()
         self._counter = StatementCounter()
         self.write_holds = WriteHolds()
-        # Goes up whenever a transaction that changed a users row commits: a row read
-        # before that may be out of date (`FlowContext` keeps the user it read until then).
         self.user_rows_version = 0
 
     @property
@@ -225,7 +220,7 @@ class Database:
         return self._counter.hops
 
     @classmethod
-    async def open(cls, path: Path) -> Database:
+    async def open(cls, path: Path) -> SqliteDatabase:
         await asyncio.to_thread(_prepare_private_file, path)
         writer = await _connect(path)
         try:
@@ -250,7 +245,7 @@ class Database:
         self._in_place.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
+    async def transaction(self) -> AsyncIterator[SqliteTransaction]:
         """BEGIN IMMEDIATE .. COMMIT, or ROLLBACK if the block or the COMMIT fails.
 
         A COMMIT that fails (a deferred constraint, a full or read-only disk) leaves
@@ -259,7 +254,7 @@ class Database:
         """
         async with self._write_lock:
             held_since = time.perf_counter()
-            tx = Transaction(self._writer, self._counter)
+            tx = SqliteTransaction(self._writer, self._counter)
             try:
                 yield tx
                 if tx.begun:
@@ -300,9 +295,9 @@ class Database:
         self,
         connection: sqlite3.Connection,
         body: Callable[[Transaction], Coroutine[Any, Any, T]],
-    ) -> tuple[Transaction, T]:
+    ) -> tuple[SqliteTransaction, T]:
         """In the writer's thread: the whole transaction."""
-        tx = Transaction(self._writer, self._counter, in_thread=connection)
+        tx = SqliteTransaction(self._writer, self._counter, in_thread=connection)
         connection.execute("BEGIN IMMEDIATE").close()
         try:
             result = _run_to_end(body(tx))
@@ -403,12 +398,6 @@ class Database:
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
-
-    async def table_names(self) -> list[str]:
-        rows = await self.fetch_all(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        )
-        return [row["name"] for row in rows]
 
 
 def _run_to_end(coroutine: Coroutine[Any, Any, T]) -> T:

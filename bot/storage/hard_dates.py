@@ -11,7 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
+from functools import cache
 
+from bot.storage.backend import Dialect
 from bot.storage.claims import Whereabouts
 from bot.storage.crypto import TextCipher
 from bot.storage.db import Row, Transaction
@@ -219,7 +221,7 @@ async def still_planned(db: Queryable, date_id: int) -> bool:
 _DUE = f"""
 SELECT d.id AS date_id, d.kind, d.label, d.month, d.day, d.year,
        d.next_due_at, d.next_moment, d.next_date,
-       (SELECT group_concat(s.local_time) FROM checkin_slots AS s WHERE s.user_id = d.user_id)
+       (SELECT {{joined}} FROM checkin_slots AS s WHERE s.user_id = d.user_id)
            AS checkin_times,
        {prefixed_columns("u")},
        fp.flow AS current_flow, fp.step AS current_step, fp.updated_at AS flow_updated_at
@@ -232,9 +234,14 @@ LIMIT ?
 """
 
 
+@cache
+def _due(dialect: Dialect) -> str:
+    return _DUE.format(joined=dialect.comma_joined.format("s.local_time"))
+
+
 async def due_dates(tx: Transaction, now: datetime, limit: int) -> list[DueDate]:
     """Dates whose next moment is due at or before `now`, earliest first, at most `limit`."""
-    rows = await tx.fetch_all(_DUE, (to_epoch(now), limit))
+    rows = await tx.fetch_all(_due(tx.dialect), (to_epoch(now), limit))
     found = []
     for row in rows:
         upcoming = _upcoming(row)

@@ -31,7 +31,7 @@ from bot.config import Settings, decode_key
 from bot.storage.crypto import TextCipher, WrongKeyError, generate_key_text
 from bot.storage.db import Database, Transaction
 from bot.storage.meta import verify_key
-from bot.storage.process_lock import ProcessLock
+from bot.storage.opening import opened_database
 
 BeforeCommit = Callable[[], Awaitable[None]]
 
@@ -55,6 +55,7 @@ class SealedColumn:
     column: str
     owner: str
     binding: Binding
+    key: tuple[str, ...] = ("id",)  # the columns that tell its rows apart
 
 
 # Every column sealed with TextCipher. A new sealed column must be added here, or a
@@ -65,8 +66,8 @@ SEALED_COLUMNS = (
     SealedColumn("drafts", "body", "user_id", Binding.USER),
     SealedColumn("checkins", "note", "user_id", Binding.USER),
     SealedColumn("group_reminders", "own_text", "id", Binding.REMINDER),
-    SealedColumn("flow_positions", "prompt", "user_id", Binding.USER),
-    SealedColumn("safety_plan_parts", "body", "user_id", Binding.USER),
+    SealedColumn("flow_positions", "prompt", "user_id", Binding.USER, ("user_id",)),
+    SealedColumn("safety_plan_parts", "body", "user_id", Binding.USER, ("user_id", "part")),
     SealedColumn("hard_dates", "label", "user_id", Binding.USER),
 )
 # A draft waiting for "keep or let go" (bot/flows/pause.py), and a text over its limit
@@ -97,19 +98,24 @@ async def reseal_all(tx: Transaction, old: TextCipher, new: TextCipher) -> int:
     A value the old key cannot open raises WrongKeyError: the caller's transaction
     then rolls back and nothing is half-rotated.
     """
-    tables = {row["name"] for row in await tx.fetch_all("SELECT name FROM sqlite_master")}
+    tables = {row["name"] for row in await tx.fetch_all(tx.dialect.tables)}
     count = 0
     for sealed in SEALED_COLUMNS:
         if sealed.table not in tables:
             continue  # an older schema; the column's migration has not run
+        keys = ", ".join(sealed.key)
         rows = await tx.fetch_all(
-            f"SELECT rowid AS rid, {sealed.owner} AS owner, {sealed.column} AS blob"
+            f"SELECT {sealed.owner} AS owner, {sealed.column} AS blob, {keys}"
             f" FROM {sealed.table} WHERE {sealed.column} IS NOT NULL"
         )
+        matches = " AND ".join(f"{column} = ?" for column in sealed.key)
         await tx.executemany(
-            f"UPDATE {sealed.table} SET {sealed.column} = ? WHERE rowid = ?",
+            f"UPDATE {sealed.table} SET {sealed.column} = ? WHERE {matches}",
             [
-                (_reseal(old, new, row["blob"], row["owner"], sealed.binding), row["rid"])
+                (
+                    _reseal(old, new, row["blob"], row["owner"], sealed.binding),
+                    *(row[column] for column in sealed.key),
+                )
                 for row in rows
             ],
         )
@@ -180,18 +186,11 @@ async def rotate(
     """
     if settings.encryption_key is not None and publish is None:
         raise RotationError("the key comes from STEADY_ENCRYPTION_KEY: nowhere to write it")
-    if not settings.database_file.exists():
+    if settings.database_url is None and not settings.database_file.exists():
         raise RotationError(f"there is no database at {settings.database_file}")
-    lock = ProcessLock(settings.database_file)
-    lock.acquire()  # AlreadyRunningError while the bot (or another rotation) holds it
-    try:
-        db = await Database.open(settings.database_file)
-        try:
-            return await _rotate_open(db, settings, publish, before_commit)
-        finally:
-            await db.close()
-    finally:
-        lock.release()
+    # AlreadyRunningError while the bot (or another rotation) holds the database.
+    async with opened_database(settings, alone=True) as db:
+        return await _rotate_open(db, settings, publish, before_commit)
 
 
 async def _rotate_open(

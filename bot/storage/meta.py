@@ -20,6 +20,6 @@ async def verify_key(db: Database, cipher: TextCipher) -> None:
         return
     async with db.transaction() as tx:
         await tx.execute(
-            "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
             (_KEY_CHECK, cipher.seal_check_value()),
         )

@@ -5,10 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Protocol
 
-from bot.storage.db import Params, Row
+from bot.storage.backend import Dialect, Params, Row
 
 
 class Queryable(Protocol):
+    @property
+    def dialect(self) -> Dialect: ...
+
     async def fetch_all(self, sql: str, params: Params = ...) -> list[Row]: ...
 
     async def fetch_one(self, sql: str, params: Params = ...) -> Row | None: ...

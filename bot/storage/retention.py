@@ -76,7 +76,7 @@ async def purge_expired(
         async def theirs(tx: Transaction) -> None:
             for expiring in _EXPIRING:
                 sql = _older(expiring) + " AND user_id = ?"
-                counts.append(await tx.execute(sql, (cutoff, now_epoch, cutoff, user_id)))
+                counts.append(await tx.execute(sql, (cutoff, now_epoch, user_id)))
 
         await db.in_one_hop(theirs)
     else:
@@ -90,7 +90,8 @@ async def purge_expired(
 
 
 async def _purge_in_batches(db: Database, expiring: _Expiring, cutoff: int, now: int) -> int:
-    """Walk the table by row id, BATCH_ROWS rows a transaction, deleting the expired."""
+    """Walk the table by id (SQLite's row id), BATCH_ROWS rows a transaction, deleting
+    the expired."""
     deleted = 0
     after = -1  # row ids are never negative
     size = BatchSize(rows=BATCH_ROWS, least=min(BATCH_ROWS, BatchSize.least))
@@ -99,16 +100,16 @@ async def _purge_in_batches(db: Database, expiring: _Expiring, cutoff: int, now:
         """Deletes in the next `size.rows` rows; returns the last row id looked at."""
         nonlocal deleted
         row = await tx.fetch_one(
-            f"SELECT MAX(rowid) AS last FROM (SELECT rowid FROM {expiring.table}"
-            " WHERE rowid > ? ORDER BY rowid LIMIT ?)",
+            f"SELECT MAX(id) AS last FROM (SELECT id FROM {expiring.table}"
+            " WHERE id > ? ORDER BY id LIMIT ?) AS batch",
             (after, size.rows),
         )
         last = None if row is None else row["last"]
         if last is None:
             return None
         deleted += await tx.execute(
-            _older(expiring) + " AND rowid > ? AND rowid <= ?",
-            (cutoff, now, cutoff, after, last),
+            _older(expiring) + " AND id > ? AND id <= ?",
+            (cutoff, now, after, last),
         )
         return int(last)
 
@@ -122,13 +123,13 @@ async def _purge_in_batches(db: Database, expiring: _Expiring, cutoff: int, now:
 def _older(expiring: _Expiring) -> str:
     """Rows older than the later of two cutoffs: the operator's, and the owner's own.
 
-    Parameters: the operator's cutoff, now, and the operator's cutoff again (for rows
-    whose owner row is gone, which /forget never leaves behind).
+    Parameters: the operator's cutoff, and now. Older than either cutoff is older than
+    the later one; without a choice of the owner's (or an owner row, which /forget
+    never leaves behind) the second comparison is NULL and only the first counts.
     """
     table, column = expiring.table, expiring.column
     return (
-        f"DELETE FROM {table} WHERE {column} < COALESCE(("
-        f" SELECT MAX(?, CASE WHEN u.keep_days IS NULL THEN 0"
-        f" ELSE ? - u.keep_days * 86400 END)"
-        f" FROM users AS u WHERE u.id = {table}.user_id), ?){expiring.condition}"
+        f"DELETE FROM {table} WHERE ({column} < ? OR {column} < ("
+        f" SELECT ? - u.keep_days * 86400"
+        f" FROM users AS u WHERE u.id = {table}.user_id)){expiring.condition}"
     )

@@ -66,8 +66,8 @@ async def delete_plan(tx: Transaction, user_id: int) -> None:
 
 async def _note_has_plan(tx: Transaction, user_id: int) -> None:
     await tx.execute(
-        "UPDATE users SET has_plan = EXISTS"
-        " (SELECT 1 FROM safety_plan_parts WHERE user_id = ?) WHERE id = ?",
+        "UPDATE users SET has_plan = CASE WHEN EXISTS"
+        " (SELECT 1 FROM safety_plan_parts WHERE user_id = ?) THEN 1 ELSE 0 END WHERE id = ?",
         (user_id, user_id),
     )
 

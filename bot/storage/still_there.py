@@ -60,7 +60,7 @@ async def present(db: Queryable, keys: Collection[StillThere]) -> set[StillThere
             ids = [key_id for key_target, key_id in part if key_target is target]
             if ids:
                 inner = _STILL_THERE[target].format(ids=",".join("?" * len(ids)))
-                selects.append(f"SELECT '{target.value}' AS target, id FROM ({inner})")
+                selects.append(f"SELECT '{target.value}' AS target, id FROM ({inner}) AS found")
                 params += ids
         rows = await db.fetch_all(" UNION ALL ".join(selects), tuple(params))
         found.update(StillThere(Target(row["target"]), row["id"]) for row in rows)

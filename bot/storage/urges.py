@@ -34,8 +34,8 @@ async def resolve_latest_pause(tx: Transaction, user_id: int, outcome: str, now:
 async def pause_counts(db: Queryable, user_id: int, since: datetime) -> PauseCounts:
     row = await db.fetch_one(
         "SELECT COUNT(*) AS paused,"
-        " COALESCE(SUM(outcome = 'passed'), 0) AS passed,"
-        " COALESCE(SUM(outcome = 'reached_out'), 0) AS reached_out"
+        " COALESCE(SUM(CASE WHEN outcome = 'passed' THEN 1 ELSE 0 END), 0) AS passed,"
+        " COALESCE(SUM(CASE WHEN outcome = 'reached_out' THEN 1 ELSE 0 END), 0) AS reached_out"
         " FROM urge_pauses WHERE user_id = ? AND started_at >= ?",
         (user_id, to_epoch(since)),
     )

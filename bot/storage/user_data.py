@@ -9,24 +9,18 @@ from bot.storage.queries import Queryable
 # Tables keyed by the user's row id are found from the schema itself, so a
 # table added by a later migration is covered by /forget without anyone
 # having to remember this function.
-_TABLES_WITH_USER_ID = """
-SELECT m.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c
-WHERE m.type = 'table' AND c.name = 'user_id'
-"""
-
+_USER_ID = "user_id"
 # Group reminders belong to their group; only their creator's platform id is the user's.
-_TABLES_WITH_CREATOR = """
-SELECT m.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c
-WHERE m.type = 'table' AND c.name = 'creator_user_id'
-"""
+_CREATOR = "creator_user_id"
 
 
 async def tables_with_user_data(db: Queryable) -> frozenset[str]:
     """Every table that holds something of one user, read from the schema as /forget
     reads it: `users`, each table with a `user_id`, and tables naming a creator."""
     found = {"users"}
-    for query in (_TABLES_WITH_USER_ID, _TABLES_WITH_CREATOR):
-        found.update(str(row["name"]) for row in await db.fetch_all(query))
+    for column in (_USER_ID, _CREATOR):
+        rows = await db.fetch_all(db.dialect.tables_with_column, (column,))
+        found.update(str(row["name"]) for row in rows)
     return frozenset(found)
 
 
@@ -41,7 +35,7 @@ async def forget_user(tx: Transaction, user_id: int) -> None:
     )
     if who is not None:
         await forget_creator(tx, who["platform"], who["platform_user_id"])
-    for row in await tx.fetch_all(_TABLES_WITH_USER_ID):
+    for row in await tx.fetch_all(tx.dialect.tables_with_column, (_USER_ID,)):
         table = str(row["name"]).replace('"', '""')
         await tx.execute(f'DELETE FROM "{table}" WHERE user_id = ?', (user_id,))
     await tx.execute("DELETE FROM users WHERE id = ?", (user_id,))

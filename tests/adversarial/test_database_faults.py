@@ -26,6 +26,9 @@ from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
 
+# The faults are made on SQLite's file and connections (another writer, a read-only file).
+pytestmark = pytest.mark.sqlite_only
+
 CRISIS = "i want to die"
 
 

@@ -22,6 +22,9 @@ from bot.flows.context import Services
 from bot.storage.users import prefixed_columns
 from tests.helpers.conversation import Conversation
 
+# Counted inside SQLite and aiosqlite.
+pytestmark = pytest.mark.sqlite_only
+
 # How every read of a whole user row begins (find_user, get_user).
 _USER_ROW_READ = "SELECT " + prefixed_columns("u").replace("u.", "")
 

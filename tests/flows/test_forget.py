@@ -5,6 +5,8 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from bot.adapters.console import ConsoleAdapter
 from bot.content_pack.ids import Msg
 from bot.core.events import Address
@@ -12,6 +14,7 @@ from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
+from tests.helpers.schema import column_names
 
 
 async def fill_everything(chat: Conversation) -> None:
@@ -31,8 +34,7 @@ async def rows_mentioning(services: Services, user_row_id: int, platform_id: str
     """Every (table, column) in the whole database that still holds one of the user's ids."""
     found: list[str] = []
     for table in await services.db.table_names():
-        columns = await services.db.fetch_all(f'SELECT name FROM pragma_table_info("{table}")')
-        for column in (row["name"] for row in columns):
+        for column in await column_names(services.db, table):
             if column in {"user_id"} or (table == "users" and column == "id"):
                 hits = await services.db.fetch_one(
                     f'SELECT COUNT(*) AS n FROM "{table}" WHERE "{column}" = ?', (user_row_id,)
@@ -104,6 +106,7 @@ async def test_old_forget_button_after_forgetting_does_nothing(
     assert await find_user(services.db, "console", "u1") is None
 
 
+@pytest.mark.sqlite_only  # the file and its log are SQLite's
 async def test_forget_leaves_no_copy_in_the_write_ahead_log(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:

@@ -10,6 +10,7 @@ from bot.flows.context import Services
 from bot.flows.mydata import EXPORTED_TABLES, export_fields
 from bot.storage.user_data import tables_with_user_data
 from tests.helpers.conversation import Conversation
+from tests.helpers.schema import blob_type
 
 
 async def test_every_table_holding_user_data_shows_in_the_export(services: Services) -> None:
@@ -22,7 +23,10 @@ async def test_every_table_holding_user_data_shows_in_the_export(services: Servi
 
 async def test_a_new_table_with_user_data_is_noticed(services: Services) -> None:
     async with services.db.transaction() as tx:
-        await tx.execute("CREATE TABLE diary (id INTEGER PRIMARY KEY, user_id INTEGER, body BLOB)")
+        await tx.execute(
+            "CREATE TABLE diary"
+            f" (id INTEGER PRIMARY KEY, user_id INTEGER, body {blob_type(services.db)})"
+        )
     assert await tables_with_user_data(services.db) - frozenset(EXPORTED_TABLES) == {"diary"}
 
 

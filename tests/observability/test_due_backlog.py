@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.flows.context import Services
 from bot.storage.vitals import DUE_ROWS
+from tests.helpers.schema import column_names
 
 DUE_COLUMNS = {"next_due_at", "due_at"}
 
@@ -13,7 +14,7 @@ async def test_every_table_with_a_due_column_is_in_the_backlog(services: Service
     db = services.db
     with_due_column = set()
     for table in await db.table_names():
-        columns = {row["name"] for row in await db.fetch_all(f"PRAGMA table_info({table})")}
+        columns = set(await column_names(db, table))
         for column in columns & DUE_COLUMNS:
             with_due_column.add((table, column))
     assert with_due_column == {(table, column) for table, column, _ in DUE_ROWS}

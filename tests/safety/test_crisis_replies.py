@@ -171,6 +171,7 @@ async def test_crisis_reply_with_the_database_failing(
     assert ordinary[0].text == text_of(Msg.SOMETHING_WENT_WRONG)
 
 
+@pytest.mark.sqlite_only  # it locks SQLite's file from another connection
 async def test_crisis_reply_with_the_database_file_read_only(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:

@@ -56,6 +56,7 @@ async def test_configured_key_opens_its_own_database(
     assert not configured.key_file.exists()  # no key file when the key comes from settings
 
 
+@pytest.mark.sqlite_only  # the file lock is SQLite's; PostgreSQL is shared by design
 async def test_a_second_process_on_the_same_database_is_refused(
     settings: Settings, clock: ManualClock
 ) -> None:

@@ -24,10 +24,10 @@ from bot.flows.context import button_data
 from bot.flows.pause import PauseStep
 from bot.storage import group_reminders
 from bot.storage.crypto import TextCipher, WrongKeyError, generate_key_text
-from bot.storage.db import Database
 from bot.storage.flow_positions import get_position
 from bot.storage.key_rotation import RotationError, old_key_file, rotate
 from bot.storage.meta import verify_key
+from bot.storage.opening import open_database
 from bot.storage.process_lock import AlreadyRunningError
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
@@ -83,10 +83,10 @@ async def write_everything(settings: Settings, clock: ManualClock) -> None:
         assert reply.text.startswith("Reminder 1 is set")
 
 
-async def sealed_values(path: Path) -> set[bytes]:
+async def sealed_values(settings: Settings) -> set[bytes]:
     """Every ciphertext in the database, wherever it is: any column of any table, and
     the sealed drafts inside flow positions' JSON."""
-    db = await Database.open(path)
+    db = await open_database(settings)
     found: set[bytes] = set()
     try:
         for table in await db.table_names():
@@ -145,8 +145,8 @@ def key_text(settings: Settings) -> str:
     return settings.key_file.read_text("ascii").strip()
 
 
-async def opens(path: Path, key: str) -> bool:
-    db = await Database.open(path)
+async def opens(settings: Settings, key: str) -> bool:
+    db = await open_database(settings)
     try:
         await verify_key(db, TextCipher(decode_key(key)))
     except WrongKeyError:
@@ -160,7 +160,7 @@ async def test_rotation_reseals_everything_and_the_old_key_opens_nothing(
     settings: Settings, clock: ManualClock
 ) -> None:
     await write_everything(settings, clock)
-    old_key, before = key_text(settings), await sealed_values(settings.database_file)
+    old_key, before = key_text(settings), await sealed_values(settings)
     # The seven texts, each user's open question kept to be shown again, and the key check.
     assert len(before) == 11
 
@@ -171,7 +171,7 @@ async def test_rotation_reseals_everything_and_the_old_key_opens_nothing(
     assert new_key != old_key
     assert stat.S_IMODE(settings.key_file.stat().st_mode) == 0o600
     assert not old_key_file(settings.key_file).exists()
-    after = await sealed_values(settings.database_file)
+    after = await sealed_values(settings)
     assert len(after) == 11 and not before & after  # every ciphertext changed
     old = TextCipher(decode_key(old_key))
     for blob in after:
@@ -182,7 +182,7 @@ async def test_rotation_reseals_everything_and_the_old_key_opens_nothing(
                 old.decrypt(blob, owner)
             with pytest.raises(WrongKeyError):
                 old.decrypt_for_reminder(blob, owner)
-    assert not await opens(settings.database_file, old_key)
+    assert not await opens(settings, old_key)
     await everything_readable(settings, clock)
 
 
@@ -190,7 +190,7 @@ async def test_a_failure_before_the_commit_leaves_the_old_key_and_data_working(
     settings: Settings, clock: ManualClock
 ) -> None:
     await write_everything(settings, clock)
-    old_key, before = key_text(settings), await sealed_values(settings.database_file)
+    old_key, before = key_text(settings), await sealed_values(settings)
 
     async def crash() -> None:
         raise RuntimeError("the power went out")
@@ -201,10 +201,11 @@ async def test_a_failure_before_the_commit_leaves_the_old_key_and_data_working(
     assert key_text(settings) == old_key
     assert stat.S_IMODE(settings.key_file.stat().st_mode) == 0o600
     assert not old_key_file(settings.key_file).exists()
-    assert await sealed_values(settings.database_file) == before
+    assert await sealed_values(settings) == before
     await everything_readable(settings, clock)
 
 
+@pytest.mark.sqlite_only  # it interrupts SQLite's COMMIT
 @pytest.mark.parametrize("lands", [True, False])
 async def test_interrupted_while_committing_no_key_is_lost(
     settings: Settings, clock: ManualClock, monkeypatch: pytest.MonkeyPatch, lands: bool
@@ -278,7 +279,7 @@ async def test_with_the_key_in_the_environment_it_is_published_before_the_commit
     await write_everything(from_env, clock)
     with pytest.raises(RotationError):
         await rotate(from_env)  # nowhere to put the new key: refused, not lost
-    assert await opens(from_env.database_file, old_key)
+    assert await opens(from_env, old_key)
 
     published: list[str] = []
 
@@ -288,12 +289,12 @@ async def test_with_the_key_in_the_environment_it_is_published_before_the_commit
 
     with pytest.raises(BrokenPipeError):
         await rotate(from_env, publish=refuse)
-    assert await opens(from_env.database_file, old_key)
+    assert await opens(from_env, old_key)
 
     await rotate(from_env, publish=published.append)
     assert len(published) == 2
-    assert await opens(from_env.database_file, published[-1])
-    assert not await opens(from_env.database_file, old_key)
+    assert await opens(from_env, published[-1])
+    assert not await opens(from_env, old_key)
     assert not from_env.key_file.exists()  # no file was written
     monkeypatch.setenv("STEADY_ENCRYPTION_KEY", published[-1])
     await everything_readable(Settings(_env_file=None), clock)

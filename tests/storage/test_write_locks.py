@@ -33,8 +33,16 @@ async def new_user(db: Database, name: str, now: datetime, chat: str | None = No
 
 
 async def plan(db: Database, sql: str, params: tuple[object, ...]) -> str:
-    rows = await db.fetch_all(f"EXPLAIN QUERY PLAN {sql}", params)
-    return " ".join(str(row["detail"]) for row in rows)
+    """How the database would run `sql`: the names of the indexes it would use."""
+    if db.dialect.name == "sqlite":
+        rows = await db.fetch_all(f"EXPLAIN QUERY PLAN {sql}", params)
+        return " ".join(str(row["detail"]) for row in rows)
+    # PostgreSQL scans a table of a few rows whatever its indexes: asked not to, it shows
+    # the index it can use (and none when there is none), as it would on a big table.
+    async with db.transaction() as tx:
+        await tx.execute("SET LOCAL enable_seqscan = off")
+        rows = await tx.fetch_all(f"EXPLAIN {sql}", params)
+    return " ".join(str(row[0]) for row in rows)
 
 
 async def test_the_purge_removes_exactly_what_each_owner_no_longer_keeps_in_short_batches(
@@ -93,8 +101,9 @@ async def test_the_purge_removes_exactly_what_each_owner_no_longer_keeps_in_shor
         row = await tx.fetch_one("PRAGMA wal_autocheckpoint")
         return -1 if row is None else int(row[0])
 
-    # Copied aside during the purge; SQLite's own copying is back on after it.
-    assert await in_one_hop(autocheckpoint) == 1000
+    if db.dialect.name == "sqlite":  # PostgreSQL's log is the server's own
+        # Copied aside during the purge; SQLite's own copying is back on after it.
+        assert await in_one_hop(autocheckpoint) == 1000
 
 
 def test_a_batch_is_sized_to_hold_the_writer_briefly() -> None:

@@ -1,4 +1,8 @@
-"""Numbered SQL migrations (`NNNN_name.sql`) applied in order under PRAGMA user_version."""
+"""Numbered SQL migrations (`NNNN_name.sql`) applied in order under PRAGMA user_version.
+
+PostgreSQL's are in `postgres/`, numbered alike: migration N makes the same tables,
+columns, indexes and constraints on both (see `bot.storage.postgres_migrations`).
+"""
 
 from __future__ import annotations
 
@@ -23,9 +27,14 @@ class MigrationError(Exception):
     pass
 
 
-def bundled_migrations() -> list[Migration]:
+POSTGRES_FOLDER = "postgres"
+
+
+def bundled_migrations(folder: str | None = None) -> list[Migration]:
+    """SQLite's migrations, or those in `folder` (POSTGRES_FOLDER)."""
     found: list[Migration] = []
-    for entry in resources.files(__package__).iterdir():
+    place = resources.files(__package__)
+    for entry in (place if folder is None else place / folder).iterdir():
         match = _NAME.match(entry.name)
         if match:
             found.append(Migration(int(match.group(1)), entry.name, entry.read_text("utf-8")))
