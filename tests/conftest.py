@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import os
 import random
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
@@ -24,6 +25,7 @@ from bot.storage.db import Params, Row
 from tests.helpers.conversation import Conversation
 from tests.helpers.discord_world import DiscordWorld, running_discord
 from tests.helpers.postgres import SKIP_REASON, ThrowawayDatabases, server_url
+from tests.helpers.postgres_server import REQUIRED_VARIABLE
 from tests.helpers.telegram_world import TelegramWorld, running_telegram
 from tests.helpers.world import World, build_world
 
@@ -44,6 +46,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Without a server the PostgreSQL variants are deselected (the header says why); a
     test marked sqlite_only keeps its SQLite variant alone."""
     no_server = server_url() is None
+    if no_server and os.environ.get(REQUIRED_VARIABLE):  # CI: never skipped
+        raise pytest.UsageError(f"{REQUIRED_VARIABLE} is set but no PostgreSQL server is")
     dropped = [
         item
         for item in items

@@ -1,7 +1,9 @@
-"""The PostgreSQL server the tests may use: STEADY_TEST_POSTGRES_URL (`.ci/run` starts one).
+"""An empty database of a test's own, for tests of what workers share through PostgreSQL
+(advisory locks, the send budget) rather than of Steady's schema (`tests/helpers/postgres`).
 
-Without it the PostgreSQL half of the suite is skipped with one reason, unless
-STEADY_TEST_REQUIRE_POSTGRES is set (as in CI), where a missing server is a failure.
+Without a server (STEADY_TEST_POSTGRES_URL) these tests are skipped with the same reason
+as the rest of the PostgreSQL half; where STEADY_TEST_REQUIRE_POSTGRES is set (CI) that
+is a failure instead.
 """
 
 from __future__ import annotations
@@ -14,43 +16,37 @@ from contextlib import asynccontextmanager
 import asyncpg
 import pytest
 
-URL_SETTING = "STEADY_TEST_POSTGRES_URL"
-REQUIRED_SETTING = "STEADY_TEST_REQUIRE_POSTGRES"
-SKIP_REASON = f"no PostgreSQL for the tests: set {URL_SETTING} (.ci/run starts one)"
+from tests.helpers.postgres import SERVER_VARIABLE, SKIP_REASON, with_database
+from tests.helpers.postgres import server_url as configured_server
+
+REQUIRED_VARIABLE = "STEADY_TEST_REQUIRE_POSTGRES"
 
 
 def server_url() -> str:
     """The server's URL, or the test is skipped (failed where a server is required)."""
-    url = os.environ.get(URL_SETTING)
+    url = configured_server()
     if url:
         return url
-    if os.environ.get(REQUIRED_SETTING):
-        pytest.fail(f"{REQUIRED_SETTING} is set but {URL_SETTING} is not")
+    if os.environ.get(REQUIRED_VARIABLE):
+        pytest.fail(f"{REQUIRED_VARIABLE} is set but {SERVER_VARIABLE} is not")
     pytest.skip(SKIP_REASON)
 
 
-def database_url(server: str, name: str) -> str:
-    """`server`'s URL with its database name replaced by `name`."""
-    base, _, _ = server.rpartition("/")
-    return f"{base}/{name}"
-
-
 @asynccontextmanager
-async def scratch_database(server: str, template: str | None = None) -> AsyncIterator[str]:
-    """A new, empty database on `server` (or a copy of `template`), dropped afterwards
-    with whatever is still connected to it."""
-    name = f"steady_test_{uuid.uuid4().hex[:16]}"
+async def scratch_database(server: str) -> AsyncIterator[str]:
+    """A new, empty database on `server`, dropped afterwards with whatever is still
+    connected to it."""
+    name = f"steady_scratch_{uuid.uuid4().hex[:16]}"
     admin = await asyncpg.connect(server)
     try:
-        copy = f" TEMPLATE {template}" if template else ""
-        await admin.execute(f"CREATE DATABASE {name}{copy}")
+        await admin.execute(f'CREATE DATABASE "{name}"')
     finally:
         await admin.close()
     try:
-        yield database_url(server, name)
+        yield with_database(server, name)
     finally:
         admin = await asyncpg.connect(server)
         try:
-            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         finally:
             await admin.close()
