@@ -51,12 +51,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     dropped = [
         item
         for item in items
-        if _on_postgres(item) and (no_server or item.get_closest_marker("sqlite_only"))
+        if (_on_postgres(item) and (no_server or item.get_closest_marker("sqlite_only")))
+        or (_on_sqlite(item) and item.get_closest_marker("postgres_only"))
     ]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         gone = set(dropped)
         items[:] = [item for item in items if item not in gone]
+
+
+def _on_sqlite(item: pytest.Item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and callspec.params.get("backend") == "sqlite"
 
 
 def _on_postgres(item: pytest.Item) -> bool:

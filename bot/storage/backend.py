@@ -42,6 +42,10 @@ class Dialect:
     tables_with_column: str
     # Every table of Steady's schema, as `name`.
     tables: str
+    # Ends a claim's SELECT of due rows (`{}`: the alias of the table claimed): on
+    # PostgreSQL the rows are locked, and rows another worker is claiming are skipped,
+    # so no two workers claim one row. On SQLite one writer claims at a time: nothing.
+    claim_lock: str = ""
 
 
 class StatementCounter:

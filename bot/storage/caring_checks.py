@@ -109,7 +109,7 @@ LIMIT ?
 
 async def due_checks(tx: Transaction, now: datetime, limit: int) -> list[DueCaringCheck]:
     """Pending checks due at or before `now`, earliest first, at most `limit`."""
-    rows = await tx.fetch_all(_DUE, (to_epoch(now), limit))
+    rows = await tx.fetch_all(_DUE + tx.dialect.claim_lock.format("c"), (to_epoch(now), limit))
     return [
         DueCaringCheck(
             from_epoch(row["next_due_at"]), bool(row["asked_while_stopped"]), user_from_row(row)

@@ -12,8 +12,10 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import cache
 from typing import Any
 
+from bot.storage.backend import Dialect
 from bot.storage.db import Row, Transaction
 from bot.storage.queries import Queryable, from_epoch, optional_from_epoch, to_epoch
 from bot.storage.user_rows import ColumnPlaces, UserRows
@@ -94,24 +96,36 @@ class _ClaimedRows:
 # check-in even when claims come in chunks.
 _DUE_SLOTS = f"""
 WITH first_due AS (
-  SELECT user_id FROM checkin_slots
+  SELECT user_id FROM checkin_slots AS first
   WHERE next_due_at IS NOT NULL AND next_due_at <= ?
   ORDER BY next_due_at
-  LIMIT ?
+  LIMIT ?{{lock_first}}
 )
 SELECT s.id AS slot_id, s.local_time, s.next_due_at, s.next_local_date, {_USER_COLUMNS}
 FROM checkin_slots AS s {_WITH_USER.format(alias="s")}
 WHERE s.next_due_at IS NOT NULL AND s.next_due_at <= ?
   AND s.user_id IN (SELECT user_id FROM first_due)
-ORDER BY s.next_due_at, s.id
+ORDER BY s.next_due_at, s.id{{lock_all}}
 """
+
+
+@cache
+def _due_slots(dialect: Dialect) -> str:
+    """Several workers (PostgreSQL): the first due slots are taken among those no other
+    worker is claiming; the same users' other due slots are locked with them. (Should
+    another worker have taken one of those first, in the same instant, that user gets
+    two check-ins from two slots due at once: only after downtime, and never one slot
+    twice.)"""
+    return _DUE_SLOTS.format(
+        lock_first=dialect.claim_lock.format("first"), lock_all=dialect.claim_lock.format("s")
+    )
 
 
 async def due_checkins(tx: Transaction, now: datetime, limit: int) -> list[DueSlot]:
     """Check-in slots due at or before `now`, earliest first: the first `limit`, and any
     other due slots of the same users (so possibly a few more than `limit`)."""
     due = to_epoch(now)
-    rows = await tx.fetch_all(_DUE_SLOTS, (due, limit, due))
+    rows = await tx.fetch_all(_due_slots(tx.dialect), (due, limit, due))
     read = _ClaimedRows("slot_id", "local_time", "next_due_at", "next_local_date")
     slots = []
     for row in rows:
@@ -157,7 +171,9 @@ LIMIT ?
 async def take_due_snoozes(tx: Transaction, now: datetime, limit: int) -> list[DueSnooze]:
     """Snoozed check-ins due at or before `now`, earliest first, at most `limit`,
     removed as they are read."""
-    rows = await tx.fetch_all(_DUE_SNOOZES, (to_epoch(now), limit))
+    rows = await tx.fetch_all(
+        _DUE_SNOOZES + tx.dialect.claim_lock.format("sn"), (to_epoch(now), limit)
+    )
     read = _ClaimedRows()
     taken = [
         DueSnooze(from_epoch(row["next_due_at"]), read.users.user(row), read.whereabouts(row))
@@ -217,7 +233,8 @@ async def due_followups(
     claimed by another `claimer` at or before `lease_ended` (that process most likely
     died before sending)."""
     rows = await tx.fetch_all(
-        _DUE_FOLLOWUPS, (to_epoch(now), claimer, to_epoch(lease_ended), limit)
+        _DUE_FOLLOWUPS + tx.dialect.claim_lock.format("f"),
+        (to_epoch(now), claimer, to_epoch(lease_ended), limit),
     )
     read = _ClaimedRows()
     return [

@@ -182,9 +182,9 @@ async def due_reminders(
 ) -> list[GroupReminder]:
     """Active reminders due at or before `now`, earliest first, at most `limit`."""
     rows = await tx.fetch_all(
-        f"SELECT {COLUMNS} FROM group_reminders"
+        f"SELECT {COLUMNS} FROM group_reminders AS r"
         " WHERE next_due_at IS NOT NULL AND next_due_at <= ? AND paused IS NULL"
-        " ORDER BY next_due_at LIMIT ?",
+        " ORDER BY next_due_at LIMIT ?" + tx.dialect.claim_lock.format("r"),
         (to_epoch(now), limit),
     )
     return [reminder_from_row(row, cipher) for row in rows]

@@ -236,7 +236,8 @@ LIMIT ?
 
 @cache
 def _due(dialect: Dialect) -> str:
-    return _DUE.format(joined=dialect.comma_joined.format("s.local_time"))
+    joined = dialect.comma_joined.format("s.local_time")
+    return _DUE.format(joined=joined) + dialect.claim_lock.format("d")
 
 
 async def due_dates(tx: Transaction, now: datetime, limit: int) -> list[DueDate]:

@@ -54,6 +54,7 @@ _BEGIN_AS_THE_WRITER = f"BEGIN; SELECT pg_advisory_xact_lock({WRITER_LOCK})"
 
 POSTGRES = Dialect(
     name="postgres",
+    claim_lock=" FOR UPDATE OF {} SKIP LOCKED",
     integers_from_json="SELECT value::bigint AS value FROM json_array_elements_text(?::json)",
     comma_joined="string_agg({}, ',')",
     tables_with_column=(

@@ -130,7 +130,9 @@ LIMIT ?
 
 
 async def due_reviews(tx: Transaction, now: datetime, limit: int) -> list[DueReview]:
-    rows = await tx.fetch_all(_DUE_REVIEWS, (to_epoch(now), limit))
+    rows = await tx.fetch_all(
+        _DUE_REVIEWS + tx.dialect.claim_lock.format("r"), (to_epoch(now), limit)
+    )
     return [
         DueReview(
             due_at=from_epoch(row["next_due_at"]),
