@@ -163,7 +163,8 @@ class PostgresDatabase(Database):
         return self._counter.hops
 
     async def close(self) -> None:
-        await self._pool.close()
+        async with self._write_lock:  # a transaction under way finishes first, as on SQLite
+            await self._pool.close()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:

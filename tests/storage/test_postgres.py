@@ -218,3 +218,46 @@ def test_the_database_is_named_to_the_operator_without_its_password() -> None:
         _env_file=None, STEADY_DATABASE_URL="postgresql://steady:s3cret@db:6543/bot"
     )
     assert database_name(settings) == "PostgreSQL at db:6543/bot"
+
+
+@on_postgres
+async def test_write_transactions_take_turns_across_workers(
+    backend: str, empty_database: str
+) -> None:
+    """One writer at a time, as on SQLite, also between two workers' pools: the second
+    transaction begins only once the first has committed, and sees what it wrote."""
+    first = await PostgresDatabase.connect(empty_database)
+    second = await PostgresDatabase.connect(empty_database)
+    observer = await asyncpg.connect(empty_database)
+    try:
+
+        async def later_write() -> bytes:
+            async with second.transaction() as tx:
+                row = await tx.fetch_one("SELECT value FROM meta WHERE key = 'k'")
+                await tx.execute("UPDATE meta SET value = ? WHERE key = 'k'", (b"second",))
+            return b"" if row is None else bytes(row["value"])
+
+        async with first.transaction() as tx:
+            await tx.execute("INSERT INTO meta (key, value) VALUES ('k', ?)", (b"first",))
+            waiting = asyncio.create_task(later_write())
+            await until_waiting_for_the_writer(observer)
+            assert not waiting.done()
+        assert await waiting == b"first"
+        row = await first.fetch_one("SELECT value FROM meta WHERE key = 'k'")
+        assert row is not None and row["value"] == b"second"
+    finally:
+        await observer.close()
+        await first.close()
+        await second.close()
+
+
+async def until_waiting_for_the_writer(observer: asyncpg.Connection) -> None:
+    """Returns once a session waits for an advisory lock (fails after a long while: a hang)."""
+    for _ in range(6000):
+        waiting = await observer.fetchval(
+            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+        )
+        if waiting:
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("no transaction waited for the writer")
