@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Protocol
 
 import aiohttp
 import discord
@@ -27,6 +28,10 @@ from bot.config import Settings, decode_key
 from bot.content_pack.ids import Msg
 from bot.content_pack.loader import load_pack
 from bot.content_pack.pack import ContentPack
+from bot.coordination.leadership import Leadership, Role
+from bot.coordination.platform_roles import FollowerStart, campaign, led_parts
+from bot.coordination.send_budget import SendBudget
+from bot.coordination.workers import coordination
 from bot.core.clock import Clock, SystemClock
 from bot.core.platform import Adapter
 from bot.delivery.outbox import Outbox
@@ -103,41 +108,55 @@ class Delivery:
     http: ObservabilityServer | None = None  # /healthz and /metrics, with STEADY_HTTP_PORT
 
 
-def held_roles(settings: Settings, adapters: Mapping[str, Adapter]) -> tuple[str, ...]:
-    """The roles this process holds. One process holds all of them today (the database's
-    single-instance lock); a version with several workers would report what its leader
-    election currently holds instead."""
+def held_roles(
+    settings: Settings, adapters: Mapping[str, Adapter], leadership: Leadership | None = None
+) -> tuple[str, ...]:
+    """The roles this process holds now. The only worker (SQLite, `leadership` None)
+    holds every one; of several workers, each serves a Telegram webhook and ticks, and
+    polls Telegram or holds Discord's gateway only while it leads that role."""
+
+    def leads(role: Role) -> bool:
+        return leadership is None or leadership.holds(role)
+
     roles = []
     for platform in sorted(adapters):
         if platform == PLATFORM_TELEGRAM:
-            webhook = settings.telegram.webhook_url is not None
-            roles.append("telegram webhook" if webhook else "telegram polling")
+            if settings.telegram.webhook_url is not None:
+                roles.append("telegram webhook")
+            elif leads(Role.TELEGRAM_POLLING):
+                roles.append(Role.TELEGRAM_POLLING.value)
         elif platform == PLATFORM_DISCORD:
-            roles.append("discord gateway")
+            if leads(Role.DISCORD_GATEWAY):
+                roles.append(Role.DISCORD_GATEWAY.value)
         else:
             roles.append(platform)
     return (*roles, "scheduler")
 
 
 def observability_server(
-    settings: Settings, services: Services, adapters: Mapping[str, Adapter]
+    settings: Settings,
+    services: Services,
+    adapters: Mapping[str, Adapter],
+    leadership: Leadership | None = None,
 ) -> ObservabilityServer | None:
     if settings.http_port is None:
         return None
-    roles = held_roles(settings, adapters)
     health = HealthCheck(
         services.db,
         services.clock,
         services.metrics,
         tick_limit(settings.tick_seconds),
-        roles=lambda: roles,
+        roles=lambda: held_roles(settings, adapters, leadership),
     )
     return ObservabilityServer(health, services.metrics, settings.http_host, settings.http_port)
 
 
 @asynccontextmanager
 async def scheduled_delivery(
-    settings: Settings, router: Router, adapters: Mapping[str, Adapter]
+    settings: Settings,
+    router: Router,
+    adapters: Mapping[str, Adapter],
+    leadership: Leadership | None = None,
 ) -> AsyncIterator[Delivery]:
     services = router.services
     outbox = Outbox(services.db, services.clock, adapters, metrics=services.metrics)
@@ -155,7 +174,7 @@ async def scheduled_delivery(
         ),
     )
     await schedule_unplanned(services.db, services.clock.now())
-    http = observability_server(settings, services, adapters)
+    http = observability_server(settings, services, adapters, leadership)
     if http is not None:
         await http.start()
     try:
@@ -210,9 +229,13 @@ def discord_config(settings: Settings) -> DiscordConfig:
     return DiscordConfig(**settings.discord.model_dump())
 
 
-def telegram_adapter(settings: Settings, router: Router) -> TelegramAdapter:
+def telegram_adapter(
+    settings: Settings, router: Router, budget: SendBudget | None = None
+) -> TelegramAdapter:
     services = router.services
-    return TelegramAdapter(telegram_config(settings), router, services.db, services.content)
+    return TelegramAdapter(
+        telegram_config(settings), router, services.db, services.content, budget=budget
+    )
 
 
 def discord_adapter(settings: Settings, router: Router) -> DiscordAdapter:
@@ -248,8 +271,14 @@ def is_network_failure(error: BaseException) -> bool:
     )
 
 
+class Startable(Protocol):
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
 async def start_with_retries(
-    adapter: Adapter, platform: str, bound: timedelta, stop: asyncio.Event
+    adapter: Startable, platform: str, bound: timedelta, stop: asyncio.Event
 ) -> bool:
     """Start `adapter`, retrying network failures with growing pauses for `bound` at most
     (STEADY_START_RETRY); then PlatformUnreachable. Every retry is logged. False when
@@ -292,24 +321,42 @@ async def run_platforms(
     loop = asyncio.get_running_loop()
     for signal_number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signal_number, stop.set)
-    async with open_services(settings, clock) as services:
-        router = Router(services)
+    async with (
+        open_services(settings, clock) as services,
+        coordination(settings, services.metrics) as shared,
+    ):
+        router = Router(services, turns=shared.turns)
         adapters: dict[str, Adapter] = {}
         if settings.telegram.token:
-            adapters[PLATFORM_TELEGRAM] = telegram_adapter(settings, router)
+            adapters[PLATFORM_TELEGRAM] = telegram_adapter(settings, router, shared.budget)
         if settings.discord.token:
             adapters[PLATFORM_DISCORD] = discord_adapter(settings, router)
+        # The only worker starts every platform whole. Of several, each starts them as a
+        # follower, and campaigns for what only one may run (see platform_roles).
+        if shared.shared:
+            webhook = settings.telegram.webhook_url is not None
+            followers, led = led_parts(adapters, webhook)
+        else:
+            followers, led = [FollowerStart(a, a.start) for a in adapters.values()], []
         started: list[Adapter] = []
+        campaigns: list[asyncio.Task[None]] = []
         try:
-            for platform, adapter in adapters.items():
+            for follower in followers:
                 # A platform that cannot start stops the others again.
-                if not await start_with_retries(adapter, platform, settings.start_retry, stop):
+                if not await start_with_retries(
+                    follower, follower.platform, settings.start_retry, stop
+                ):
                     return  # stopped while waiting for the network: nothing else to undo
-                started.append(adapter)
-            async with scheduled_delivery(settings, router, adapters):
+                started.append(follower.adapter)
+            campaigns = campaign(shared.leadership, led)
+            leadership = shared.leadership if shared.shared else None
+            async with scheduled_delivery(settings, router, adapters, leadership):
                 log_event(log, "bot.running", platforms=",".join(sorted(adapters)))
                 await stop.wait()
         finally:
+            for task in campaigns:
+                task.cancel()
+            await asyncio.gather(*campaigns, return_exceptions=True)
             for adapter in reversed(started):
                 await adapter.stop()
         log_event(log, "bot.stopped")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Protocol
 
 import asyncpg
@@ -29,8 +29,8 @@ UserKey = tuple[str, str]  # (platform, platform's user id)
 
 
 class UserTurns(Protocol):
-    def hold(self, user: UserKey) -> AsyncIterator[None]:
-        """An async context manager: while inside, no other update of `user` is handled."""
+    def hold(self, user: UserKey) -> AbstractAsyncContextManager[None]:
+        """While inside, no other update of `user` is handled."""
         ...
 
 

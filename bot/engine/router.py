@@ -17,6 +17,7 @@ from typing import TypeVar
 from bot.content_pack.countries import country_for_timezone
 from bot.content_pack.ids import Command, Msg
 from bot.content_pack.pack import ContentPack
+from bot.coordination.user_turns import InProcessTurns, UserTurns
 from bot.core.events import (
     Address,
     ButtonPressed,
@@ -25,7 +26,6 @@ from bot.core.events import (
     Event,
     TextMessage,
 )
-from bot.core.keyed_lock import KeyedLock
 from bot.core.replies import Button, Reply
 from bot.flows.affirm import Affirm
 from bot.flows.base import Flow, Step
@@ -92,11 +92,17 @@ _INTERRUPTIONS = frozenset({Command.HELP.value, Command.ABOUT.value})
 
 
 class Router:
-    def __init__(self, services: Services, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        services: Services,
+        rng: random.Random | None = None,
+        turns: UserTurns | None = None,
+    ) -> None:
         self._services = services
         self.safety = SafetyScreen(services.content)
         self._rng = rng or random.Random()
-        self._user_locks = KeyedLock()
+        # One update of a user at a time: in this process, or across workers (PostgreSQL).
+        self._user_locks = turns or InProcessTurns()
         self.pause = Pause(self._rng)
         self.checkin = CheckIn(self._rng, self.pause)
         self.contacted = Contacted()

@@ -32,6 +32,7 @@ from bot.adapters.telegram.menu import ADMIN_COMMANDS, set_chat_menu, set_comman
 from bot.adapters.telegram.outbound import Outbound
 from bot.content_pack.ids import Command
 from bot.content_pack.pack import ContentPack
+from bot.coordination.send_budget import SendBudget
 from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
 from bot.core.platform import DeliveryError, LoginRefused, SentMessage
 from bot.core.replies import Reply
@@ -79,6 +80,7 @@ class TelegramAdapter:
         db: Database,
         content: ContentPack,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        budget: SendBudget | None = None,
     ) -> None:
         self._config = config
         self._router = router
@@ -99,6 +101,7 @@ class TelegramAdapter:
             sleep,
             self._follow_chat_move,
             self._rate_limited,
+            budget,
         )
         # What each kind of update is handed to (see inbound.translate); an event of a
         # kind not listed goes to the router as it is.

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, nullcontext
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 from telegram import Bot, Message
@@ -22,6 +22,12 @@ from bot.adapters.sending import Attempt, Background, patient, play_frames, post
 from bot.adapters.telegram import errors
 from bot.adapters.telegram.inbound import PLATFORM
 from bot.adapters.telegram.render import MAX_CAPTION, formatted, keyboard, text_pieces
+from bot.coordination.send_budget import (
+    TELEGRAM_GROUP,
+    TELEGRAM_OVERALL,
+    LocalBudget,
+    SendBudget,
+)
 from bot.core.events import Address
 from bot.core.platform import DeliveryError, SentMessage
 from bot.core.replies import Reply
@@ -44,6 +50,7 @@ class Outbound:
         sleep: Sleep,
         on_chat_moved: OnChatMoved,
         rate_limited: RateLimited | None = None,
+        budget: SendBudget | None = None,
     ) -> None:
         self._bot = bot
         self._deep_link = deep_link
@@ -53,6 +60,7 @@ class Outbound:
         self._sleep = sleep
         self._on_chat_moved = on_chat_moved
         self._rate_limited = rate_limited
+        self._budget = budget or LocalBudget()
 
     async def send(self, address: Address, reply: Reply, first: Attempt) -> SentMessage:
         """One reply; its first Bot API call tried as `first` says. A private reply asked
@@ -136,11 +144,17 @@ class Outbound:
                 protect_content=reply.protect,
             )
 
-    def _paced(self, address: Address) -> AbstractAsyncContextManager[None]:
-        """Group messages take their turn under Telegram's per-group limit; others go."""
-        if address.is_group:
-            return self._group_pacer.turn(address.chat_id)
-        return nullcontext()
+    @asynccontextmanager
+    async def _paced(self, address: Address) -> AsyncIterator[None]:
+        """Group messages take their turn under Telegram's per-group limit; others go.
+        With several workers each message is first counted in the shared budget too."""
+        await self._budget.take(PLATFORM, TELEGRAM_OVERALL)
+        if not address.is_group:
+            yield
+            return
+        async with self._group_pacer.turn(address.chat_id):
+            await self._budget.take(f"{PLATFORM} group {address.chat_id}", TELEGRAM_GROUP)
+            yield
 
     async def _edit(self, address: Address, message_id: str, reply: Reply) -> None:
         try:

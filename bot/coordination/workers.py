@@ -1,0 +1,49 @@
+"""What this worker shares with the others: chosen by the database the settings name.
+
+SQLite: one worker, so roles are its own, a user's updates take turns in this process,
+and the platforms' limits are kept by its own limiters. PostgreSQL: roles through
+advisory locks, turns through a per-user advisory lock, one send budget in the
+database. The turns and the budget use a small pool of their own: a turn holds its
+connection for a whole update, and must never wait for one the update needs itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from bot.config import Settings
+from bot.coordination.leadership import AdvisoryLeadership, Leadership, OnlyWorker
+from bot.coordination.send_budget import LocalBudget, SendBudget, SharedBudget
+from bot.coordination.user_turns import DatabaseTurns, InProcessTurns, UserTurns
+from bot.observability.metrics import Metrics
+
+# Updates of different users handled at once, each holding a connection for its turn;
+# more wait for a free one (a user's own next update waits in this process anyway).
+TURN_CONNECTIONS = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Coordination:
+    leadership: Leadership
+    turns: UserTurns
+    budget: SendBudget
+    shared: bool  # several workers may share the database
+
+
+@asynccontextmanager
+async def coordination(settings: Settings, metrics: Metrics) -> AsyncIterator[Coordination]:
+    url = settings.database_url
+    if url is None:
+        yield Coordination(OnlyWorker(), InProcessTurns(), LocalBudget(), shared=False)
+        return
+    import asyncpg  # noqa: PLC0415 - a SQLite install never loads the PostgreSQL driver
+
+    pool = await asyncpg.create_pool(url, min_size=1, max_size=TURN_CONNECTIONS)
+    try:
+        yield Coordination(
+            AdvisoryLeadership(url, metrics), DatabaseTurns(pool), SharedBudget(pool), shared=True
+        )
+    finally:
+        await pool.close()
