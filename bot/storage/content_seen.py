@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from bot.storage.batching import BatchSize
+from bot.storage.batching import delete_walking_ids
 from bot.storage.db import Database, Transaction
 from bot.storage.queries import Queryable, from_epoch, to_epoch
 
@@ -63,44 +63,24 @@ async def mark_seen(
     )
 
 
-# Users whose rows the first purge transaction looks at (found through the key, which
-# begins with the user); later ones are sized to hold the writer about
-# batching.AIM_SECONDS each.
+# Users whose rows the first purge transaction looks at; later batches are sized to hold
+# the writer about batching.AIM_SECONDS each.
 PURGE_BATCH_USERS = 1000
 
 
 async def purge_older_than(db: Database, now: datetime) -> int:
     """Delete what was shown before the no-repeat window, nobody's business any more
-    (run daily). Walks users by id in batches, each a short transaction; returns how
-    many rows went."""
+    (run daily). Walks users by id in batches, each a short transaction (their rows are
+    found through the key, which begins with the user); returns how many rows went."""
     cutoff = to_epoch(now - NO_REPEAT_WINDOW)
-    purged = 0
-    after = -1  # user ids are never negative
-    size = BatchSize(rows=PURGE_BATCH_USERS, least=min(PURGE_BATCH_USERS, BatchSize.least))
 
-    async def batch(tx: Transaction) -> int | None:
-        """Deletes among the next `size.rows` users; returns the last user id looked at."""
-        nonlocal purged
-        row = await tx.fetch_one(
-            "SELECT MAX(id) AS last FROM (SELECT id FROM users WHERE id > ? ORDER BY id LIMIT ?)"
-            " AS batch",
-            (after, size.rows),
-        )
-        last = None if row is None else row["last"]
-        if last is None:
-            return None
-        purged += await tx.execute(
+    async def old_of_users_between(tx: Transaction, after: int, last: int) -> int:
+        return await tx.execute(
             "DELETE FROM content_seen WHERE user_id > ? AND user_id <= ? AND seen_at < ?",
             (after, last, cutoff),
         )
-        return int(last)
 
-    async with db.log_copied_aside():
-        while (last := await db.in_one_hop(batch)) is not None:
-            after = last
-            size.after(db.write_holds.last)
-            await db.copy_log_aside()  # while other writes go on, before the next batch
-    return purged
+    return await delete_walking_ids(db, "users", PURGE_BATCH_USERS, old_of_users_between)
 
 
 async def seen_for_export(db: Queryable, user_id: int) -> dict[str, list[str]]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.storage import content_seen, sent_messages
-from bot.storage.batching import BatchSize
+from bot.storage.batching import delete_walking_ids
 from bot.storage.db import Database, Transaction
 from bot.storage.queries import to_epoch
 
@@ -80,9 +80,8 @@ async def purge_expired(
 
         await db.in_one_hop(theirs)
     else:
-        async with db.log_copied_aside():
-            for expiring in _EXPIRING:
-                counts.append(await _purge_in_batches(db, expiring, cutoff, now_epoch))
+        for expiring in _EXPIRING:
+            counts.append(await _purge_in_batches(db, expiring, cutoff, now_epoch))
     checkins, drafts, pauses, followups = counts
     if checkins or drafts:
         await db.checkpoint()  # no old copy left in the write-ahead log
@@ -90,34 +89,14 @@ async def purge_expired(
 
 
 async def _purge_in_batches(db: Database, expiring: _Expiring, cutoff: int, now: int) -> int:
-    """Walk the table by id (SQLite's row id), BATCH_ROWS rows a transaction, deleting
-    the expired."""
-    deleted = 0
-    after = -1  # row ids are never negative
-    size = BatchSize(rows=BATCH_ROWS, least=min(BATCH_ROWS, BatchSize.least))
+    """Walk the table by id (SQLite's row id), a batch a transaction, deleting the expired."""
 
-    async def batch(tx: Transaction) -> int | None:
-        """Deletes in the next `size.rows` rows; returns the last row id looked at."""
-        nonlocal deleted
-        row = await tx.fetch_one(
-            f"SELECT MAX(id) AS last FROM (SELECT id FROM {expiring.table}"
-            " WHERE id > ? ORDER BY id LIMIT ?) AS batch",
-            (after, size.rows),
+    async def expired_between(tx: Transaction, after: int, last: int) -> int:
+        return await tx.execute(
+            _older(expiring) + " AND id > ? AND id <= ?", (cutoff, now, after, last)
         )
-        last = None if row is None else row["last"]
-        if last is None:
-            return None
-        deleted += await tx.execute(
-            _older(expiring) + " AND id > ? AND id <= ?",
-            (cutoff, now, after, last),
-        )
-        return int(last)
 
-    while (last := await db.in_one_hop(batch)) is not None:
-        after = last
-        size.after(db.write_holds.last)
-        await db.copy_log_aside()  # while other writes go on, before the next batch
-    return deleted
+    return await delete_walking_ids(db, expiring.table, BATCH_ROWS, expired_between)
 
 
 def _older(expiring: _Expiring) -> str:
