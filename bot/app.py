@@ -29,7 +29,6 @@ from bot.content_pack.ids import Msg
 from bot.content_pack.loader import load_pack
 from bot.content_pack.pack import ContentPack
 from bot.coordination.leadership import Leadership, Role
-from bot.coordination.platform_roles import FollowerStart, campaign, led_parts
 from bot.coordination.send_budget import SendBudget
 from bot.coordination.workers import coordination
 from bot.core.clock import Clock, SystemClock
@@ -41,6 +40,7 @@ from bot.flows.context import Services
 from bot.logs import get_logger, log_event
 from bot.observability.health import HealthCheck, tick_limit
 from bot.observability.http import ObservabilityServer
+from bot.platform_roles import FollowerStart, campaign, led_parts
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.planner import schedule_unplanned
 from bot.scheduling.runner import TickRunner

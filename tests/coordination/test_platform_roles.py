@@ -11,9 +11,9 @@ import pytest
 from bot.adapters.discord.adapter import DiscordAdapter
 from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.coordination.leadership import AdvisoryLeadership, OnlyWorker, Role
-from bot.coordination.platform_roles import campaign, led_parts
 from bot.engine.router import Router
 from bot.flows.context import Services
+from bot.platform_roles import campaign, led_parts
 from tests.fakes.telegram_api import FakeTelegram
 from tests.helpers.discord_world import DiscordWorld, discord_config
 from tests.helpers.postgres_server import scratch_database, server_url

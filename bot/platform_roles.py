@@ -3,8 +3,11 @@
 With several workers every one of them starts each platform as a follower: it sends
 (replies, scheduled messages) and, for Telegram in webhook mode, receives too. What a
 bot may have only once, Telegram's polling and Discord's gateway connection, is a role
-(`bot.coordination.leadership`); the worker that wins it adds that part, and drops it
+(`bot.coordination.leadership`): the worker that wins it adds that part, and drops it
 again when it loses the role.
+
+This wires adapters together, as `bot.app` does, so it sits beside it: the engine uses
+`bot.coordination`, which must not reach back up to the adapters.
 """
 
 from __future__ import annotations
