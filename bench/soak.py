@@ -39,10 +39,11 @@ How it is built, and why:
   came in) although the bot saw a timeout, as on a real network. 3 % of users block the
   bot at a random moment. Midway the bot gets SIGKILL and is restarted at once on the same
   data directory.
-* Users: each is onboarded (/start, a time zone from ten, a check-in time from 07:00 to
-  20:59 local, "Skip" for the country). Then each reacts to what the bot sends: a scheduled
-  check-in (recognised by its "ci:mood:" buttons with a snooze row, which only the scheduled
-  one has) is answered 85 % of the time by pressing a mood and an urge, then typing a note
+* Users: each is onboarded (/start, a time zone from ten confirmed with its button, a
+  check-in time from 07:00 to 20:59 local, "Skip" for the country). Then each reacts to
+  what the bot sends: a scheduled check-in (recognised by its "ci:mood:" buttons with a
+  snooze row, which only the scheduled one has) is answered 85 % of the time by pressing a
+  mood and an urge, then typing a note
   (40 %) or pressing Skip; a strong pull's pause offer gets "Not now"; an urge-timer
   follow-up (its "pa:followup:" buttons) gets "It passed". On their own, users start /pause
   and set a wait timer (10, 20 or 30 minutes) on 30 % of days and ask /affirm on 20 % of
@@ -270,6 +271,7 @@ def buttons_of(flow: FlowName, step: StrEnum) -> str:
 
 # How the data of each step's buttons begins, for finding the message a step sent.
 COUNTRY_BUTTONS = buttons_of(FlowName.ONBOARDING, OnboardingStep.COUNTRY)
+ZONE_CONFIRM_BUTTONS = buttons_of(FlowName.ONBOARDING, OnboardingStep.TZCONFIRM)
 FOLLOWUP_BUTTONS = buttons_of(FlowName.PAUSE, PauseStep.FOLLOWUP)
 MENU_BUTTONS = buttons_of(FlowName.PAUSE, PauseStep.MENU)
 MOOD_BUTTONS = buttons_of(FlowName.CHECKIN, CheckInStep.MOOD)
@@ -459,19 +461,21 @@ class World:
 
     async def onboard(self, user: User) -> None:
         t = self.texts
-        steps: list[tuple[str, Callable[[StoredMessage], bool]]] = [
-            ("/start", lambda m: m.text == t.ask_timezone),
-            (user.zone, lambda m: m.text == t.ask_time),
-            (
-                user.checkin_at,
-                lambda m: has_prefix(m, COUNTRY_BUTTONS),
-            ),
-        ]
-        for text, want in steps:
-            result = await self.step(user, want, text=text)
-            if result.outcome != "ok":
-                self.stats.onboarding_failed += 1
-                return
+        started = await self.step(user, lambda m: m.text == t.ask_timezone, text="/start")
+        # The zone typed is confirmed with a tap (it shows the local time there).
+        zone = await self.step(user, lambda m: has_prefix(m, ZONE_CONFIRM_BUTTONS), text=user.zone)
+        if started.outcome != "ok" or zone.outcome != "ok" or zone.message is None:
+            self.stats.onboarding_failed += 1
+            return
+        right = button_for(zone.message, ZONE_CONFIRM_BUTTONS, "yes")
+        assert right is not None
+        asked = await self.step(user, lambda m: m.text == t.ask_time, press=(zone.message, right))
+        result = await self.step(
+            user, lambda m: has_prefix(m, COUNTRY_BUTTONS), text=user.checkin_at
+        )
+        if asked.outcome != "ok" or result.outcome != "ok":
+            self.stats.onboarding_failed += 1
+            return
         assert result.message is not None
         skip = button_for(result.message, COUNTRY_BUTTONS, "skip")
         assert skip is not None

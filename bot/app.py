@@ -271,6 +271,16 @@ def is_network_failure(error: BaseException) -> bool:
     )
 
 
+def asked_to_wait(error: BaseException) -> float | None:
+    """The seconds a platform's flood control asked for (Telegram's 429 at start-up, after
+    a restart, say), or None when the error is not that."""
+    if isinstance(error, telegram.error.RetryAfter):
+        retry_after: object = error._retry_after  # the number, without PTB's type warning
+        total = getattr(retry_after, "total_seconds", None)
+        return float(total()) if callable(total) else float(retry_after)  # type: ignore[arg-type]
+    return None
+
+
 class Startable(Protocol):
     async def start(self) -> None: ...
 
@@ -290,7 +300,8 @@ async def start_with_retries(
             await adapter.start()
             return True
         except Exception as error:
-            if not is_network_failure(error):
+            asked = asked_to_wait(error)
+            if asked is None and not is_network_failure(error):
                 raise
             with contextlib.suppress(Exception):  # close what the failed attempt opened
                 await adapter.stop()
@@ -298,7 +309,7 @@ async def start_with_retries(
             if remaining <= 0:
                 log_event(log, "platform.gave_up", logging.ERROR, platform=platform)
                 raise PlatformUnreachable(platform, bound) from None
-            wait = min(delay, remaining)
+            wait = min(max(delay, asked or 0.0), remaining)
             log_event(
                 log, "platform.unreachable", logging.WARNING, platform=platform,
                 error=type(error).__name__, retry_in_ms=int(wait * 1000),

@@ -11,11 +11,13 @@ import signal
 import socket
 import stat
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import telegram.error
 
-from bot import cli
+from bot import app, cli
 from bot.adapters.console import ConsoleAdapter
 from bot.config import Settings, SettingsError, pick_default_locale
 from bot.content_pack.ids import Msg
@@ -208,3 +210,35 @@ def test_charts_earlier_versions_left_in_the_data_folder_are_removed(tmp_path: P
     result = steady(["console"], data, "/help\n")
     assert result.returncode == 0, result.stderr
     assert not legacy.exists()
+
+
+class FloodedOnce:
+    """A platform whose first start meets its flood control (Telegram's 429 on getMe)."""
+
+    def __init__(self) -> None:
+        self.starts = 0
+        self.stops = 0
+
+    async def start(self) -> None:
+        self.starts += 1
+        if self.starts == 1:
+            raise telegram.error.RetryAfter(0)
+
+    async def stop(self) -> None:
+        self.stops += 1
+
+
+async def test_a_flood_wait_at_start_up_is_waited_out_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app, "FIRST_RETRY_SECONDS", 0.01)
+    platform = FloodedOnce()
+    started = await app.start_with_retries(
+        platform, "telegram", timedelta(seconds=30), asyncio.Event()
+    )
+    assert started and platform.starts == 2 and platform.stops == 1
+
+
+def test_the_wait_a_flood_control_asks_for_is_read_in_seconds() -> None:
+    assert app.asked_to_wait(telegram.error.RetryAfter(7)) == 7.0
+    assert app.asked_to_wait(ValueError("not a flood wait")) is None
