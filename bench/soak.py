@@ -172,6 +172,7 @@ GRACE = timedelta(hours=2)  # STEADY_MISSED_GRACE's default; the bot runs with i
 MB = 1024 * 1024
 
 TARGETS = (
+    "Users onboarded",
     "Answers lost",
     "Duplicate check-ins",
     "Follow-ups lost",
@@ -712,6 +713,10 @@ class Bot:
             "TELEGRAM_API_BASE_URL": f"{self._fake.url}/bot",
             "STEADY_DATA_DIR": str(self._data),
             "STEADY_TICK_SECONDS": "1",
+            # A question waits 30 minutes by default: 1.7 real seconds here, less than one
+            # injected stall. At the longest setting it waits 80 real seconds, longer than a
+            # simulated user waits for any answer, so expiry plays no part in the soak.
+            "STEADY_STEP_EXPIRY": "24h",
             "STEADY_LOG_LEVEL": "INFO",
         }
         return environment
@@ -1220,6 +1225,14 @@ def checks(outcome: Outcome) -> list[Check]:
     o, c = outcome, outcome.counts
     outside_kill = c.lost - c.lost_near_kill
     return [
+        # Without this a soak whose users never got past onboarding would meet every other
+        # target with nothing to count (it did, once the zone question gained a button).
+        Check(
+            "Users onboarded",
+            "all",
+            f"{c.onboarded:,} of {o.users:,}",
+            c.onboarded == o.users,
+        ),
         Check(
             "Answers lost",
             "0",
