@@ -53,11 +53,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for item in items
         if (_on_postgres(item) and (no_server or item.get_closest_marker("sqlite_only")))
         or (_on_sqlite(item) and item.get_closest_marker("postgres_only"))
+        or (no_server and _without_backend(item) and item.get_closest_marker("postgres_only"))
     ]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         gone = set(dropped)
         items[:] = [item for item in items if item not in gone]
+
+
+def _without_backend(item: pytest.Item) -> bool:
+    """A test of what workers share through PostgreSQL itself, with no backend variants."""
+    callspec = getattr(item, "callspec", None)
+    return callspec is None or "backend" not in callspec.params
 
 
 def _on_sqlite(item: pytest.Item) -> bool:

@@ -65,6 +65,7 @@ async def test_the_only_worker_holds_every_role_until_it_stops() -> None:
     assert not leadership.holds(Role.TELEGRAM_POLLING)
 
 
+@pytest.mark.postgres_only
 async def test_one_of_two_workers_holds_a_role_and_the_other_takes_over(url: str) -> None:
     first, second = worker(url), worker(url)
     first_role, second_role = Watched(), Watched()
@@ -87,6 +88,7 @@ async def test_one_of_two_workers_holds_a_role_and_the_other_takes_over(url: str
     await stopped(second_task)
 
 
+@pytest.mark.postgres_only
 async def test_roles_are_held_apart(url: str) -> None:
     first, second = worker(url), worker(url)
     polling, gateway = Watched(), Watched()
@@ -99,6 +101,7 @@ async def test_roles_are_held_apart(url: str) -> None:
         await stopped(task)
 
 
+@pytest.mark.postgres_only
 async def test_a_holder_cut_off_from_the_database_gives_the_role_up(url: str) -> None:
     metrics = Metrics()
     first, second = worker(url, metrics), worker(url)
@@ -146,6 +149,7 @@ _HOLDER = textwrap.dedent(
 )
 
 
+@pytest.mark.postgres_only
 async def test_a_killed_leaders_role_is_taken_over_within_30_seconds(url: str) -> None:
     holder = await asyncio.create_subprocess_exec(
         sys.executable, "-c", _HOLDER, url, stdout=asyncio.subprocess.PIPE

@@ -41,6 +41,7 @@ async def stopped(tasks: list[asyncio.Task[None]]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
+@pytest.mark.postgres_only
 async def test_one_of_two_workers_polls_and_the_other_takes_over(
     services: Services, leader_database: str
 ) -> None:

@@ -45,6 +45,7 @@ async def two_pools() -> AsyncIterator[tuple[asyncpg.Pool, asyncpg.Pool]]:
             await second.close()
 
 
+@pytest.mark.postgres_only
 async def test_two_workers_keep_one_groups_limit_together(
     two_pools: tuple[asyncpg.Pool, asyncpg.Pool],
 ) -> None:
@@ -64,6 +65,7 @@ async def test_two_workers_keep_one_groups_limit_together(
     assert sent_at[40] - sent_at[0] == 2 * window
 
 
+@pytest.mark.postgres_only
 async def test_scopes_do_not_share_a_budget(two_pools: tuple[asyncpg.Pool, asyncpg.Pool]) -> None:
     time = VirtualTime()
     budget = SharedBudget(two_pools[0], time.sleep, time.now)

@@ -62,6 +62,7 @@ async def test_in_one_process_a_users_updates_take_turns() -> None:
     assert await handled_in_turn(turns, turns) == IN_TURN
 
 
+@pytest.mark.postgres_only
 async def test_across_workers_a_users_updates_take_turns(
     two_workers: tuple[DatabaseTurns, DatabaseTurns],
 ) -> None:
@@ -69,6 +70,7 @@ async def test_across_workers_a_users_updates_take_turns(
     assert await handled_in_turn(first, second) == IN_TURN
 
 
+@pytest.mark.postgres_only
 async def test_a_failed_update_lets_the_user_go(
     two_workers: tuple[DatabaseTurns, DatabaseTurns],
 ) -> None:
