@@ -15,7 +15,7 @@ import pytest
 
 from tests.fakes.telegram_api import FakeTelegram
 from tests.helpers.processes import start_steady_run, steady_environment
-from tests.helpers.waiting import until
+from tests.helpers.waiting import until, until_answered
 from tests.observability.test_steady_run import first_answer, free_port
 
 TAKE_OVER_SECONDS = 30
@@ -54,24 +54,20 @@ async def test_one_of_two_workers_polls_and_the_other_takes_over_when_it_is_kill
         try:
             polling: list[int] = []
 
-            async def poller() -> list[int]:
-                found = []
-                for number, client in enumerate(clients):
-                    if workers[number].returncode is None and "telegram polling" in (
-                        await roles_of(client)
-                    ):
-                        found.append(number)
-                return found
+            async def someone_polls() -> bool:
+                polling[:] = [
+                    number
+                    for number, client in enumerate(clients)
+                    if workers[number].returncode is None
+                    and "telegram polling" in await roles_of(client)
+                ]
+                return bool(polling)
 
             async def wait_for_one_poller() -> list[int]:
-                loop = asyncio.get_running_loop()
-                deadline = loop.time() + TAKE_OVER_SECONDS
-                while loop.time() < deadline:
-                    found = await poller()
-                    if found:
-                        return found
-                    await asyncio.sleep(0.2)  # a poll of /healthz, not a wait for time
-                raise AssertionError("no worker took polling within 30 s")
+                await until_answered(
+                    someone_polls, timeout=TAKE_OVER_SECONDS, what="a worker polling Telegram"
+                )
+                return list(polling)
 
             polling = await wait_for_one_poller()
             assert len(polling) == 1

@@ -25,6 +25,7 @@ from bot.storage.postgres import PostgresDatabase, rows_changed
 from bot.storage.postgres_migrations import apply_postgres_migrations, schema_version
 from bot.storage.users import ensure_user, find_user
 from tests.helpers.postgres import ThrowawayDatabases
+from tests.helpers.waiting import until_answered
 
 # Deselected without a server, like every PostgreSQL variant (see conftest.py).
 on_postgres = pytest.mark.parametrize("backend", ["postgres"])
@@ -253,11 +254,11 @@ async def test_write_transactions_take_turns_across_workers(
 
 async def until_waiting_for_the_writer(observer: asyncpg.Connection) -> None:
     """Returns once a session waits for an advisory lock (fails after a long while: a hang)."""
-    for _ in range(6000):
-        waiting = await observer.fetchval(
+
+    async def waiting() -> bool:
+        count = await observer.fetchval(
             "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
         )
-        if waiting:
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError("no transaction waited for the writer")
+        return bool(count)
+
+    await until_answered(waiting, what="a transaction waiting for the writer")
