@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -210,3 +212,16 @@ def test_only_storage_holds_sql() -> None:
         for line, first in sql_strings(path)
     ]
     assert not outside, "SQL outside bot/storage:\n" + "\n".join(outside)
+
+
+def test_a_sqlite_install_never_loads_the_postgresql_driver() -> None:
+    """Importing the bot, its platforms and its coordination costs no PostgreSQL driver
+    (about 60 ms of start-up): only a worker given STEADY_DATABASE_URL imports it."""
+    probe = (
+        "import sys, bot.app, bot.cli, bot.platform_roles, bot.coordination.workers;"
+        " print('asyncpg' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "False"

@@ -16,11 +16,12 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
-
-import asyncpg
+from typing import TYPE_CHECKING, Protocol
 
 from bot.storage import send_budget
+
+if TYPE_CHECKING:  # types only: a SQLite install never loads the PostgreSQL driver
+    import asyncpg
 
 Sleep = Callable[[float], Awaitable[None]]
 

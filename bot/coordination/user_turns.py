@@ -18,12 +18,13 @@ import contextlib
 import hashlib
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Protocol
-
-import asyncpg
+from typing import TYPE_CHECKING, Protocol
 
 from bot.core.keyed_lock import KeyedLock
 from bot.storage import advisory_locks
+
+if TYPE_CHECKING:  # types only: a SQLite install never loads the PostgreSQL driver
+    import asyncpg
 
 UserKey = tuple[str, str]  # (platform, platform's user id)
 

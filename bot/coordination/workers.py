@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from bot.config import Settings
-from bot.coordination.leadership import AdvisoryLeadership, Leadership, OnlyWorker
+from bot.coordination.leadership import Leadership, OnlyWorker
 from bot.coordination.send_budget import LocalBudget, SendBudget, SharedBudget
 from bot.coordination.user_turns import DatabaseTurns, InProcessTurns, UserTurns
 from bot.observability.metrics import Metrics
@@ -38,7 +38,10 @@ async def coordination(settings: Settings, metrics: Metrics) -> AsyncIterator[Co
     if url is None:
         yield Coordination(OnlyWorker(), InProcessTurns(), LocalBudget(), shared=False)
         return
-    import asyncpg  # noqa: PLC0415 - a SQLite install never loads the PostgreSQL driver
+    # Imported here: a SQLite install never loads the PostgreSQL driver.
+    import asyncpg  # noqa: PLC0415
+
+    from bot.coordination.advisory_leadership import AdvisoryLeadership  # noqa: PLC0415
 
     pool = await asyncpg.create_pool(url, min_size=1, max_size=TURN_CONNECTIONS)
     try:

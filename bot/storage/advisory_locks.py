@@ -5,7 +5,10 @@ Session locks: held by the connection that took them until it lets go or closes.
 
 from __future__ import annotations
 
-import asyncpg
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # types only: a SQLite install never loads the PostgreSQL driver
+    import asyncpg
 
 
 async def try_lock(connection: asyncpg.Connection, key: int) -> bool:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING
 
-import asyncpg
+if TYPE_CHECKING:  # types only: a SQLite install never loads the PostgreSQL driver
+    import asyncpg
 
 # Rows older than this are never counted (no limit's window is longer).
 KEPT_MS = 60_000

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 import asyncpg
 import pytest
 
-from bot.coordination.leadership import ROLE_KEYS, AdvisoryLeadership, OnlyWorker, Role
+from bot.coordination.advisory_leadership import AdvisoryLeadership
+from bot.coordination.leadership import ROLE_KEYS, OnlyWorker, Role
 from bot.observability.metrics import Metrics
 from tests.helpers.postgres_server import scratch_database, server_url
 from tests.helpers.waiting import until
@@ -134,7 +135,8 @@ async def test_a_holder_cut_off_from_the_database_gives_the_role_up(url: str) ->
 _HOLDER = textwrap.dedent(
     """
     import asyncio, sys
-    from bot.coordination.leadership import AdvisoryLeadership, Role
+    from bot.coordination.advisory_leadership import AdvisoryLeadership
+    from bot.coordination.leadership import Role
 
     async def main():
         leadership = AdvisoryLeadership(sys.argv[1], retry_seconds=0.05, check_seconds=0.1)

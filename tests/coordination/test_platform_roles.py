@@ -10,7 +10,8 @@ import pytest
 
 from bot.adapters.discord.adapter import DiscordAdapter
 from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
-from bot.coordination.leadership import AdvisoryLeadership, OnlyWorker, Role
+from bot.coordination.advisory_leadership import AdvisoryLeadership
+from bot.coordination.leadership import OnlyWorker, Role
 from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.platform_roles import campaign, led_parts
