@@ -24,6 +24,7 @@ from bot.logs import configure_logging
 from bot.storage.db import Params, Row
 from tests.helpers.conversation import Conversation
 from tests.helpers.discord_world import DiscordWorld, running_discord
+from tests.helpers.faults import every_read_through_fetch_all
 from tests.helpers.postgres import SKIP_REASON, ThrowawayDatabases, server_url
 from tests.helpers.postgres_server import REQUIRED_VARIABLE
 from tests.helpers.telegram_world import TelegramWorld, running_telegram
@@ -206,6 +207,7 @@ def stalled_reads(
             return await real(sql, params)
 
         monkeypatch.setattr(services.db, "fetch_all", hanging)
+        every_read_through_fetch_all(services.db, monkeypatch)
         return release
 
     return stall

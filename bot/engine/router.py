@@ -310,7 +310,8 @@ class Router:
         db, address = self._services.db, event.address
         version = db.user_rows_version  # of before the read: a change meanwhile is seen
         try:
-            user = await find_user(db, address.platform, address.user_id)
+            # Bounded by the caller (USER_LOOKUP_SECONDS): read where that bound holds.
+            user = await find_user(db.bounded, address.platform, address.user_id)
         except Exception as error:  # no lookup failure may keep a reply (or a crisis reply) back
             log_event(log, "user.lookup_failed", logging.WARNING, exc_info=error)
             return KnownUser()  # unknown, not absent: a step that needs it reads again

@@ -63,6 +63,7 @@ from bot.scheduling.planner import in_quiet_hours
 from bot.storage import checkin_slots, safety_plans
 from bot.storage.db import Database, Transaction
 from bot.storage.flow_positions import FlowPosition
+from bot.storage.queries import Queryable
 from bot.storage.user_texts import TextKind, list_texts
 from bot.storage.users import User
 
@@ -703,12 +704,14 @@ def _in_fives(numbers: list[Choice]) -> list[list[Choice]]:
 async def plan_text(ctx: FlowContext, user_id: int) -> str:
     """The whole plan, readable: every part under its title, the empty ones said so."""
     stored = await safety_plans.read_plan(ctx.db, ctx.cipher, user_id)
-    return await _readable(ctx, user_id, stored)
+    return await _readable(ctx, ctx.db, user_id, stored)
 
 
-async def _readable(ctx: FlowContext, user_id: int, stored: Sequence[safety_plans.PlanPart]) -> str:
+async def _readable(
+    ctx: FlowContext, db: Queryable, user_id: int, stored: Sequence[safety_plans.PlanPart]
+) -> str:
     parts = {part.part: part.text for part in stored}
-    reasons = await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user_id)
+    reasons = await list_texts(db, ctx.cipher, TextKind.REASON, user_id)
     empty = ctx.text(Msg.PLAN_PART_EMPTY)
     blocks = [ctx.text(Msg.PLAN_HEADING)]
     for n, section in enumerate(SECTIONS, start=1):
@@ -728,8 +731,9 @@ async def plan_on_request(ctx: FlowContext, user: User | None) -> list[Reply]:
         return [ctx.reply(Msg.PLAN_UNAVAILABLE)]
 
     async def read() -> str | None:
-        stored = await safety_plans.read_plan(ctx.db, ctx.cipher, user.id)
-        return await _readable(ctx, user.id, stored) if stored else None
+        # Bounded below (PLAN_READ_SECONDS): read where that bound holds.
+        stored = await safety_plans.read_plan(ctx.db.bounded, ctx.cipher, user.id)
+        return await _readable(ctx, ctx.db.bounded, user.id, stored) if stored else None
 
     try:
         text = await asyncio.wait_for(read(), PLAN_READ_SECONDS)

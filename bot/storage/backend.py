@@ -13,7 +13,10 @@ from collections.abc import Callable, Coroutine, Iterable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from bot.storage.queries import Queryable
 
 Params = tuple[Any, ...] | dict[str, Any]
 T = TypeVar("T")
@@ -156,6 +159,13 @@ class Database(ABC):
 
     @abstractmethod
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None: ...
+
+    @property
+    def bounded(self) -> Queryable:
+        """The same reads, for a caller that gives up on them after a bound (the crisis
+        path's lookup of the user): each runs where waiting for it can be given up. Here,
+        where every read is awaited on the network, that is the database itself."""
+        return self
 
     async def table_names(self) -> list[str]:
         return [str(row["name"]) for row in await self.fetch_all(self.dialect.tables)]

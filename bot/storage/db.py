@@ -30,7 +30,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiosqlite
 
@@ -45,6 +45,9 @@ from bot.storage.backend import (
     WriteHolds,
 )
 from bot.storage.migrations import apply_migrations
+
+if TYPE_CHECKING:
+    from bot.storage.queries import Queryable
 
 __all__ = ["Database", "Params", "Row", "SqliteDatabase", "SqliteTransaction", "Transaction"]
 
@@ -392,8 +395,32 @@ class SqliteDatabase(Database):
         else:
             if rows is not None:
                 return rows
+        return await self._read_in_thread(sql, params)
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
+
+    async def _read_in_thread(self, sql: str, params: Params) -> list[Row]:
         self._counter.hops += 1
         return list(await self._reader.execute_fetchall(sql, params))
+
+    @property
+    def bounded(self) -> Queryable:
+        """Reads always on the reader's thread: a read in place runs to its end on the
+        event loop, and a disk that stalls it would hold every reply, a crisis reply
+        too, past any bound its caller set. Waiting on the thread can be given up."""
+        return _ReadsInThread(self)
+
+
+class _ReadsInThread:
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+        self.dialect = db.dialect
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        self._db._counter.count += 1
+        return await self._db._read_in_thread(sql, params)
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         rows = await self.fetch_all(sql, params)

@@ -18,6 +18,7 @@ from bot.storage.db import Database, Params, Row
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
+from tests.helpers.faults import every_read_through_fetch_all
 
 CRISIS = "i want to die"
 
@@ -36,6 +37,7 @@ class HangingReads:
             return await real(sql, params)
 
         monkeypatch.setattr(db, "fetch_all", hanging)
+        every_read_through_fetch_all(db, monkeypatch)
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from bot.safety.screen import SOS_MISREAD
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
+from tests.helpers.faults import every_read_through_fetch_all
 from tests.helpers.recording_adapter import RecordingAdapter
 
 CRISIS = "honestly i just want to die"
@@ -165,6 +166,7 @@ async def test_crisis_reply_with_the_database_failing(
     monkeypatch.setattr(services.db, "fetch_one", broken)
     monkeypatch.setattr(services.db, "fetch_all", broken)
     monkeypatch.setattr(services.db, "transaction", broken)
+    every_read_through_fetch_all(services.db, monkeypatch)
     replies = await router.handle(TextMessage(Address("console", "c", "u"), CRISIS))
     assert replies[0].text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
     ordinary = await router.handle(TextMessage(Address("console", "c", "u"), "hello"))

@@ -56,3 +56,16 @@ async def test_a_read_of_many_rows_is_moved_to_the_readers_thread(tmp_path: Path
         assert db.hops == hops + 1
     finally:
         await db.close()
+
+
+async def test_a_bounded_read_never_runs_in_place(tmp_path: Path) -> None:
+    """The crisis path gives up on its user lookup after a bound; a read in place would
+    hold the event loop until it ends, so bounded reads always go to the reader's thread."""
+    db = await filled(tmp_path, 10)
+    try:
+        hops = db.hops
+        row = await db.bounded.fetch_one("SELECT word FROM numbers WHERE id = ?", (3,))
+        assert row is not None and row["word"] == "w2"
+        assert db.hops == hops + 1
+    finally:
+        await db.close()
