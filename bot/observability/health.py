@@ -108,7 +108,7 @@ class HealthCheck:
         that does not come back leaves the last one)."""
         try:
             due = await asyncio.wait_for(
-                vitals.due_backlog(self._db, self._clock.now()), self._database_timeout
+                vitals.due_backlog(self._db.bounded, self._clock.now()), self._database_timeout
             )
         except Exception as error:  # the health check says what is wrong; this one waits
             log_event(log, "health.backlog_unknown", logging.WARNING, error=type(error).__name__)
@@ -117,7 +117,8 @@ class HealthCheck:
 
     async def _database_reachable(self) -> bool:
         try:
-            await asyncio.wait_for(vitals.ping(self._db), self._database_timeout)
+            # bounded: read where giving up on the read is possible
+            await asyncio.wait_for(vitals.ping(self._db.bounded), self._database_timeout)
         except Exception as error:  # a timeout or any error: not reachable
             failure = type(error).__name__
             log_event(log, "health.database_unreachable", logging.WARNING, error=failure)

@@ -23,6 +23,7 @@ from tests.helpers.discord_world import (
     MOD,
     DiscordWorld,
 )
+from tests.helpers.faults import every_read_through_fetch_all
 
 CRISIS = "i want to die"
 SEND = "POST /channels/{channel_id}/messages"
@@ -114,6 +115,7 @@ def hanging_reads(services: Services, monkeypatch: pytest.MonkeyPatch) -> asynci
         return await real(sql, params)
 
     monkeypatch.setattr(services.db, "fetch_all", hanging)
+    every_read_through_fetch_all(services.db, monkeypatch)
     return release
 
 

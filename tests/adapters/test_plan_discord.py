@@ -16,6 +16,7 @@ from bot.flows.plan import PART_LIMIT
 from bot.storage.db import Params, Row
 from tests.fakes.discord_api import StoredMessage
 from tests.helpers.discord_world import ANA, DiscordWorld
+from tests.helpers.faults import every_read_through_fetch_all
 
 CRISIS = "i want to die"
 SIGNS = "Not eating, checking their page at night"
@@ -163,6 +164,7 @@ async def test_a_stalled_user_lookup_sends_the_crisis_reply_at_once_without_my_p
         return await real(sql, params)
 
     monkeypatch.setattr(services.db, "fetch_all", hanging)  # every read stalls
+    every_read_through_fetch_all(services.db, monkeypatch)
     before = len(world.dc.calls)
     world.dc.user_sends_dm(ANA, CRISIS)
     await world.dc.wait_for(SEND, timeout=1.0, since=before)

@@ -18,6 +18,7 @@ from bot.delivery.outbox import Outbox, Outgoing
 from bot.engine.due_work import due_kinds
 from bot.flows.context import Services
 from bot.storage.db import Database, Params, Row
+from tests.helpers.faults import every_read_through_fetch_all
 from tests.helpers.recording_adapter import RecordingAdapter
 from tests.helpers.world import World
 from tests.observability.served import Scraper, serving
@@ -52,6 +53,7 @@ class HangingReads:
             return await real(sql, params)
 
         monkeypatch.setattr(db, "fetch_all", hanging)
+        every_read_through_fetch_all(db, monkeypatch)
 
 
 async def test_healthz_is_200_with_the_database_the_last_tick_and_the_roles(
