@@ -34,7 +34,7 @@ from bot.coordination.workers import coordination
 from bot.core.clock import Clock, SystemClock
 from bot.core.platform import Adapter
 from bot.delivery.outbox import Outbox
-from bot.engine.due_work import build_dispatcher
+from bot.engine.due_work import build_dispatcher, outbox_effects
 from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.logs import get_logger, log_event
@@ -159,7 +159,16 @@ async def scheduled_delivery(
     leadership: Leadership | None = None,
 ) -> AsyncIterator[Delivery]:
     services = router.services
-    outbox = Outbox(services.db, services.clock, adapters, metrics=services.metrics)
+    outbox = Outbox(
+        services.db,
+        services.clock,
+        adapters,
+        metrics=services.metrics,
+        effects=outbox_effects(services),
+        cipher=services.cipher,
+        # On SQLite this process holds the single-instance lock: nobody else sends.
+        sole_worker=settings.database_url is None,
+    )
     dispatcher = build_dispatcher(
         services, router.checkin, router.pause, outbox, grace=settings.missed_grace
     )
@@ -178,7 +187,7 @@ async def scheduled_delivery(
     if http is not None:
         await http.start()
     try:
-        outbox.start()
+        await outbox.start()
         runner.start()
         # Everything built so far lives as long as the process: keep the garbage
         # collector from walking it again and again (it cost the big ticks ~0.1 s).

@@ -1,23 +1,33 @@
-"""Scheduled messages leave through here: one queue per platform, retried within bounds.
+"""Scheduled messages leave through here: rows of the outbox table, sent from memory.
 
 Replies to what a user just wrote do not queue here; they go straight back
 through the adapter, so a crisis reply never waits behind routine sends.
 
-Just before a message goes out, its guard is checked: a `StillThere` guard (the
-user not forgotten, the follow-up not answered, the reminder not paused) is
-asked together with those of every message other workers are about to send at
-that moment, in one query (`PresenceChecks`), so 10,000 due check-ins do not make
-10,000 queries, and each is still checked at the last moment before its send.
+A message is written as an outbox row in the transaction that claims it
+(`persist`), and once that commits it is queued in this worker's memory
+(`hand_over`). Just before its request goes out, its row is marked as attempted,
+and dropped if its target is gone (`StillThere`: the user forgotten, the follow-up
+answered, the reminder paused), together with the rows of every message other
+senders are about to send at that moment, in one transaction (`LetGo`). So:
+
+- a worker killed before a message's attempt leaves its row; once the row's lease
+  runs out another worker takes it over (`keep_leases`, each tick), and a lone
+  worker on SQLite takes over what a previous run left at start;
+- a message whose attempt started may have reached the platform: it is never sent
+  again, by anyone (at most once, as a check-in must be);
+- each message is still checked at the last moment before its send, for one
+  transaction per round of sends.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from functools import partial
 
 from bot.core.clock import Clock
 from bot.core.events import Address
@@ -29,12 +39,15 @@ from bot.core.platform import (
     SentMessage,
     TransientDeliveryError,
 )
-from bot.core.replies import Reply
+from bot.delivery.outgoing import Effect, Effects, Outgoing
+from bot.delivery.reply_codec import decode_reply, encode_reply
 from bot.logs import get_logger, log_event
 from bot.observability.metrics import Metrics, QueueState
-from bot.storage import still_there
+from bot.storage import outbox_rows
+from bot.storage.crypto import TextCipher
 from bot.storage.db import Database, Transaction
-from bot.storage.still_there import StillThere
+from bot.storage.outbox_rows import OutboxRow
+from bot.storage.still_there import StillThere, Target
 from bot.storage.users import mark_unreachable
 
 log = get_logger("outbox")
@@ -46,35 +59,17 @@ BACKOFF_BASE_SECONDS = 1.0
 BACKOFF_CAP_SECONDS = 30.0
 MAX_RETRY_AFTER_SECONDS = 300.0
 MAX_RATE_LIMITED_SECONDS = 900.0  # in all, per message, waiting for the platform's 429s
-
-
-# A message's own checks and consequences, so the outbox knows no kind of message.
-# Checked again just before sending: False drops it (the user was forgotten, the
-# follow-up already answered, the reminder paused while it waited in the queue).
-# A `StillThere` is such a guard that can be checked together with others.
-Guard = Callable[[Database], Awaitable[bool]]
-# Run in a transaction of their own once the platform accepted the message.
-OnDelivered = Callable[[Transaction, datetime], Awaitable[None]]
-# Run in a transaction of their own when the platform refuses the recipient; what
-# they return is sent next (a note to a reminder's admin, say).
-OnRefused = Callable[[Transaction, datetime], Awaitable[Sequence["Outgoing"]]]
-
-
-@dataclass(frozen=True, slots=True)
-class Outgoing:
-    address: Address
-    reply: Reply
-    guard: Guard | None = None
-    on_delivered: OnDelivered | None = None
-    # None: the recipient is a person, marked unreachable (routine sends stop until
-    # they write again).
-    on_refused: OnRefused | None = None
+# How long a worker's claim on its unsent rows lasts. It renews the leases of what it
+# still holds every tick (at most 15 s apart), so only a worker gone for four ticks
+# loses its rows to another.
+OUTBOX_LEASE = timedelta(seconds=60)
+TAKE_OVER_CHUNK = 1_000
 
 
 @dataclass(frozen=True, slots=True)
 class _Queued:
     outgoing: Outgoing
-    number: int  # its key among the platform's unfinished messages
+    row_id: int
 
 
 @dataclass
@@ -84,52 +79,82 @@ class OutboxStats:
     unreachable: int = 0
     dropped: int = 0
     uncertain: int = 0  # the answer timed out after the request went out: counted as sent
+    taken_over: int = 0  # rows another (dead) worker, or an earlier run, had claimed
 
 
-class PresenceChecks:
-    """`StillThere` guards asked at the same moment, answered by one query.
+class LetGo:
+    """The rows senders are about to send, marked attempted in one transaction.
 
-    A worker about to send asks here and waits; every ask made while no query is
-    running joins the next one. So each message is checked right before its own
-    send, as a query per message did, for a query per round of sends.
+    A sender asks here and waits; every ask made while no transaction is running
+    joins the next one, and so do the rows finished meanwhile (deleted). So each
+    message is checked and marked right before its own send, for a transaction per
+    round of sends.
     """
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, clock: Clock, worker: str) -> None:
         self._db = db
-        self._asked: list[tuple[StillThere, asyncio.Future[bool]]] = []
+        self._clock = clock
+        self._worker = worker
+        self._asked: list[tuple[int, asyncio.Future[bool]]] = []
+        self._finished: list[int] = []
         self._answering: asyncio.Task[None] | None = None
-        self.queries = 0
+        self.rounds = 0
 
-    async def still_there(self, key: StillThere) -> bool:
+    async def may_send(self, row_id: int) -> bool:
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._asked.append((key, answer))
-        if self._answering is None:
-            # Started as a task, it first runs once the other workers woken with this
-            # one have asked too.
-            self._answering = asyncio.create_task(self._answer(), name="outbox-presence")
+        self._asked.append((row_id, answer))
+        self._wake()
         return await answer
 
+    def finished(self, row_id: int) -> None:
+        self._finished.append(row_id)
+        self._wake()
+
+    async def settled(self) -> None:
+        """Until nothing asked or finished is left unwritten."""
+        while self._answering is not None:
+            await asyncio.shield(self._answering)
+
     async def close(self) -> None:
-        """Stop a query in flight (its workers are being stopped too)."""
+        """Stop a transaction in flight (its senders are being stopped too)."""
         if self._answering is not None:
             self._answering.cancel()
             await asyncio.gather(self._answering, return_exceptions=True)
 
+    def _wake(self) -> None:
+        if self._answering is None:
+            # Started as a task, it first runs once the other senders woken with this
+            # one have asked too.
+            self._answering = asyncio.create_task(self._answer(), name="outbox-let-go")
+
     async def _answer(self) -> None:
         try:
-            while self._asked:
+            while self._asked or self._finished:
                 asked, self._asked = self._asked, []
+                finished, self._finished = self._finished, []
+                ids = [row_id for row_id, _ in asked]
+                now = self._clock.now()
                 try:
-                    self.queries += 1
-                    present = await still_there.present(self._db, {key for key, _ in asked})
-                except Exception as error:  # each worker counts its own message as failed
+                    self.rounds += 1
+                    allowed = await self._db.in_one_hop(
+                        partial(
+                            outbox_rows.let_go,
+                            asked=ids,
+                            finished=finished,
+                            worker=self._worker,
+                            now=now,
+                        )
+                    )
+                except Exception as error:  # each sender counts its own message as failed
+                    # Finished rows stay marked attempted, never sent again; the daily
+                    # purge removes them.
                     for _, answer in asked:
                         if not answer.done():
                             answer.set_exception(error)
                     continue
-                for key, answer in asked:
-                    if not answer.done():  # not a worker cancelled while it waited
-                        answer.set_result(key in present)
+                for row_id, answer in asked:
+                    if not answer.done():  # not a sender cancelled while it waited
+                        answer.set_result(row_id in allowed)
         finally:
             self._answering = None
 
@@ -147,13 +172,19 @@ class Outbox:
         adapters: Mapping[str, Adapter],
         # Sends wait on the network, not the CPU: enough of them that a few slow or
         # rate-limited ones (each waits alone) do not hold up everyone else's. The
-        # platforms' own limiters still set the pace; more workers means each "still
-        # there" query (one per round of sends) covers more messages: 64 made a due
-        # minute of 10,000 take a quarter of the queries 16 did, and 0.06 s less.
+        # platforms' own limiters still set the pace; more senders means each round's
+        # transaction covers more messages: 64 made a due minute of 10,000 take a
+        # quarter of the rounds 16 did.
         workers_per_platform: int = 64,
         sleep: Sleep = asyncio.sleep,
         on_sent: Callable[[Outgoing, SentMessage | None], None] | None = None,
         metrics: Metrics | None = None,
+        *,
+        effects: Effects | None = None,
+        cipher: TextCipher | None = None,
+        # The only worker there is (SQLite's single instance): what an earlier run left
+        # unsent is taken over at start, without waiting for its lease.
+        sole_worker: bool = False,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -161,26 +192,38 @@ class Outbox:
         self._workers_per_platform = workers_per_platform
         self._sleep = sleep
         self._on_sent = on_sent
+        self._effects = effects or Effects()
+        self._cipher = cipher
+        self._sole_worker = sole_worker
+        # Names this worker's leases: only another (dead) worker's rows are taken over,
+        # so a send that is merely slow here is never repeated.
+        self._worker = secrets.token_hex(8)
         self._queues: dict[str, asyncio.Queue[_Queued]] = {}
-        # Per platform, when each message queued or being sent was queued, oldest first
-        # (a dict keeps insertion order): the depth and the oldest's age for /metrics.
+        # Per platform, when each message queued or being sent was queued (by row id),
+        # oldest first (a dict keeps insertion order): depth and age for /metrics.
         self._unfinished: dict[str, dict[int, datetime]] = {}
-        self._numbers = itertools.count()
+        # Rows queued here whose attempt has not started: their leases are renewed.
+        self._holding: set[int] = set()
         self._tasks: list[asyncio.Task[None]] = []
-        self._presence = PresenceChecks(db)
+        self._let_go = LetGo(db, clock, self._worker)
         self._metrics = metrics or Metrics()
         # Each platform's send counter, looked up once: it goes up for every message.
         self._sends = {platform: self._metrics.sends.labels(platform) for platform in adapters}
         self.stats = OutboxStats()
 
     @property
-    def presence_queries(self) -> int:
-        """Queries made so far to check that messages' targets are still there."""
-        return self._presence.queries
+    def let_go_rounds(self) -> int:
+        """Transactions so far that marked rounds of messages as attempted."""
+        return self._let_go.rounds
 
     @property
     def workers_per_platform(self) -> int:
         return self._workers_per_platform
+
+    @property
+    def worker(self) -> str:
+        """The name this worker's leases carry."""
+        return self._worker
 
     def queue_states(self) -> dict[str, QueueState]:
         """Each platform's messages queued or being sent, and since when the oldest waits."""
@@ -189,50 +232,172 @@ class Outbox:
             for platform, waiting in self._unfinished.items()
         }
 
-    def start(self) -> None:
+    async def start(self) -> None:
         self._metrics.watch_outbox(self.queue_states, self._clock.now)
         for platform in self._adapters:
-            queue: asyncio.Queue[_Queued] = asyncio.Queue()
-            self._queues[platform] = queue
-            self._unfinished[platform] = {}
+            # Started again after a stop, what was queued then is still queued.
+            queue = self._queues.setdefault(platform, asyncio.Queue())
+            self._unfinished.setdefault(platform, {})
             for number in range(self._workers_per_platform):
                 task = asyncio.create_task(
                     self._work(platform, queue), name=f"outbox-{platform}-{number}"
                 )
                 self._tasks.append(task)
+        if self._sole_worker:
+            # Every lease given so far ends before now + OUTBOX_LEASE.
+            await self.keep_leases(expired_by=self._clock.now() + OUTBOX_LEASE)
 
     async def stop(self, drain_timeout: float = 0.0) -> None:
-        """Stop the workers, first giving queued messages up to `drain_timeout` seconds.
+        """Stop the senders, first giving queued messages up to `drain_timeout` seconds.
 
-        What is still queued after that is dropped: a routine check-in is not
-        worth holding a shutdown for, and a follow-up not marked delivered is
-        claimed again after a restart.
+        What is still queued after that stays in the table, unattempted: taken over
+        when its lease runs out, or at once by the next run of a lone worker.
         """
         if drain_timeout > 0:
             try:
                 await asyncio.wait_for(self.drain(), drain_timeout)
             except TimeoutError:
-                log_event(log, "outbox.abandoned", logging.WARNING)
+                log_event(log, "outbox.left_queued", logging.WARNING)
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
-        await self._presence.close()
+        try:
+            await asyncio.wait_for(self._let_go.settled(), 1.0)
+        except Exception as error:  # attempted rows then wait for the daily purge
+            log_event(log, "outbox.unsettled", logging.WARNING, error=type(error).__name__)
+        await self._let_go.close()
 
-    def enqueue(self, outgoing: Outgoing) -> bool:
-        """Queue one message; False when no adapter serves its platform."""
-        queue = self._queues.get(outgoing.address.platform)
-        if queue is None:
-            log_event(log, "outbox.no_adapter", logging.WARNING, platform=outgoing.address.platform)
-            return False
-        number = next(self._numbers)
-        self._unfinished[outgoing.address.platform][number] = self._clock.now()
-        queue.put_nowait(_Queued(outgoing, number))
-        return True
+    async def persist(self, tx: Transaction, messages: Sequence[Outgoing]) -> list[_Queued]:
+        """Write `messages` as rows in the caller's transaction (a claim's): once it
+        commits, `hand_over` what this returns. A platform no adapter serves here is
+        logged and skipped."""
+        served = [message for message in messages if self._serves(message)]
+        if not served:
+            return []
+        now = self._clock.now()
+        ids = await outbox_rows.reserve_ids(tx, len(served))
+        rows = [self._row(row_id, message) for row_id, message in zip(ids, served, strict=True)]
+        await outbox_rows.add(tx, rows, self._worker, now, now + OUTBOX_LEASE)
+        return [_Queued(message, row_id) for row_id, message in zip(ids, served, strict=True)]
+
+    def hand_over(self, queued: Sequence[_Queued]) -> None:
+        """Queue persisted messages in memory, once their rows are committed."""
+        now = self._clock.now()
+        for item in queued:
+            platform = item.outgoing.address.platform
+            self._unfinished[platform][item.row_id] = now
+            self._holding.add(item.row_id)
+            self._queues[platform].put_nowait(item)
+
+    async def enqueue(self, *messages: Outgoing) -> bool:
+        """Persist and queue messages in a transaction of their own; False when some
+        platform has no adapter here."""
+        async with self._db.transaction() as tx:
+            queued = await self.persist(tx, messages)
+        self.hand_over(queued)
+        return len(queued) == len(messages)
+
+    async def keep_leases(self, expired_by: datetime | None = None) -> int:
+        """Renew the leases of what this worker holds, and take over rows whose lease ran
+        out by `expired_by` (now): their worker died before their attempt. Run every
+        tick. Returns how many rows were taken over."""
+        now = self._clock.now()
+        platforms = sorted(self._queues)
+        async with self._db.transaction() as tx:
+            await outbox_rows.renew(tx, self._holding, self._worker, now + OUTBOX_LEASE)
+            rows = await outbox_rows.take_over(
+                tx, self._worker, platforms, expired_by or now, now + OUTBOX_LEASE, TAKE_OVER_CHUNK
+            )
+            unreadable = []
+            queued = []
+            for row in rows:
+                try:
+                    queued.append(_Queued(self._outgoing(row), row.id))
+                except Exception as error:  # never retried forever: logged and removed
+                    log_event(log, "outbox.unreadable", logging.ERROR, error=type(error).__name__)
+                    unreadable.append(row.id)
+            for row_id in unreadable:
+                await outbox_rows.finish(tx, row_id)
+        self.hand_over(queued)
+        if queued:
+            self.stats.taken_over += len(queued)
+            log_event(log, "outbox.taken_over", messages=len(queued))
+        return len(queued)
 
     async def drain(self) -> None:
-        """Wait until everything queued so far has been sent or given up on."""
+        """Wait until everything queued so far has been sent or given up on, and its row
+        is gone."""
         await asyncio.gather(*(queue.join() for queue in self._queues.values()))
+        await self._let_go.settled()
+
+    def _serves(self, message: Outgoing) -> bool:
+        if message.address.platform in self._adapters:
+            return True
+        log_event(log, "outbox.no_adapter", logging.WARNING, platform=message.address.platform)
+        return False
+
+    def _row(self, row_id: int, message: Outgoing) -> OutboxRow:
+        address, guard = message.address, message.guard
+        user_id = message.user_row_id
+        if user_id is None and guard is not None and guard.target in _USER_TARGETS:
+            user_id = guard.id
+        encoded = encode_reply(message.reply)
+        plain: str | None = encoded
+        for_user = for_reminder = None
+        if message.own_words or message.reply.protect:
+            if self._cipher is None:
+                raise ValueError("an outbox that seals words needs the cipher")
+            if user_id is not None:
+                for_user = self._cipher.encrypt(encoded, user_id)
+            elif guard is not None and guard.target is Target.REMINDER:
+                for_reminder = self._cipher.encrypt_for_reminder(encoded, guard.id)
+            else:
+                raise ValueError("sealed words are bound to a user row or a reminder")
+            plain = None
+        return OutboxRow(
+            id=row_id,
+            platform=address.platform,
+            chat_id=address.chat_id,
+            platform_user_id=address.user_id,
+            is_group=address.is_group,
+            user_id=user_id,
+            reply=plain,
+            sealed_for_user=for_user,
+            sealed_for_reminder=for_reminder,
+            guard_target=None if guard is None else guard.target.value,
+            guard_id=None if guard is None else guard.id,
+            guard_stamp=None if guard is None else guard.stamp,
+            on_delivered=None if message.on_delivered is None else message.on_delivered.value,
+            on_refused=None if message.on_refused is None else message.on_refused.value,
+        )
+
+    def _outgoing(self, row: OutboxRow) -> Outgoing:
+        """A row read back (taken over): the message as it was persisted."""
+        guard = None
+        if row.guard_target is not None and row.guard_id is not None:
+            guard = StillThere(Target(row.guard_target), row.guard_id, row.guard_stamp)
+        sealed = row.sealed_for_user is not None or row.sealed_for_reminder is not None
+        if row.reply is not None:
+            text = row.reply
+        elif self._cipher is None:
+            raise ValueError("a sealed row needs the cipher")
+        elif row.sealed_for_user is not None and row.user_id is not None:
+            text = self._cipher.decrypt(row.sealed_for_user, row.user_id)
+        elif row.sealed_for_reminder is not None and row.guard_id is not None:
+            text = self._cipher.decrypt_for_reminder(row.sealed_for_reminder, row.guard_id)
+        else:
+            raise ValueError("an outbox row without its words")
+        reply = decode_reply(text)
+        return Outgoing(
+            Address(row.platform, row.chat_id, row.platform_user_id, row.is_group),
+            reply,
+            guard=guard,
+            on_delivered=None if row.on_delivered is None else Effect(row.on_delivered),
+            on_refused=None if row.on_refused is None else Effect(row.on_refused),
+            user_row_id=row.user_id,
+            own_words=sealed and not reply.protect,
+        )
 
     async def _work(self, platform: str, queue: asyncio.Queue[_Queued]) -> None:
         adapter = self._adapters[platform]
@@ -240,18 +405,36 @@ class Outbox:
         while True:
             queued = await queue.get()
             try:
-                await self._deliver(adapter, queued.outgoing)
-            except Exception as error:  # one bad message must not stop the worker
+                await self._deliver(adapter, queued)
+            except Exception as error:  # one bad message must not stop the sender
                 self.stats.dropped += 1
                 self._metrics.give_ups.labels(platform).inc()
                 log_event(log, "outbox.failed", logging.ERROR, exc_info=error, platform=platform)
             finally:
-                unfinished.pop(queued.number, None)
+                self._holding.discard(queued.row_id)
+                unfinished.pop(queued.row_id, None)
                 queue.task_done()
 
-    async def _deliver(self, adapter: Adapter, outgoing: Outgoing) -> None:
-        if not await self._still_wanted(outgoing):
-            return  # no longer wanted: it changed while the message waited in the queue
+    async def _deliver(self, adapter: Adapter, queued: _Queued) -> None:
+        outgoing, row_id = queued.outgoing, queued.row_id
+        try:
+            allowed = await self._let_go.may_send(row_id)
+        finally:
+            # Allowed or not, this worker no longer renews it: if the transaction
+            # failed, its lease runs out and it is taken over (here too) later.
+            self._holding.discard(row_id)
+        if not allowed:
+            return  # its target is gone, or another worker took it over
+        try:
+            finished_by = await self._send(adapter, outgoing, row_id)
+        except BaseException:
+            self._let_go.finished(row_id)
+            raise
+        if not finished_by:
+            self._let_go.finished(row_id)
+
+    async def _send(self, adapter: Adapter, outgoing: Outgoing, row_id: int) -> bool:
+        """The attempts; True when a transaction of an effect already deleted the row."""
         platform = outgoing.address.platform
         attempt = 0
         waited_for_platform = 0.0
@@ -261,23 +444,17 @@ class Outbox:
             except RecipientUnreachable:
                 self.stats.unreachable += 1
                 self._metrics.refusals.labels(platform).inc()
-                if outgoing.on_refused is not None:
-                    await self._refused(outgoing, outgoing.on_refused)
-                    return
-                async with self._db.transaction() as tx:
-                    await mark_unreachable(tx, outgoing.address, self._clock.now())
-                log_event(log, "outbox.unreachable", platform=outgoing.address.platform)
-                return
+                await self._refused(outgoing, row_id)
+                return True
             except DeliveryUncertain:
                 # Most likely delivered; sending again could show it twice. Counted as sent.
                 self.stats.uncertain += 1
                 self._sends[platform].inc()
-                log_event(log, "outbox.uncertain", platform=outgoing.address.platform)
-                await self._delivered(outgoing, None)
-                return
+                log_event(log, "outbox.uncertain", platform=platform)
+                return await self._delivered(outgoing, None, row_id)
             except RetryAfter as error:
                 # The platform said when: waiting is not a failed attempt. Only the total
-                # wait is bounded, so a long flood wait cannot hold a worker forever.
+                # wait is bounded, so a long flood wait cannot hold a sender forever.
                 self._metrics.rate_limited.labels(platform, "outbox").inc()
                 wait = min(error.seconds, MAX_RETRY_AFTER_SECONDS)
                 if waited_for_platform + wait > MAX_RATE_LIMITED_SECONDS:
@@ -292,30 +469,41 @@ class Outbox:
             else:
                 self.stats.sent += 1
                 self._sends[platform].inc()
-                await self._delivered(outgoing, sent)
-                return
+                return await self._delivered(outgoing, sent, row_id)
         self.stats.dropped += 1
         self._metrics.give_ups.labels(platform).inc()
-        log_event(log, "outbox.gave_up", logging.WARNING, platform=outgoing.address.platform)
+        log_event(log, "outbox.gave_up", logging.WARNING, platform=platform)
+        return False
 
-    async def _still_wanted(self, outgoing: Outgoing) -> bool:
-        guard = outgoing.guard
-        if guard is None:
-            return True
-        if isinstance(guard, StillThere):
-            return await self._presence.still_there(guard)
-        return await guard(self._db)
-
-    async def _delivered(self, outgoing: Outgoing, sent: SentMessage | None) -> None:
-        if outgoing.on_delivered is not None:
+    async def _delivered(self, outgoing: Outgoing, sent: SentMessage | None, row_id: int) -> bool:
+        finished = False
+        if outgoing.on_delivered is not None and outgoing.guard is not None:
             async with self._db.transaction() as tx:
-                await outgoing.on_delivered(tx, self._clock.now())
+                await self._effects.run(
+                    outgoing.on_delivered, tx, self._clock.now(), outgoing.guard, outgoing.address
+                )
+                await outbox_rows.finish(tx, row_id)
+            finished = True
         if self._on_sent is not None:
             self._on_sent(outgoing, sent)
+        return finished
 
-    async def _refused(self, outgoing: Outgoing, on_refused: OnRefused) -> None:
+    async def _refused(self, outgoing: Outgoing, row_id: int) -> None:
+        now = self._clock.now()
         async with self._db.transaction() as tx:
-            instead = await on_refused(tx, self._clock.now())
-        log_event(log, "outbox.refused", platform=outgoing.address.platform)
-        for message in instead:
-            self.enqueue(message)
+            if outgoing.on_refused is not None and outgoing.guard is not None:
+                instead = await self._effects.run(
+                    outgoing.on_refused, tx, now, outgoing.guard, outgoing.address
+                )
+                event = "outbox.refused"
+            else:
+                await mark_unreachable(tx, outgoing.address, now)
+                instead, event = (), "outbox.unreachable"
+            await outbox_rows.finish(tx, row_id)
+            queued = await self.persist(tx, instead)
+        log_event(log, event, platform=outgoing.address.platform)
+        self.hand_over(queued)
+
+
+# Targets whose id is the user's row.
+_USER_TARGETS = frozenset({Target.USER, Target.CARING, Target.PLAN_REVIEW})

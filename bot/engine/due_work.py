@@ -11,19 +11,20 @@ from datetime import timedelta
 from functools import partial
 
 from bot.core.events import CheckInDue
-from bot.delivery.outbox import Outbox, Outgoing
+from bot.delivery.outbox import Outbox
+from bot.delivery.outgoing import Effect, Effects, Outgoing
 from bot.flows.caring import caring_handler
 from bot.flows.checkin import CheckIn, CheckInStep
 from bot.flows.context import Services
 from bot.flows.hard_dates import hard_date_checkins
 from bot.flows.pause import Pause, PauseStep
-from bot.flows.plan import reviews_due
-from bot.reminders.posting import reminder_kind
-from bot.scheduling.caring_due import caring_kind
+from bot.flows.plan import review_sent, reviews_due
+from bot.reminders.posting import reminder_kind, reminder_refused
+from bot.scheduling.caring_due import caring_ended, caring_kind, caring_refused
 from bot.scheduling.checkin_due import CheckInFlow, checkin_kind
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.due import DueKinds
-from bot.scheduling.followup_due import FollowupStep, followup_kind
+from bot.scheduling.followup_due import FollowupStep, followup_delivered, followup_kind
 from bot.scheduling.hard_date_due import hard_date_kind
 from bot.scheduling.plan_review_due import plan_review_kind
 from bot.storage.db import Transaction
@@ -61,6 +62,19 @@ def due_kinds(
                 checkin_flow, partial(hard_date_checkins, services), grace, services.step_expiry
             ),
         ]
+    )
+
+
+def outbox_effects(services: Services) -> Effects:
+    """What each named effect of a sent or refused message does (see `Effect`)."""
+    return Effects(
+        {
+            Effect.FOLLOWUP_DELIVERED: followup_delivered,
+            Effect.CARING_ENDED: caring_ended,
+            Effect.CARING_REFUSED: caring_refused,
+            Effect.PLAN_REVIEW_SENT: review_sent,
+            Effect.REMINDER_REFUSED: reminder_refused(services),
+        }
     )
 
 

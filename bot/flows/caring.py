@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from bot.content_pack.ids import Command, Msg
 from bot.core.events import ButtonPressed, CommandIssued, Event
 from bot.core.replies import Button, Reply
-from bot.delivery.outbox import Outgoing
+from bot.delivery.outgoing import Outgoing
 from bot.flows.context import FlowContext, Services
 from bot.flows.parsing.folding import fold
 from bot.flows.settings import format_local_date

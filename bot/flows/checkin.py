@@ -23,7 +23,7 @@ from bot.content_pack.rotation import pick_fresh
 from bot.content_pack.schema import CheckInReply, Opening, ReplyCategory
 from bot.core.events import CheckInDue
 from bot.core.replies import Reply
-from bot.delivery.outbox import Outgoing
+from bot.delivery.outgoing import Outgoing
 from bot.flows.base import Flow, Step, leading
 from bot.flows.context import (
     NOT_A_CHOICE,

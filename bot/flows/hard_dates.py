@@ -31,7 +31,7 @@ from enum import StrEnum
 
 from bot.content_pack.ids import Msg
 from bot.core.replies import Button, Reply
-from bot.delivery.outbox import Guard, Outgoing
+from bot.delivery.outgoing import Outgoing
 from bot.flows.base import Flow, Step, leading
 from bot.flows.checkin import CheckIn, CheckInStep, scheduled_question
 from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
@@ -46,9 +46,10 @@ from bot.scheduling.hard_date_due import DateCheckIn
 from bot.scheduling.hard_date_plan import DateRule, is_past, moment_instant, next_upcoming
 from bot.scheduling.planner import user_zone
 from bot.storage import checkin_slots, flow_positions, hard_dates
-from bot.storage.db import Database, Transaction
+from bot.storage.db import Transaction
 from bot.storage.flow_positions import FlowData, FlowPosition, Placement, new_token
 from bot.storage.hard_dates import DateKind, HardDate, Moment, Upcoming
+from bot.storage.still_there import StillThere, Target
 from bot.storage.users import User
 
 LABEL_LIMIT = TextLimit.DATE_LABEL.characters
@@ -510,14 +511,11 @@ def _held_back(user: User, upcoming: Upcoming | None) -> bool:
 # The extra check-ins themselves ---------------------------------------------------------
 
 
-def while_planned(date_id: int) -> Guard:
+def while_planned(date_id: int) -> StillThere:
     """A date's check-in is not sent if the date was deleted (or its user forgotten) while
     it waited in the queue."""
 
-    async def guard(db: Database) -> bool:
-        return await hard_dates.still_planned(db, date_id)
-
-    return guard
+    return StillThere(Target.HARD_DATE, date_id)
 
 
 async def hard_date_checkins(
@@ -561,6 +559,8 @@ async def hard_date_checkins(
             parts.append(ctx.text(Msg.DATES_CHECKIN_ABOVE))
         # protect: with discreet mode off, it quotes the user's own words.
         reply = Reply("\n\n".join(parts), buttons=buttons, protect=not user.discreet)
-        outgoing.append(Outgoing(user.address, reply, guard=while_planned(item.date_id)))
+        outgoing.append(
+            Outgoing(user.address, reply, guard=while_planned(item.date_id), user_row_id=user.id)
+        )
     await flow_positions.move_many(tx, placements, now)
     return outgoing

@@ -20,6 +20,7 @@ from bot.storage import (
     flow_positions,
     group_reminders,
     hard_dates,
+    outbox_rows,
     safety_plans,
     sent_messages,
     urges,
@@ -148,6 +149,9 @@ class UserExport:
     # The safety plan written with /plan, part by part, and its four-weekly note if asked for.
     safety_plan: list[PlanPartExport] = field(default_factory=list)
     plan_review: PlanReviewExport | None = None
+    # Scheduled messages for this user written down and not yet sent (a check-in due
+    # this minute, say): deleted by /forget with everything else.
+    messages_waiting: int = 0
 
 
 # Which part of the export shows each table holding a user's rows. A test compares
@@ -172,6 +176,7 @@ EXPORTED_TABLES: dict[str, tuple[str, ...]] = {
     "plan_reviews": ("plan_review",),
     "caring_checks": ("caring_check",),
     "hard_dates": ("hard_dates",),
+    "outbox": ("messages_waiting",),
 }
 
 
@@ -260,6 +265,7 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
         group_reminders_created=await group_reminders.count_created_by(
             ctx.db, user.platform, user.platform_user_id
         ),
+        messages_waiting=await outbox_rows.waiting_for(ctx.db, user.id),
         safety_plan=[
             PlanPartExport(part.part, part.text, part.updated_at.isoformat()) for part in plan
         ],

@@ -36,7 +36,7 @@ from bot.content_pack.ids import Msg
 from bot.content_pack.rotation import pick_fresh
 from bot.content_pack.schema import Exercise
 from bot.core.replies import Frame, Reply
-from bot.delivery.outbox import Outgoing
+from bot.delivery.outgoing import Outgoing
 from bot.flows.base import Flow, Step, leading, routed
 from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
 from bot.flows.limits import TextLimit
@@ -242,7 +242,7 @@ class Pause(Flow):
                 buttons=shown.markup(position),
                 silent=in_quiet_hours(user, now),  # asked for, so sent, but without a sound
             )
-            outgoing.append(followup_outgoing(user.address, reply, followup_id))
+            outgoing.append(followup_outgoing(user.address, reply, followup_id, user.id))
         await flow_positions.move_many(tx, placements, now)
         return outgoing
 

@@ -39,8 +39,9 @@ from enum import StrEnum
 
 from bot.content_pack.countries import country_for_timezone
 from bot.content_pack.ids import Msg
+from bot.core.events import Address
 from bot.core.replies import Button, Reply
-from bot.delivery.outbox import Outgoing
+from bot.delivery.outgoing import Effect, Outgoing
 from bot.flows.base import Flow, Step, leading
 from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
 from bot.flows.limits import TextLimit
@@ -57,13 +58,13 @@ from bot.flows.reasons import MAX_REASONS, Reasons, save_reason
 from bot.flows.validation import too_long
 from bot.logs import get_logger, log_event
 from bot.safety.screen import SafetyScreen
-from bot.scheduling.checkin_due import while_known
 from bot.scheduling.plan_review_due import review_after
 from bot.scheduling.planner import in_quiet_hours
 from bot.storage import checkin_slots, safety_plans
-from bot.storage.db import Database, Transaction
+from bot.storage.db import Transaction
 from bot.storage.flow_positions import FlowPosition
 from bot.storage.queries import Queryable
+from bot.storage.still_there import StillThere, Target
 from bot.storage.user_texts import TextKind, list_texts
 from bot.storage.users import User
 
@@ -771,12 +772,13 @@ async def reviews_due(tx: Transaction, services: Services, users: Sequence[User]
 
 def _review_outgoing(user: User, reply: Reply) -> Outgoing:
     """Not sent once the user stopped the notes, deleted the plan or was forgotten."""
-    known = while_known(user.id)
+    # The note's row goes with the plan, and the plan with the user: one test covers all.
+    wanted = StillThere(Target.PLAN_REVIEW, user.id)
+    return Outgoing(user.address, reply, guard=wanted, on_delivered=Effect.PLAN_REVIEW_SENT)
 
-    async def wanted(db: Database) -> bool:
-        return await known(db) and await safety_plans.review_wanted(db, user.id)
 
-    async def delivered(tx: Transaction, now: datetime) -> None:
-        await safety_plans.mark_review_sent(tx, user.id, now)
-
-    return Outgoing(user.address, reply, guard=wanted, on_delivered=delivered)
+async def review_sent(
+    tx: Transaction, now: datetime, review: StillThere, to: Address
+) -> Sequence[Outgoing]:
+    await safety_plans.mark_review_sent(tx, review.id, now)
+    return ()

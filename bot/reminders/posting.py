@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from bot.content_pack.ids import Msg
 from bot.core.events import Address
 from bot.core.replies import Reply
-from bot.delivery.outbox import Guard, Outgoing
+from bot.delivery.outgoing import Effect, EffectHandler, Outgoing
 from bot.flows.context import Services
 from bot.reminders.schedule import describe_when, next_post, reminder_post
 from bot.scheduling.due import CLAIM_CHUNK, Claimed, DueKind
@@ -62,7 +62,7 @@ def _claimed(reminder: GroupReminder, local_date: date) -> GroupReminder:
     return replace(reminder, last_local_date=local_date)
 
 
-def while_active(reminder_id: int) -> Guard:
+def while_active(reminder_id: int) -> StillThere:
     """A post not sent if an admin paused or deleted its reminder while it waited."""
 
     return StillThere(Target.REMINDER, reminder_id)
@@ -70,20 +70,31 @@ def while_active(reminder_id: int) -> Guard:
 
 def reminder_outgoing(services: Services, reminder: GroupReminder) -> Outgoing:
     """The reminder's post. Refused by the platform (no right to post, bot removed), the
-    reminder is paused, not deleted, and its admin hears about it privately, once."""
-    note = _tell_creator(services, reminder)
-
-    async def refused(tx: Transaction, now: datetime) -> list[Outgoing]:
-        first = await group_reminders.pause_for_lost_permission(tx, reminder.id, now)
-        return [note] if first and note is not None else []
-
+    reminder is paused, not deleted, and its admin hears about it privately, once
+    (`reminder_refused`). An admin's own words are stored sealed while it waits."""
     group = Address(reminder.platform, reminder.chat_id, "", is_group=True)
     return Outgoing(
         group,
         reminder_post(services.content, reminder),
         guard=while_active(reminder.id),
-        on_refused=refused,
+        on_refused=Effect.REMINDER_REFUSED,
+        own_words=reminder.spec.own_text is not None,
     )
+
+
+def reminder_refused(services: Services) -> EffectHandler:
+    """The group refused the post: pause the reminder, and the first time, tell its admin."""
+
+    async def refused(
+        tx: Transaction, now: datetime, reminder: StillThere, to: Address
+    ) -> Sequence[Outgoing]:
+        if not await group_reminders.pause_for_lost_permission(tx, reminder.id, now):
+            return ()
+        paused = await group_reminders.get_reminder(tx, services.cipher, reminder.id)
+        note = None if paused is None else _tell_creator(services, paused)
+        return () if note is None else (note,)
+
+    return refused
 
 
 def _tell_creator(services: Services, reminder: GroupReminder) -> Outgoing | None:

@@ -15,7 +15,7 @@ from datetime import date, datetime, time, timedelta
 
 from bot.core.events import Address
 from bot.core.replies import Reply
-from bot.delivery.outbox import Outgoing
+from bot.delivery.outgoing import Effect, Outgoing
 from bot.scheduling.due import CLAIM_CHUNK, Claimed, DueKind, Tally
 from bot.scheduling.planner import (
     FALLBACK_TIMEZONE,
@@ -27,7 +27,9 @@ from bot.scheduling.planner import (
 )
 from bot.scheduling.rules import LocalRule
 from bot.storage import caring_checks, users
-from bot.storage.db import Database, Transaction
+from bot.storage.db import Transaction
+from bot.storage.queries import from_epoch, to_epoch
+from bot.storage.still_there import StillThere, Target
 from bot.storage.users import User
 
 KIND = "caring"
@@ -63,20 +65,31 @@ def caring_outgoing(address: Address, reply: Reply, check: ClaimedCheck) -> Outg
     """Not sent once the user said no, asked again, or was forgotten. The claim ends once
     the platform took it, or refused the person (who is then unreachable, as for any
     message: it is never tried again)."""
-    user_id, claimed_at = check.user.id, check.claimed_at
+    claim = StillThere(Target.CARING, check.user.id, to_epoch(check.claimed_at))
+    return Outgoing(
+        address,
+        reply,
+        guard=claim,
+        on_delivered=Effect.CARING_ENDED,
+        on_refused=Effect.CARING_REFUSED,
+    )
 
-    async def still_wanted(db: Database) -> bool:
-        return await caring_checks.still_claimed(db, user_id, claimed_at)
 
-    async def delivered(tx: Transaction, now: datetime) -> None:
-        await caring_checks.end_claim(tx, user_id, claimed_at)
+async def caring_ended(
+    tx: Transaction, now: datetime, claim: StillThere, to: Address
+) -> Sequence[Outgoing]:
+    """The claim (`claim.stamp`) is over: delivered, or refused by the platform."""
+    assert claim.stamp is not None, "a caring check's guard names its claim"
+    await caring_checks.end_claim(tx, claim.id, from_epoch(claim.stamp))
+    return ()
 
-    async def refused(tx: Transaction, now: datetime) -> Sequence[Outgoing]:
-        await caring_checks.end_claim(tx, user_id, claimed_at)
-        await users.mark_unreachable(tx, address, now)
-        return []
 
-    return Outgoing(address, reply, guard=still_wanted, on_delivered=delivered, on_refused=refused)
+async def caring_refused(
+    tx: Transaction, now: datetime, claim: StillThere, to: Address
+) -> Sequence[Outgoing]:
+    await caring_ended(tx, now, claim, to)
+    await users.mark_unreachable(tx, to, now)
+    return ()
 
 
 async def claim_caring_checks(tx: Transaction, now: datetime) -> Claimed[ClaimedCheck]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.core.events import CheckInDue
-from bot.delivery.outbox import Guard, Outgoing
+from bot.delivery.outgoing import Outgoing
 from bot.scheduling.due import CLAIM_CHUNK, Claimed, DueKind, Tally
 from bot.scheduling.planner import in_quiet_hours, out_of_quiet_hours, plan_slot, user_zone
 from bot.storage import claims
@@ -44,7 +44,7 @@ class CheckInFlow:
     first_step: str  # its first question: unanswered, a new check-in may replace it
 
 
-def while_known(user_id: int) -> Guard:
+def while_known(user_id: int) -> StillThere:
     """A message for this user, dropped if they are forgotten while it waits."""
     return StillThere(Target.USER, user_id)
 

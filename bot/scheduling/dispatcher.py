@@ -40,6 +40,7 @@ class TickReport:
     deferred: int = 0
     statements: int = 0
     handed_over: Mapping[str, int] = field(default_factory=dict)  # per kind, to the outbox
+    taken_over: int = 0  # unsent outbox rows of a worker that died, now sent from here
 
     @property
     def started(self) -> int:
@@ -75,6 +76,7 @@ class Dispatcher:
         started = time.perf_counter()
         now = self._clock.now()
         lag = await self._lag(now)
+        taken_over = await self._keep_leases()
         before = self._db.statements
         handed_over: dict[str, int] = {}
         claimed = missed = unreachable = deferred = 0
@@ -85,10 +87,12 @@ class Dispatcher:
                 # One transaction from claim to conversation positions: a /forget
                 # waits for it, so nobody is half-claimed, and nobody forgotten is
                 # written back.
+                # The messages are outbox rows of the same transaction: a crash after
+                # the claim leaves them to be sent, never claimed again.
                 async with self._db.transaction() as tx:
                     ran = await kind.run(tx, now)
-                for message in ran.outgoing:
-                    self._outbox.enqueue(message)
+                    queued = await self._outbox.persist(tx, ran.outgoing)
+                self._outbox.hand_over(queued)
                 handed_over[kind.name] += len(ran.outgoing)
                 claimed += ran.tally.claimed
                 missed += ran.tally.missed
@@ -105,6 +109,7 @@ class Dispatcher:
             deferred=deferred,
             statements=self._db.statements - before,
             handed_over=handed_over,
+            taken_over=taken_over,
         )
         if report.claimed:
             log_event(
@@ -122,6 +127,15 @@ class Dispatcher:
             self._clock.now(), time.perf_counter() - started, lag, report.handed_over
         )
         return report
+
+    async def _keep_leases(self) -> int:
+        """This worker's unsent rows stay its own; a dead worker's are taken over. A
+        failure here never stops the tick: the next one tries again."""
+        try:
+            return await self._outbox.keep_leases()
+        except Exception as error:
+            log_event(log, "tick.leases_failed", logging.WARNING, error=type(error).__name__)
+            return 0
 
     async def _lag(self, now: datetime) -> float | None:
         """How late the earliest due work is as the tick begins, for /metrics: a few

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from bot.delivery.outbox import Outgoing
+from bot.delivery.outgoing import Outgoing
 from bot.storage.db import Database, Transaction
 
 Item = TypeVar("Item")

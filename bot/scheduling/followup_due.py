@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 from bot.core.events import Address
 from bot.core.replies import Reply
-from bot.delivery.outbox import Outgoing
+from bot.delivery.outgoing import Effect, Outgoing
 from bot.scheduling.checkin_due import CheckInFlow, is_busy
 from bot.scheduling.due import CLAIM_CHUNK, Claimed, DueKind
 from bot.storage import claims, urges
@@ -40,15 +40,26 @@ class FollowupStep:
     step: str
 
 
-def followup_outgoing(address: Address, reply: Reply, followup_id: int) -> Outgoing:
+def followup_outgoing(
+    address: Address, reply: Reply, followup_id: int, user_row_id: int | None = None
+) -> Outgoing:
     """A follow-up's message: not sent once delivered or forgotten, marked delivered once
     the platform accepted it."""
-
-    async def delivered(tx: Transaction, now: datetime) -> None:
-        await urges.mark_followup_delivered(tx, followup_id, now)
-
     pending = StillThere(Target.FOLLOWUP, followup_id)
-    return Outgoing(address, reply, guard=pending, on_delivered=delivered)
+    return Outgoing(
+        address,
+        reply,
+        guard=pending,
+        on_delivered=Effect.FOLLOWUP_DELIVERED,
+        user_row_id=user_row_id,
+    )
+
+
+async def followup_delivered(
+    tx: Transaction, now: datetime, followup: StillThere, to: Address
+) -> Sequence[Outgoing]:
+    await urges.mark_followup_delivered(tx, followup.id, now)
+    return ()
 
 
 class FollowupClaims:

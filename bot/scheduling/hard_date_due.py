@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.delivery.outbox import Outgoing
+from bot.delivery.outgoing import Outgoing
 from bot.scheduling.checkin_due import DEFER_WHEN_BUSY, CheckInFlow, is_busy
 from bot.scheduling.due import CLAIM_CHUNK, Claimed, DueKind, Tally
 from bot.scheduling.hard_date_plan import DateRule, moment_date, moment_instant, next_upcoming

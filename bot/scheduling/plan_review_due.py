@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, time, timedelta
 
-from bot.delivery.outbox import Outgoing
+from bot.delivery.outgoing import Outgoing
 from bot.scheduling.checkin_due import DEFER_WHEN_BUSY, CheckInFlow, is_busy
 from bot.scheduling.due import CLAIM_CHUNK, Claimed, DueKind, Tally
 from bot.scheduling.planner import (

@@ -220,7 +220,9 @@ _DUE_FOLLOWUPS = f"""
 SELECT f.id AS followup_id, {_USER_COLUMNS}
 FROM followups AS f {_WITH_USER.format(alias="f")}
 WHERE f.delivered_at IS NULL AND f.due_at <= ?
-  AND (f.claimed_at IS NULL OR (f.claimed_by <> ? AND f.claimed_at <= ?))
+  AND (f.claimed_at IS NULL OR (f.claimed_by <> ? AND f.claimed_at <= ?
+       AND NOT EXISTS (SELECT 1 FROM outbox AS o
+                       WHERE o.guard_target = 'followup' AND o.guard_id = f.id)))
 ORDER BY f.due_at, f.id
 LIMIT ?
 """
@@ -230,8 +232,9 @@ async def due_followups(
     tx: Transaction, now: datetime, claimer: str, lease_ended: datetime, limit: int
 ) -> list[DueFollowup]:
     """Undelivered follow-ups due by `now`, earliest first, at most `limit`: unclaimed, or
-    claimed by another `claimer` at or before `lease_ended` (that process most likely
-    died before sending)."""
+    claimed by another `claimer` at or before `lease_ended` whose message is no longer in
+    the outbox (its sends were given up on). A message still in the outbox is the
+    outbox's to send, or was on the wire when its worker died: never claimed again."""
     rows = await tx.fetch_all(
         _DUE_FOLLOWUPS + tx.dialect.claim_lock.format("f"),
         (to_epoch(now), claimer, to_epoch(lease_ended), limit),

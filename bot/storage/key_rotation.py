@@ -69,6 +69,8 @@ SEALED_COLUMNS = (
     SealedColumn("flow_positions", "prompt", "user_id", Binding.USER, ("user_id",)),
     SealedColumn("safety_plan_parts", "body", "user_id", Binding.USER, ("user_id", "part")),
     SealedColumn("hard_dates", "label", "user_id", Binding.USER),
+    SealedColumn("outbox", "sealed_for_user", "user_id", Binding.USER),
+    SealedColumn("outbox", "sealed_for_reminder", "guard_id", Binding.REMINDER),
 )
 # A draft waiting for "keep or let go" (bot/flows/pause.py), and a text over its limit
 # waiting for "keep the first part or write it shorter" (bot/flows/overlong.py), are

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.storage import content_seen, sent_messages
+from bot.storage import content_seen, outbox_rows, sent_messages
 from bot.storage.batching import delete_walking_ids
 from bot.storage.db import Database, Transaction
 from bot.storage.queries import to_epoch
@@ -30,6 +30,13 @@ class Purged:
     followups: int
     sent_records: int = 0  # ids of old sent messages (the daily purge only)
     seen_records: int = 0  # ids of content shown before the no-repeat window (daily only)
+    # Outbox rows of sends whose worker died mid-request (never sent again), a day on.
+    attempted_sends: int = 0
+
+
+# Long enough to count them on /metrics and in a bench after a crash; they hold no
+# more than any queued message does.
+ATTEMPTED_SENDS_KEPT = timedelta(days=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +63,11 @@ async def daily_purge(
     purged = await purge_expired(db, now, retention_days)
     sent = await sent_messages.purge_older_than(db, now - sent_kept)
     seen = await content_seen.purge_older_than(db, now)
-    return Purged(purged.checkins, purged.drafts, purged.pauses, purged.followups, sent, seen)
+    async with db.transaction() as tx:
+        attempted = await outbox_rows.purge_attempted(tx, now - ATTEMPTED_SENDS_KEPT)
+    return Purged(
+        purged.checkins, purged.drafts, purged.pauses, purged.followups, sent, seen, attempted
+    )
 
 
 async def purge_expired(

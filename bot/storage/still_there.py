@@ -1,67 +1,56 @@
-"""Is what a queued message is for still there? Asked for many messages in one statement.
+"""Is what a queued message is for still there? Checked in SQL, as the message leaves.
 
 A scheduled message waits in the outbox before it is sent; meanwhile its user may
 have used /forget, its follow-up been answered, its group reminder been paused.
-Each message names what must still exist (a `StillThere`: a kind of target and
-its id), and the outbox asks about every message it is about to send at once,
-instead of one query per message (10,000 due check-ins spent most of their
-hand-over in those queries).
+Each message names what must still be there (a `StillThere`: a kind of target, its
+id and, for a claim, its time), stored with its outbox row. The statement that lets
+a round of messages go (`bot/storage/outbox_rows.py`) drops those whose target is
+gone, for the whole round at once, so each is still checked at the last moment.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
-
-from bot.storage.queries import Queryable
-
-# SQLite allows far more parameters, but a statement this size stays quick to prepare.
-_MAX_IDS_PER_STATEMENT = 900
 
 
 class Target(StrEnum):
     USER = "user"  # not forgotten
     FOLLOWUP = "followup"  # not delivered yet (a forgotten user's follow-ups are deleted)
     REMINDER = "reminder"  # a group reminder neither paused nor deleted
-
-
-# Each target's rows that still count as there, among the ids given.
-_STILL_THERE = {
-    Target.USER: "SELECT id FROM users WHERE id IN ({ids})",
-    Target.FOLLOWUP: "SELECT id FROM followups WHERE delivered_at IS NULL AND id IN ({ids})",
-    Target.REMINDER: "SELECT id FROM group_reminders WHERE paused IS NULL AND id IN ({ids})",
-}
+    HARD_DATE = "hard_date"  # a hard date not deleted
+    CARING = "caring"  # a caring check still claimed at `stamp` (not cancelled, replaced)
+    PLAN_REVIEW = "plan_review"  # the four-weekly plan note still asked for
 
 
 @dataclass(frozen=True, slots=True)
 class StillThere:
-    """A message's guard that the outbox can check together with others' (see `present`).
-
-    Called on its own, it checks just this one.
-    """
+    """What must still be there for a message to go: `id` is the target's row (for
+    CARING and PLAN_REVIEW, the user's), `stamp` the claim's time in epoch seconds."""
 
     target: Target
     id: int
-
-    async def __call__(self, db: Queryable) -> bool:
-        return self in await present(db, (self,))
+    stamp: int | None = None
 
 
-async def present(db: Queryable, keys: Collection[StillThere]) -> set[StillThere]:
-    """Those of `keys` still there, in one statement (more only past a few hundred ids)."""
-    wanted: list[tuple[Target, int]] = sorted({(key.target, key.id) for key in keys})
-    found: set[StillThere] = set()
-    for start in range(0, len(wanted), _MAX_IDS_PER_STATEMENT):
-        part = wanted[start : start + _MAX_IDS_PER_STATEMENT]
-        selects: list[str] = []
-        params: list[int] = []
-        for target in Target:
-            ids = [key_id for key_target, key_id in part if key_target is target]
-            if ids:
-                inner = _STILL_THERE[target].format(ids=",".join("?" * len(ids)))
-                selects.append(f"SELECT '{target.value}' AS target, id FROM ({inner}) AS found")
-                params += ids
-        rows = await db.fetch_all(" UNION ALL ".join(selects), tuple(params))
-        found.update(StillThere(Target(row["target"]), row["id"]) for row in rows)
-    return found
+# Each target's test, on the outbox row `o`: true while the target is still there.
+_HOLDS = {
+    Target.USER: "EXISTS (SELECT 1 FROM users AS t WHERE t.id = o.guard_id)",
+    Target.FOLLOWUP: (
+        "EXISTS (SELECT 1 FROM followups AS t WHERE t.id = o.guard_id AND t.delivered_at IS NULL)"
+    ),
+    Target.REMINDER: (
+        "EXISTS (SELECT 1 FROM group_reminders AS t WHERE t.id = o.guard_id AND t.paused IS NULL)"
+    ),
+    Target.HARD_DATE: "EXISTS (SELECT 1 FROM hard_dates AS t WHERE t.id = o.guard_id)",
+    Target.CARING: (
+        "EXISTS (SELECT 1 FROM caring_checks AS t WHERE t.user_id = o.guard_id"
+        " AND t.claimed_at = o.guard_stamp)"
+    ),
+    Target.PLAN_REVIEW: "EXISTS (SELECT 1 FROM plan_reviews AS t WHERE t.user_id = o.guard_id)",
+}
+
+# True for an outbox row `o` whose message is still wanted.
+STILL_WANTED = "(o.guard_target IS NULL OR CASE o.guard_target {} ELSE FALSE END)".format(
+    " ".join(f"WHEN '{target.value}' THEN {test}" for target, test in _HOLDS.items())
+)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.storage.db import Transaction
 from bot.storage.group_reminders import forget_creator
+from bot.storage.outbox_rows import forget_private
 from bot.storage.queries import Queryable
 
 # Tables keyed by the user's row id are found from the schema itself, so a
@@ -35,6 +36,7 @@ async def forget_user(tx: Transaction, user_id: int) -> None:
     )
     if who is not None:
         await forget_creator(tx, who["platform"], who["platform_user_id"])
+        await forget_private(tx, who["platform"], who["platform_user_id"])
     for row in await tx.fetch_all(tx.dialect.tables_with_column, (_USER_ID,)):
         table = str(row["name"]).replace('"', '""')
         await tx.execute(f'DELETE FROM "{table}" WHERE user_id = ?', (user_id,))

@@ -16,7 +16,6 @@ from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.replies import Reply
-from bot.delivery.outbox import Outbox
 from bot.engine.due_work import build_dispatcher
 from bot.engine.router import Router
 from bot.flows.context import Services
@@ -24,6 +23,7 @@ from bot.storage.checkins import list_checkins
 from bot.storage.users import find_user
 from tests.fakes.telegram_api import FakeTelegram
 from tests.helpers.conversation import Conversation
+from tests.helpers.outboxes import outbox_for
 from tests.helpers.telegram_world import TelegramWorld, no_wait
 
 ANA = 1001
@@ -301,10 +301,10 @@ async def test_a_scheduled_checkin_that_timed_out_after_sending_is_not_sent_agai
             token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1, request_timeout=0.3
         )
         adapter = TelegramAdapter(config, router, services.db, services.content, sleep=no_wait)
-        outbox = Outbox(services.db, clock, {adapter.platform: adapter}, sleep=no_wait)
+        outbox = outbox_for(services, clock, {adapter.platform: adapter}, sleep=no_wait)
         dispatcher = build_dispatcher(services, router.checkin, router.pause, outbox)
         await adapter.start()
-        outbox.start()
+        await outbox.start()
         try:
             world_chat = Conversation(router, Address("telegram", str(ANA), str(ANA)))
             for said in ("/start", "Europe/Berlin", "10:30"):

@@ -16,6 +16,7 @@ from bot.delivery.outbox import (
 )
 from bot.flows.context import Services
 from bot.storage.users import ensure_user, find_user
+from tests.helpers.outboxes import outbox_for
 from tests.helpers.recording_adapter import RecordingAdapter
 from tests.helpers.world import Sleeps
 
@@ -23,8 +24,8 @@ ANA = Address("test", "chat-ana", "ana")
 
 
 async def outbox_with(services: Services, adapter: RecordingAdapter, sleeps: Sleeps) -> Outbox:
-    outbox = Outbox(services.db, services.clock, {adapter.platform: adapter}, sleep=sleeps)
-    outbox.start()
+    outbox = outbox_for(services, services.clock, {adapter.platform: adapter}, sleep=sleeps)
+    await outbox.start()
     return outbox
 
 
@@ -32,7 +33,7 @@ async def test_network_errors_back_off_within_bounds_then_give_up(services: Serv
     adapter, sleeps = RecordingAdapter(), Sleeps()
     adapter.failures.extend(TransientDeliveryError() for _ in range(MAX_ATTEMPTS))
     outbox = await outbox_with(services, adapter, sleeps)
-    outbox.enqueue(Outgoing(ANA, Reply("hello")))
+    await outbox.enqueue(Outgoing(ANA, Reply("hello")))
     await outbox.drain()
     await outbox.stop()
     assert adapter.sent == []
@@ -45,7 +46,7 @@ async def test_a_passing_error_then_success(services: Services) -> None:
     adapter, sleeps = RecordingAdapter(), Sleeps()
     adapter.failures.extend([TransientDeliveryError(), RetryAfter(3)])
     outbox = await outbox_with(services, adapter, sleeps)
-    outbox.enqueue(Outgoing(ANA, Reply("hello")))
+    await outbox.enqueue(Outgoing(ANA, Reply("hello")))
     await outbox.drain()
     await outbox.stop()
     assert [reply.text for _, reply in adapter.sent] == ["hello"]
@@ -60,7 +61,7 @@ async def test_unreachable_marks_the_user_once_and_stops(
     adapter, sleeps = RecordingAdapter(), Sleeps()
     adapter.failures.append(RecipientUnreachable())
     outbox = await outbox_with(services, adapter, sleeps)
-    outbox.enqueue(Outgoing(ANA, Reply("hello")))
+    await outbox.enqueue(Outgoing(ANA, Reply("hello")))
     await outbox.drain()
     await outbox.stop()
     user = await find_user(services.db, "test", "ana")
@@ -70,7 +71,7 @@ async def test_unreachable_marks_the_user_once_and_stops(
 
 async def test_no_adapter_for_the_platform_is_refused(services: Services) -> None:
     outbox = await outbox_with(services, RecordingAdapter(), Sleeps())
-    assert not outbox.enqueue(Outgoing(Address("elsewhere", "1", "1"), Reply("x")))
+    assert not await outbox.enqueue(Outgoing(Address("elsewhere", "1", "1"), Reply("x")))
     await outbox.stop()
 
 
@@ -78,7 +79,7 @@ async def test_rate_limits_are_waited_out_not_counted_as_failures(services: Serv
     adapter, sleeps = RecordingAdapter(), Sleeps()
     adapter.failures.extend(RetryAfter(2) for _ in range(MAX_ATTEMPTS + 3))
     outbox = await outbox_with(services, adapter, sleeps)
-    outbox.enqueue(Outgoing(ANA, Reply("hello")))
+    await outbox.enqueue(Outgoing(ANA, Reply("hello")))
     await outbox.drain()
     await outbox.stop()
     assert [reply.text for _, reply in adapter.sent] == ["hello"]
@@ -89,7 +90,7 @@ async def test_an_endless_flood_wait_is_given_up_on(services: Services) -> None:
     adapter, sleeps = RecordingAdapter(), Sleeps()
     adapter.failures.extend(RetryAfter(MAX_RETRY_AFTER_SECONDS) for _ in range(10))
     outbox = await outbox_with(services, adapter, sleeps)
-    outbox.enqueue(Outgoing(ANA, Reply("hello")))
+    await outbox.enqueue(Outgoing(ANA, Reply("hello")))
     await outbox.drain()
     await outbox.stop()
     assert adapter.sent == [] and outbox.stats.dropped == 1

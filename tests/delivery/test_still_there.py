@@ -1,21 +1,22 @@
-"""Whether a queued message's target is still there is asked for many messages in one query."""
+"""Whether a queued message's target is still there is checked for a round of messages at
+once, in the transaction that marks their attempts as started."""
 
 from __future__ import annotations
 
 import math
-
-import pytest
+from functools import partial
 
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.replies import Reply
-from bot.delivery.outbox import Outbox, Outgoing
+from bot.delivery.outbox import Outgoing
 from bot.flows.context import Services
-from bot.storage import still_there
+from bot.storage import outbox_rows
 from bot.storage.queries import to_epoch
 from bot.storage.still_there import StillThere, Target
 from bot.storage.user_data import forget_user
 from bot.storage.users import ensure_user
+from tests.helpers.outboxes import outbox_for
 from tests.helpers.recording_adapter import RecordingAdapter
 from tests.helpers.world import Sleeps
 
@@ -31,10 +32,10 @@ async def _users(services: Services, clock: ManualClock, count: int) -> list[tup
     return made
 
 
-async def test_one_query_answers_for_users_follow_ups_and_reminders(
+async def test_one_transaction_lets_go_of_what_is_still_wanted_and_drops_the_rest(
     services: Services, clock: ManualClock
 ) -> None:
-    [(ana, _), (ben, _)] = await _users(services, clock, 2)
+    [(ana, address), (ben, _)] = await _users(services, clock, 2)
     now = to_epoch(clock.now())
     async with services.db.transaction() as tx:
         pending = await tx.insert(
@@ -44,56 +45,74 @@ async def test_one_query_answers_for_users_follow_ups_and_reminders(
             "INSERT INTO followups (user_id, due_at, delivered_at) VALUES (?, ?, ?)",
             (ana, now, now),
         )
+        await tx.execute(
+            "INSERT INTO caring_checks (user_id, claimed_at) VALUES (?, ?)", (ana, now)
+        )
+    keys = {
+        StillThere(Target.USER, ana): True,
+        StillThere(Target.USER, ben): False,  # forgotten below, after it was queued
+        StillThere(Target.FOLLOWUP, pending): True,
+        StillThere(Target.FOLLOWUP, delivered): False,
+        StillThere(Target.REMINDER, 999): False,  # never was
+        StillThere(Target.HARD_DATE, 999): False,
+        StillThere(Target.CARING, ana, now): True,
+        StillThere(Target.CARING, ana, now - 60): False,  # an earlier claim, replaced
+        StillThere(Target.PLAN_REVIEW, ana): False,  # no note asked for
+    }
+    adapter = RecordingAdapter()
+    outbox = outbox_for(services, clock, {adapter.platform: adapter})
+    async with services.db.transaction() as tx:
+        queued = await outbox.persist(
+            tx, [Outgoing(address, Reply("hi"), guard=key) for key in keys]
+        )
         await forget_user(tx, ben)
-    keys = [
-        StillThere(Target.USER, ana),
-        StillThere(Target.USER, ben),  # forgotten
-        StillThere(Target.FOLLOWUP, pending),
-        StillThere(Target.FOLLOWUP, delivered),
-        StillThere(Target.REMINDER, 999),  # never was
-    ]
+    ids = {item.outgoing.guard: item.row_id for item in queued}
     before = services.db.statements
-    found = await still_there.present(services.db, keys)
-    assert services.db.statements - before == 1
-    assert found == {StillThere(Target.USER, ana), StillThere(Target.FOLLOWUP, pending)}
-    assert await StillThere(Target.USER, ana)(services.db)
-    assert not await StillThere(Target.USER, ben)(services.db)
+    allowed = await services.db.in_one_hop(
+        partial(
+            outbox_rows.let_go,
+            asked=list(ids.values()),
+            finished=[],
+            worker=outbox.worker,
+            now=clock.now(),
+        )
+    )
+    assert services.db.statements - before == 2  # one to drop, one to mark: for all
+    assert allowed == {ids[key] for key, wanted in keys.items() if wanted}
+    rows = await services.db.fetch_all("SELECT id, attempt_at FROM outbox ORDER BY id")
+    # The unwanted rows are gone; the others are marked attempted, never sent again.
+    assert {row["id"] for row in rows} == allowed
+    assert all(row["attempt_at"] == now for row in rows)
 
 
-async def test_the_outbox_asks_once_per_round_of_sends_not_once_per_message(
-    services: Services, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+async def test_the_outbox_marks_a_round_of_sends_at_once_not_each_message(
+    services: Services, clock: ManualClock
 ) -> None:
     users = await _users(services, clock, USERS)
     gone_id, gone = users.pop()
     async with services.db.transaction() as tx:
         await forget_user(tx, gone_id)
     adapter = RecordingAdapter()
-    outbox = Outbox(services.db, clock, {adapter.platform: adapter}, sleep=Sleeps())
-    outbox.start()
-    asked = 0
-    ask = still_there.present
-
-    async def counted(*args: object) -> set[StillThere]:
-        nonlocal asked
-        asked += 1
-        return await ask(*args)  # type: ignore[arg-type]
-
-    still_there.present = counted  # type: ignore[assignment]
+    outbox = outbox_for(services, clock, {adapter.platform: adapter}, sleep=Sleeps())
+    await outbox.start()
     try:
-        for user_id, address in [*users, (gone_id, gone)]:
-            outbox.enqueue(
+        await outbox.enqueue(
+            *(
                 Outgoing(address, Reply("hello"), guard=StillThere(Target.USER, user_id))
+                for user_id, address in [*users, (gone_id, gone)]
             )
+        )
         await outbox.drain()
     finally:
-        still_there.present = ask  # type: ignore[assignment]
         await outbox.stop()
     assert sorted(address.user_id for address, _ in adapter.sent) == sorted(
         address.user_id for _, address in users
     )
-    # Every worker about to send asks at once: one query for them all.
-    assert asked == outbox.presence_queries
-    assert asked <= math.ceil(USERS / outbox.workers_per_platform)
+    # Every sender about to send is let go at once, and the rows they finished go in
+    # the next transaction: a couple of transactions for them all, not one each.
+    assert outbox.let_go_rounds <= 2 * math.ceil(USERS / outbox.workers_per_platform)
+    left = await services.db.fetch_one("SELECT COUNT(*) AS n FROM outbox")
+    assert left is not None and left["n"] == 0
 
 
 async def test_a_user_forgotten_after_one_round_is_not_sent_to_in_the_next(
@@ -103,8 +122,8 @@ async def test_a_user_forgotten_after_one_round_is_not_sent_to_in_the_next(
     stops the messages of the later round."""
     [(ana, ana_address)] = await _users(services, clock, 1)
     adapter = RecordingAdapter()
-    outbox = Outbox(services.db, clock, {adapter.platform: adapter}, 1, sleep=Sleeps())
-    outbox.start()
+    outbox = outbox_for(services, clock, {adapter.platform: adapter}, 1, sleep=Sleeps())
+    await outbox.start()
     send = adapter.send
 
     async def forget_after_first(address: Address, reply: Reply) -> object:
@@ -116,7 +135,9 @@ async def test_a_user_forgotten_after_one_round_is_not_sent_to_in_the_next(
     adapter.send = forget_after_first  # type: ignore[assignment, method-assign]
     try:
         for text in ("first", "second"):
-            outbox.enqueue(Outgoing(ana_address, Reply(text), guard=StillThere(Target.USER, ana)))
+            await outbox.enqueue(
+                Outgoing(ana_address, Reply(text), guard=StillThere(Target.USER, ana))
+            )
         await outbox.drain()
     finally:
         await outbox.stop()

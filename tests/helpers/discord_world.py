@@ -29,6 +29,7 @@ from tests.fakes.discord_api import (
     InteractionState,
     StoredMessage,
 )
+from tests.helpers.outboxes import outbox_for
 from tests.helpers.waiting import until
 
 ANA = 310_000_000_000_000_001  # Discord user ids are snowflakes
@@ -168,14 +169,14 @@ class DiscordWorld:
             discord_config(self.dc), router, self.services.db, self.services.content, no_wait
         )
         self.router = router
-        self.outbox = Outbox(
-            self.services.db, self.clock, {self.adapter.platform: self.adapter}, sleep=no_wait
+        self.outbox = outbox_for(
+            self.services, self.clock, {self.adapter.platform: self.adapter}, sleep=no_wait
         )
         self.dispatcher = build_dispatcher(
             self.services, router.checkin, router.pause, self.outbox, grace=timedelta(hours=2)
         )
         await self.adapter.start()
-        self.outbox.start()
+        await self.outbox.start()
 
 
 @asynccontextmanager
@@ -191,12 +192,12 @@ async def running_discord(services: Services, clock: ManualClock) -> AsyncIterat
         adapter = DiscordAdapter(
             discord_config(dc), router, services.db, services.content, sleep=no_wait
         )
-        outbox = Outbox(services.db, clock, {adapter.platform: adapter}, sleep=no_wait)
+        outbox = outbox_for(services, clock, {adapter.platform: adapter}, sleep=no_wait)
         dispatcher = build_dispatcher(
             services, router.checkin, router.pause, outbox, grace=timedelta(hours=2)
         )
         await adapter.start()
-        outbox.start()
+        await outbox.start()
         world = DiscordWorld(dc, adapter, router, services, clock, outbox, dispatcher, guild, room)
         try:
             yield world

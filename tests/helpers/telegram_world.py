@@ -17,6 +17,7 @@ from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.scheduling.dispatcher import Dispatcher
 from tests.fakes.telegram_api import FakeTelegram, StoredMessage
+from tests.helpers.outboxes import outbox_for
 from tests.helpers.waiting import until
 
 
@@ -85,12 +86,12 @@ async def running_telegram(
         router = Router(services, rng=random.Random(5))
         config = TelegramConfig(token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1)
         adapter = TelegramAdapter(config, router, services.db, services.content, sleep=no_wait)
-        outbox = Outbox(services.db, clock, {adapter.platform: adapter}, sleep=no_wait)
+        outbox = outbox_for(services, clock, {adapter.platform: adapter}, sleep=no_wait)
         dispatcher = build_dispatcher(
             services, router.checkin, router.pause, outbox, grace=timedelta(hours=2)
         )
         await adapter.start()
-        outbox.start()
+        await outbox.start()
         try:
             yield TelegramWorld(tg, adapter, router, services, clock, outbox, dispatcher)
         finally:

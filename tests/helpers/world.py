@@ -15,6 +15,7 @@ from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.scheduling.dispatcher import Dispatcher, TickReport
 from tests.helpers.conversation import Conversation
+from tests.helpers.outboxes import outbox_for
 from tests.helpers.recording_adapter import RecordingAdapter
 
 
@@ -76,10 +77,10 @@ async def build_world(services: Services, clock: ManualClock) -> World:
     adapter = RecordingAdapter()
     sleeps = Sleeps()
     router = Router(services, rng=random.Random(3))
-    outbox = Outbox(
-        services.db, clock, {adapter.platform: adapter}, sleep=sleeps, metrics=services.metrics
+    outbox = outbox_for(
+        services, clock, {adapter.platform: adapter}, sleep=sleeps, metrics=services.metrics
     )
-    outbox.start()
+    await outbox.start()
     dispatcher = build_dispatcher(
         services, router.checkin, router.pause, outbox, grace=timedelta(hours=2)
     )

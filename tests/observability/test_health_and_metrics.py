@@ -14,12 +14,14 @@ from bot.content_pack.ids import Msg
 from bot.core.events import Address
 from bot.core.platform import RecipientUnreachable, RetryAfter, SentMessage
 from bot.core.replies import Reply
-from bot.delivery.outbox import Outbox, Outgoing
+from bot.delivery.outbox import Outgoing
 from bot.engine.due_work import due_kinds
 from bot.flows.context import Services
 from bot.storage.db import Database, Params, Row
 from tests.helpers.faults import every_read_through_fetch_all
+from tests.helpers.outboxes import outbox_for
 from tests.helpers.recording_adapter import RecordingAdapter
+from tests.helpers.waiting import until
 from tests.helpers.world import World
 from tests.observability.served import Scraper, serving
 
@@ -201,22 +203,22 @@ async def test_outbox_depth_and_the_oldest_messages_age_while_sends_wait(
     settings: Settings, services: Services
 ) -> None:
     adapter = HoldingAdapter()
-    outbox = Outbox(
-        services.db, services.clock, {adapter.platform: adapter}, 1, metrics=services.metrics
+    outbox = outbox_for(
+        services, services.clock, {adapter.platform: adapter}, 1, metrics=services.metrics
     )
-    outbox.start()
+    await outbox.start()
     clock = services.clock
     assert hasattr(clock, "advance")
     try:
         async with serving(settings, services, {adapter.platform: adapter}) as scraper:
             address = Address(adapter.platform, "chat-1", "1")
-            outbox.enqueue(Outgoing(address, Reply("first")))
+            await outbox.enqueue(Outgoing(address, Reply("first")))
             clock.advance(timedelta(seconds=30))
-            outbox.enqueue(Outgoing(address, Reply("second")))
+            await outbox.enqueue(Outgoing(address, Reply("second")))
             clock.advance(timedelta(seconds=60))
             assert await scraper.value("steady_outbox_depth", platform="test") == 2
             # The first is being sent (and waits on the platform): it is still the oldest.
-            assert adapter.sending == 1
+            await until(lambda: adapter.sending == 1, what="the first send to begin")
             assert await scraper.value("steady_outbox_oldest_age_seconds", platform="test") == 90
             adapter.release.set()
             await outbox.drain()

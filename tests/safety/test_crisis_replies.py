@@ -12,7 +12,7 @@ from bot.content_pack.ids import Msg
 from bot.core.events import Address, CommandIssued, TextMessage
 from bot.core.platform import RetryAfter
 from bot.core.replies import Reply
-from bot.delivery.outbox import Outbox, Outgoing
+from bot.delivery.outbox import Outgoing
 from bot.engine.router import Router
 from bot.flows.checkin import CheckInStep
 from bot.flows.context import Services
@@ -21,6 +21,7 @@ from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
 from tests.helpers.faults import every_read_through_fetch_all
+from tests.helpers.outboxes import outbox_for
 from tests.helpers.recording_adapter import RecordingAdapter
 
 CRISIS = "honestly i just want to die"
@@ -146,10 +147,10 @@ async def test_crisis_reply_does_not_wait_for_a_jammed_outbox(
 ) -> None:
     adapter = RecordingAdapter()
     adapter.failures.extend(RetryAfter(3600) for _ in range(10))
-    outbox = Outbox(services.db, services.clock, {adapter.platform: adapter})
-    outbox.start()
+    outbox = outbox_for(services, services.clock, {adapter.platform: adapter})
+    await outbox.start()
     for number in range(50):
-        outbox.enqueue(Outgoing(Address("test", str(number), str(number)), Reply("routine")))
+        await outbox.enqueue(Outgoing(Address("test", str(number), str(number)), Reply("routine")))
     replies = await asyncio.wait_for(
         router.handle(TextMessage(Address("test", "c", "u"), CRISIS)), timeout=1
     )

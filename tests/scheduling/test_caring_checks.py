@@ -14,6 +14,7 @@ from bot.core.platform import RecipientUnreachable
 from bot.core.replies import Reply
 from bot.scheduling.caring_due import KIND, plan_caring_check
 from bot.storage.caring_checks import get_check
+from bot.storage.queries import to_epoch
 from bot.storage.users import (
     ALL_WEEKDAYS_MASK,
     QuietHours,
@@ -117,20 +118,42 @@ async def test_refused_by_the_platform_it_is_not_tried_again(
     assert caring_sent(world, text_of) == []
 
 
-async def test_claimed_and_lost_in_a_crash_is_never_sent_twice(
+async def test_claimed_and_not_yet_sent_in_a_crash_is_sent_once_after_it(
     settings: Settings, clock: ManualClock, text_of: Callable[..., str]
 ) -> None:
+    """The claim wrote the message to the outbox table: the next run sends it, once."""
     async with open_services(settings, clock) as services:
         world = await build_world(services, clock)
         await asked_for(world, text_of)
-        await world.outbox.stop()  # the sender is gone: the claim below is never sent
+        await world.outbox.stop()  # the sender is gone: the claim below is not sent here
         clock.set(DUE)
         report = await world.dispatcher.tick()
         assert report.handed_over[KIND] == 1 and world.adapter.sent == []
     async with open_services(settings, clock) as services:
         world = await build_world(services, clock)
         await world.run_until(DUE + timedelta(days=2))
-        assert caring_sent(world, text_of) == []  # at most once: lost, never repeated
+        assert len(caring_sent(world, text_of)) == 1
+        user = await services.db.fetch_one("SELECT claimed_at FROM caring_checks")
+        assert user is not None and user["claimed_at"] is None  # its claim ended on delivery
+        await world.outbox.stop()
+
+
+async def test_a_crash_while_its_request_was_out_never_sends_it_again(
+    settings: Settings, clock: ManualClock, text_of: Callable[..., str]
+) -> None:
+    """Its attempt was marked started: it may have arrived, so at most once holds."""
+    async with open_services(settings, clock) as services:
+        world = await build_world(services, clock)
+        await asked_for(world, text_of)
+        await world.outbox.stop()
+        clock.set(DUE)
+        await world.dispatcher.tick()
+        async with services.db.transaction() as tx:  # as the request went out, the crash
+            await tx.execute("UPDATE outbox SET attempt_at = ?", (to_epoch(DUE),))
+    async with open_services(settings, clock) as services:
+        world = await build_world(services, clock)
+        await world.run_until(DUE + timedelta(days=2))
+        assert caring_sent(world, text_of) == []
         await world.outbox.stop()
 
 

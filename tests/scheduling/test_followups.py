@@ -93,12 +93,16 @@ async def test_followup_claimed_but_not_sent_is_sent_after_a_crash(
         assert report.followups == 1 and world.adapter.sent == []
     async with open_services(settings, clock) as services:
         world = await build_world(services, clock)
-        assert (await world.tick()).followups == 0  # still within the claim's lease
+        assert (await world.tick()).taken_over == 0  # still within the outbox row's lease
+        assert followups(world, text_of) == []
         clock.advance(timedelta(minutes=3))
-        assert (await world.tick()).followups == 1
+        report = await world.tick()
+        # The outbox row is taken over and sent; the follow-up is not claimed again.
+        assert (report.taken_over, report.followups) == (1, 0)
         assert followups(world, text_of) == [text_of(Msg.FOLLOWUP)]
         clock.advance(timedelta(minutes=10))
         assert (await world.tick()).followups == 0  # delivered: never again
+        assert followups(world, text_of) == []
         await world.outbox.stop()
 
 

@@ -46,7 +46,7 @@ async def test_a_followup_queued_before_forget_is_not_sent_after_it(
     assert report.followups == 1
     await chat.send("/forget")
     await chat.press(text_of(Msg.FORGET_YES))
-    world.outbox.start()
+    await world.outbox.start()
     await world.outbox.drain()
     assert [r.text for _, r in world.adapter.sent if r.text == text_of(Msg.FOLLOWUP)] == []
     assert await find_user(world.services.db, "test", "ana") is None

@@ -165,7 +165,7 @@ async def test_a_post_paused_while_it_waited_is_not_sent(world: World) -> None:
     await world.router.handle(CommandIssued(GROUP, "reminder", "pause 1", admin=True))
     group = Address("test", "group-1", "", is_group=True)
     post = Outgoing(group, Reply("claimed before the pause"), guard=while_active(reminder.id))
-    world.outbox.enqueue(post)
+    await world.outbox.enqueue(post)
     await world.outbox.drain()
     assert world.adapter.take() == []
 

@@ -11,7 +11,6 @@ import pytest
 
 from bot.core.clock import SystemClock
 from bot.core.events import Address
-from bot.delivery.outbox import Outbox
 from bot.engine.due_work import build_dispatcher
 from bot.engine.router import Router
 from bot.flows.context import Services
@@ -19,6 +18,7 @@ from bot.scheduling.runner import TickRunner
 from bot.storage import checkin_slots
 from bot.storage.queries import to_epoch
 from bot.storage.users import ensure_user
+from tests.helpers.outboxes import outbox_for
 from tests.helpers.recording_adapter import RecordingAdapter
 from tests.helpers.waiting import until
 
@@ -36,8 +36,8 @@ async def test_runner_ticks_and_wakes_up_for_the_next_due_checkin(services: Serv
             "UPDATE checkin_slots SET next_due_at = ?, next_local_date = ? WHERE user_id = ?",
             (to_epoch(due), due.date().isoformat(), user.id),
         )
-    outbox = Outbox(live.db, live.clock, {adapter.platform: adapter})
-    outbox.start()
+    outbox = outbox_for(live, live.clock, {adapter.platform: adapter})
+    await outbox.start()
     runner = TickRunner(
         build_dispatcher(live, router.checkin, router.pause, outbox), tick_seconds=15
     )

@@ -1,0 +1,75 @@
+"""A `Reply` as text and back, so a message waiting in the outbox table can be sent by
+any worker, or by this one after a restart.
+
+Only what differs from a default is written, as a JSON object with short keys: a
+check-in is its text, its buttons and a flag or two. Decoding refuses what it does
+not know, so a row written by a newer version is never sent half understood.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from bot.core.replies import Button, Frame, Image, Reply
+
+_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+_FLAGS = ("silent", "protect", "ephemeral", "private")
+_KNOWN = frozenset({"t", "b", "e", "i", "f", "n", "g", "m", *_FLAGS})
+
+
+class UnreadableReply(ValueError):
+    """A stored reply this version cannot read."""
+
+
+def encode_reply(reply: Reply) -> str:
+    return _compact(_as_object(reply))
+
+
+def decode_reply(text: str) -> Reply:
+    try:
+        return _from_object(json.loads(text))
+    except (KeyError, TypeError, ValueError) as error:
+        raise UnreadableReply(str(error)) from error
+
+
+def _as_object(reply: Reply) -> dict[str, Any]:
+    found: dict[str, Any] = {"t": reply.text}
+    if reply.buttons:
+        found["b"] = [[list(button) for button in row] for row in reply.buttons]
+    for flag in _FLAGS:
+        if getattr(reply, flag):
+            found[flag] = True
+    if reply.edit_of is not None:
+        found["e"] = reply.edit_of
+    if reply.image is not None:
+        found["i"] = [base64.b64encode(reply.image.png).decode("ascii"), reply.image.filename]
+    if reply.frames:
+        found["f"] = [[frame.text, frame.seconds] for frame in reply.frames]
+    if reply.group_notice is not None:
+        found["n"] = _as_object(reply.group_notice)
+    if reply.group_fallback is not None:
+        found["g"] = _as_object(reply.group_fallback)
+    if reply.command_menu is not None:
+        found["m"] = reply.command_menu
+    return found
+
+
+def _from_object(found: dict[str, Any]) -> Reply:
+    unknown = set(found) - _KNOWN
+    if unknown:
+        raise ValueError(f"unknown reply fields {sorted(unknown)}")
+    image = found.get("i")
+    return Reply(
+        text=str(found["t"]),
+        buttons=tuple(tuple(Button(*button) for button in row) for row in found.get("b", ())),
+        edit_of=found.get("e"),
+        image=None if image is None else Image(base64.b64decode(image[0]), str(image[1])),
+        frames=tuple(Frame(str(text), float(seconds)) for text, seconds in found.get("f", ())),
+        group_notice=None if "n" not in found else _from_object(found["n"]),
+        group_fallback=None if "g" not in found else _from_object(found["g"]),
+        command_menu=found.get("m"),
+        **{flag: bool(found.get(flag, False)) for flag in _FLAGS},
+    )

@@ -1,0 +1,223 @@
+"""The outbox table: scheduled messages from their claim until they have been sent.
+
+A row is written in the transaction that claims its message, leased to the worker
+that claimed it. Before the request goes out, `let_go` writes `attempt_at` and
+commits: from then on the message may have reached the platform, and no worker
+sends it again (at most once). A row whose attempt never started, and whose lease
+ran out (its worker died), is taken over by another worker (`take_over`).
+
+Ids come from `outbox_ids` a chunk at a time, so a chunk of a thousand rows is one
+INSERT of known ids, and an id is never used twice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+
+from bot.storage.backend import Dialect, Row
+from bot.storage.db import Transaction
+from bot.storage.queries import Queryable, to_epoch
+from bot.storage.still_there import STILL_WANTED
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    """One waiting message as stored: its words in `reply` (the bot's own) or sealed."""
+
+    id: int
+    platform: str
+    chat_id: str
+    platform_user_id: str
+    is_group: bool
+    user_id: int | None
+    reply: str | None
+    sealed_for_user: bytes | None
+    sealed_for_reminder: bytes | None
+    guard_target: str | None
+    guard_id: int | None
+    guard_stamp: int | None
+    on_delivered: str | None
+    on_refused: str | None
+
+
+_COLUMNS = (
+    "id, platform, chat_id, platform_user_id, is_group, user_id, reply, sealed_for_user,"
+    " sealed_for_reminder, guard_target, guard_id, guard_stamp, on_delivered, on_refused"
+)
+_INSERT = (
+    f"INSERT INTO outbox ({_COLUMNS}, queued_at, leased_by, lease_until)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+async def reserve_ids(tx: Transaction, count: int) -> range:
+    """`count` ids nobody has had or will have."""
+    row = await tx.fetch_one(
+        "UPDATE outbox_ids SET next = next + ? RETURNING next AS next", (count,)
+    )
+    assert row is not None, "outbox_ids has its one row from its migration"
+    end = int(row["next"])
+    return range(end - count, end)
+
+
+async def add(
+    tx: Transaction, rows: Sequence[OutboxRow], worker: str, now: datetime, lease_until: datetime
+) -> None:
+    queued, until = to_epoch(now), to_epoch(lease_until)
+    await tx.executemany(
+        _INSERT,
+        [
+            (
+                row.id,
+                row.platform,
+                row.chat_id,
+                row.platform_user_id,
+                int(row.is_group),
+                row.user_id,
+                row.reply,
+                row.sealed_for_user,
+                row.sealed_for_reminder,
+                row.guard_target,
+                row.guard_id,
+                row.guard_stamp,
+                row.on_delivered,
+                row.on_refused,
+                queued,
+                worker,
+                until,
+            )
+            for row in rows
+        ],
+    )
+
+
+@cache
+def _let_go_statements(dialect: Dialect) -> tuple[str, str, str]:
+    ids = dialect.integers_from_json
+    return (
+        f"DELETE FROM outbox WHERE id IN ({ids})",
+        f"DELETE FROM outbox AS o WHERE o.id IN ({ids}) AND o.attempt_at IS NULL"
+        f" AND o.leased_by = ? AND NOT {STILL_WANTED}",
+        f"UPDATE outbox SET attempt_at = ? WHERE id IN ({ids}) AND attempt_at IS NULL"
+        " AND leased_by = ? RETURNING id",
+    )
+
+
+async def let_go(
+    tx: Transaction, asked: Collection[int], finished: Collection[int], worker: str, now: datetime
+) -> set[int]:
+    """Of the `asked` rows, those that may be sent now, their attempt marked as started.
+
+    Rows whose target is gone (forgotten, answered, paused) are deleted, unsent; rows
+    another worker took over are left to it. The `finished` rows (sent, refused or
+    given up on) are deleted in the same transaction.
+    """
+    finish, drop, start = _let_go_statements(tx.dialect)
+    if finished:
+        await tx.execute(finish, (json.dumps(list(finished)),))
+    if not asked:
+        return set()
+    wanted = json.dumps(list(asked))
+    await tx.execute(drop, (wanted, worker))
+    rows = await tx.fetch_all(start, (to_epoch(now), wanted, worker))
+    return {int(row["id"]) for row in rows}
+
+
+async def finish(tx: Transaction, row_id: int) -> None:
+    """The message is done with: sent, refused or given up on."""
+    await tx.execute("DELETE FROM outbox WHERE id = ?", (row_id,))
+
+
+async def renew(tx: Transaction, held: Collection[int], worker: str, lease_until: datetime) -> None:
+    """This worker still holds these rows (queued in its memory): nobody takes them over."""
+    if held:
+        await tx.execute(
+            f"UPDATE outbox SET lease_until = ? WHERE leased_by = ? AND attempt_at IS NULL"
+            f" AND id IN ({tx.dialect.integers_from_json})",
+            (to_epoch(lease_until), worker, json.dumps(list(held))),
+        )
+
+
+@cache
+def _take_over_statement(dialect: Dialect, platforms: int) -> str:
+    served = ", ".join("?" * platforms)
+    return (
+        "UPDATE outbox SET leased_by = ?, lease_until = ? WHERE id IN ("
+        " SELECT w.id FROM outbox AS w WHERE w.attempt_at IS NULL AND w.lease_until <= ?"
+        f" AND w.platform IN ({served}) ORDER BY w.id LIMIT ?{dialect.claim_lock.format('w')})"
+        f" RETURNING {_COLUMNS}"
+    )
+
+
+async def take_over(
+    tx: Transaction,
+    worker: str,
+    platforms: Sequence[str],
+    now: datetime,
+    lease_until: datetime,
+    limit: int,
+) -> list[OutboxRow]:
+    """Unstarted rows whose lease ran out by `now` (their worker is gone), now this one's."""
+    if not platforms:
+        return []
+    rows = await tx.fetch_all(
+        _take_over_statement(tx.dialect, len(platforms)),
+        (worker, to_epoch(lease_until), to_epoch(now), *platforms, limit),
+    )
+    return sorted((_row(row) for row in rows), key=lambda row: row.id)
+
+
+def _row(row: Row) -> OutboxRow:
+    return OutboxRow(
+        id=int(row["id"]),
+        platform=row["platform"],
+        chat_id=row["chat_id"],
+        platform_user_id=row["platform_user_id"],
+        is_group=bool(row["is_group"]),
+        user_id=row["user_id"],
+        reply=row["reply"],
+        sealed_for_user=_bytes(row["sealed_for_user"]),
+        sealed_for_reminder=_bytes(row["sealed_for_reminder"]),
+        guard_target=row["guard_target"],
+        guard_id=row["guard_id"],
+        guard_stamp=row["guard_stamp"],
+        on_delivered=row["on_delivered"],
+        on_refused=row["on_refused"],
+    )
+
+
+def _bytes(value: bytes | memoryview | None) -> bytes | None:
+    return None if value is None else bytes(value)
+
+
+async def forget_private(tx: Transaction, platform: str, platform_user_id: str) -> None:
+    """/forget: messages waiting for this person's private chat, whoever they are for
+    (a note to a reminder's admin names no user row)."""
+    await tx.execute(
+        "DELETE FROM outbox WHERE platform = ? AND platform_user_id = ? AND is_group = 0",
+        (platform, platform_user_id),
+    )
+
+
+async def waiting_for(db: Queryable, user_id: int) -> int:
+    """How many messages for this user wait to be sent (for /mydata)."""
+    row = await db.fetch_one("SELECT COUNT(*) AS n FROM outbox WHERE user_id = ?", (user_id,))
+    return 0 if row is None else int(row["n"])
+
+
+async def on_the_wire(db: Queryable) -> int:
+    """Rows whose request went out but whose end was never recorded: a worker died
+    mid-send, or between a send and the batch that deletes it. Never sent again."""
+    row = await db.fetch_one("SELECT COUNT(*) AS n FROM outbox WHERE attempt_at IS NOT NULL")
+    return 0 if row is None else int(row["n"])
+
+
+async def purge_attempted(tx: Transaction, before: datetime) -> int:
+    """The daily purge: rows of attempts that started before `before` and never ended."""
+    return await tx.execute(
+        "DELETE FROM outbox WHERE attempt_at IS NOT NULL AND attempt_at < ?", (to_epoch(before),)
+    )
