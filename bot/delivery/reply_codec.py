@@ -25,7 +25,45 @@ class UnreadableReply(ValueError):
 
 
 def encode_reply(reply: Reply) -> str:
-    return _compact(_as_object(reply))
+    if reply.image or reply.frames or reply.group_notice or reply.group_fallback:
+        return _compact(_as_object(reply))
+    # The common case, written directly: a due minute encodes thousands of check-ins
+    # whose texts and labels repeat (quoted once, then looked up) and whose button data
+    # differ only in their tokens. The same JSON `_as_object` would give.
+    parts = ['{"t":', _quoted(reply.text)]
+    if reply.buttons:
+        parts.append(',"b":[')
+        parts.append(",".join("[" + ",".join(map(_button, row)) + "]" for row in reply.buttons))
+        parts.append("]")
+    for flag in _FLAGS:
+        if getattr(reply, flag):
+            parts.append(f',"{flag}":true')
+    if reply.edit_of is not None:
+        parts.append(',"e":' + _quote(reply.edit_of))
+    if reply.command_menu is not None:
+        parts.append(',"m":' + _quote(reply.command_menu))
+    parts.append("}")
+    return "".join(parts)
+
+
+_quote = json.encoder.encode_basestring  # as the encoder above quotes, without ASCII escapes
+_QUOTED: dict[str, str] = {}
+_MOST_QUOTED = 4_096  # texts and labels of the pack, not everything ever sent
+
+
+def _quoted(text: str) -> str:
+    found = _QUOTED.get(text)
+    if found is None:
+        found = _quote(text)
+        if len(_QUOTED) < _MOST_QUOTED:
+            _QUOTED[text] = found
+    return found
+
+
+def _button(button: Button) -> str:
+    label, data, opens = button
+    end = "null]" if opens is None else _quote(opens) + "]"
+    return "[" + _quoted(label) + "," + _quote(data) + "," + end
 
 
 def decode_reply(text: str) -> Reply:

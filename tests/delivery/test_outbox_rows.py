@@ -1,0 +1,191 @@
+"""The outbox table between workers: what one worker claimed and did not send, another
+sends once its lease runs out; what one worker started sending, nobody sends again."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.core.clock import ManualClock
+from bot.core.events import Address
+from bot.core.replies import Button, Reply
+from bot.delivery.outbox import OUTBOX_LEASE, Outbox
+from bot.delivery.outgoing import Outgoing
+from bot.flows.context import Services
+from bot.storage import outbox_rows
+from bot.storage.still_there import StillThere, Target
+from bot.storage.user_data import forget_user
+from bot.storage.users import ensure_user
+from tests.helpers.outboxes import outbox_for
+from tests.helpers.recording_adapter import RecordingAdapter
+from tests.helpers.world import Sleeps
+
+ANA = Address("test", "chat-ana", "ana")
+GROUP = Address("test", "group-1", "", is_group=True)
+
+
+async def _ana(services: Services, clock: ManualClock) -> int:
+    async with services.db.transaction() as tx:
+        return (await ensure_user(tx, ANA, "en", clock.now())).id
+
+
+def _worker(services: Services, clock: ManualClock, adapter: RecordingAdapter) -> Outbox:
+    return outbox_for(services, clock, {adapter.platform: adapter}, sleep=Sleeps())
+
+
+async def _rows(services: Services) -> list[tuple[int, bool]]:
+    rows = await services.db.fetch_all("SELECT id, attempt_at FROM outbox ORDER BY id")
+    return [(row["id"], row["attempt_at"] is not None) for row in rows]
+
+
+async def _queued_and_left(
+    services: Services,
+    clock: ManualClock,
+    *messages: Outgoing,
+    adapter: RecordingAdapter | None = None,
+) -> Outbox:
+    """A worker that persisted `messages` and stopped before sending any."""
+    dead = _worker(services, clock, adapter or RecordingAdapter())
+    await dead.start()
+    await dead.stop()  # its senders are gone; what it queues now stays queued
+    await dead.enqueue(*messages)
+    return dead
+
+
+async def test_another_worker_sends_what_a_dead_one_claimed_once_its_lease_ran_out(
+    services: Services, clock: ManualClock
+) -> None:
+    ana = await _ana(services, clock)
+    reply = Reply("Hi", buttons=((Button("Yes", "c:tok:1"), Button("No", "c:tok:2")),))
+    await _queued_and_left(
+        services, clock, Outgoing(ANA, reply, guard=StillThere(Target.USER, ana))
+    )
+    adapter = RecordingAdapter()
+    other = _worker(services, clock, adapter)
+    await other.start()
+    try:
+        assert await other.keep_leases() == 0  # still the other worker's
+        clock.advance(OUTBOX_LEASE)
+        assert await other.keep_leases() == 1
+        await other.drain()
+    finally:
+        await other.stop()
+    assert adapter.sent == [(ANA, reply)]  # exactly as it was claimed, buttons and all
+    assert await _rows(services) == []
+
+
+async def test_a_lone_worker_sends_what_its_previous_run_left_as_it_starts(
+    services: Services, clock: ManualClock
+) -> None:
+    ana = await _ana(services, clock)
+    await _queued_and_left(
+        services, clock, Outgoing(ANA, Reply("left"), guard=StillThere(Target.USER, ana))
+    )
+    adapter = RecordingAdapter()
+    again = outbox_for(
+        services, clock, {adapter.platform: adapter}, sleep=Sleeps(), sole_worker=True
+    )
+    await again.start()
+    try:
+        await again.drain()
+    finally:
+        await again.stop()
+    assert adapter.sent == [(ANA, Reply("left"))]
+    assert again.stats.taken_over == 1
+
+
+async def test_a_row_whose_attempt_started_is_never_sent_again(
+    services: Services, clock: ManualClock
+) -> None:
+    ana = await _ana(services, clock)
+    await _queued_and_left(
+        services, clock, Outgoing(ANA, Reply("on the wire"), guard=StillThere(Target.USER, ana))
+    )
+    async with services.db.transaction() as tx:  # as the request went out, the worker died
+        await tx.execute("UPDATE outbox SET attempt_at = ?", (1,))
+    adapter = RecordingAdapter()
+    other = _worker(services, clock, adapter)
+    await other.start()
+    clock.advance(OUTBOX_LEASE * 10)
+    try:
+        assert await other.keep_leases() == 0
+        await other.drain()
+    finally:
+        await other.stop()
+    assert adapter.sent == []
+    assert await outbox_rows.on_the_wire(services.db) == 1  # counted, never repeated
+
+
+async def test_a_worker_that_lost_its_lease_sends_nothing_the_new_holder_sends_it(
+    services: Services, clock: ManualClock
+) -> None:
+    """A worker slow enough to lose its lease (stalled, not dead) finds the row taken
+    when it is about to send: one of the two sends it, never both."""
+    ana = await _ana(services, clock)
+    late = RecordingAdapter()
+    slow = await _queued_and_left(
+        services,
+        clock,
+        Outgoing(ANA, Reply("once"), guard=StillThere(Target.USER, ana)),
+        adapter=late,
+    )
+    clock.advance(OUTBOX_LEASE)
+    adapter = RecordingAdapter()
+    other = _worker(services, clock, adapter)
+    await other.start()
+    assert await other.keep_leases() == 1
+    await slow.start()  # its senders, back to life
+    try:
+        await slow.drain()
+        await other.drain()
+    finally:
+        await slow.stop()
+        await other.stop()
+    assert (late.sent, adapter.sent) == ([], [(ANA, Reply("once"))])
+
+
+async def test_forget_deletes_what_waits_for_the_user_and_mydata_counts_it(
+    services: Services, clock: ManualClock
+) -> None:
+    ana = await _ana(services, clock)
+    await _queued_and_left(
+        services,
+        clock,
+        Outgoing(ANA, Reply("for ana"), guard=StillThere(Target.USER, ana)),
+        Outgoing(ANA, Reply("a note, by address only")),
+        Outgoing(GROUP, Reply("for the group")),
+    )
+    assert await outbox_rows.waiting_for(services.db, ana) == 1
+    async with services.db.transaction() as tx:
+        await forget_user(tx, ana)
+    rows = await services.db.fetch_all("SELECT chat_id FROM outbox")
+    assert [row["chat_id"] for row in rows] == [GROUP.chat_id]
+
+
+async def test_a_reminders_own_words_wait_sealed_and_go_out_as_written(
+    services: Services, clock: ManualClock
+) -> None:
+    reminder = StillThere(Target.REMINDER, 7)
+    async with services.db.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO group_reminders (id, platform, chat_id, number, locale, timezone,"
+            " local_time, weekdays, created_at) VALUES (7, 'test', ?, 1, 'en', 'UTC', '09:00',"
+            " 127, 0)",
+            (GROUP.chat_id,),
+        )
+    words = "Our circle meets at eight, bring tea"
+    await _queued_and_left(
+        services, clock, Outgoing(GROUP, Reply(words), guard=reminder, own_words=True)
+    )
+    stored = await services.db.fetch_one("SELECT reply, sealed_for_reminder FROM outbox")
+    assert stored is not None and stored["reply"] is None
+    assert words.encode() not in bytes(stored["sealed_for_reminder"])
+    clock.advance(OUTBOX_LEASE + timedelta(seconds=1))
+    adapter = RecordingAdapter()
+    other = _worker(services, clock, adapter)
+    await other.start()
+    try:
+        await other.keep_leases()
+        await other.drain()
+    finally:
+        await other.stop()
+    assert adapter.sent == [(GROUP, Reply(words))]
