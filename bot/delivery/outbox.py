@@ -303,27 +303,36 @@ class Outbox:
         out by `expired_by` (now): their worker died before their attempt. Run every
         tick. Returns how many rows were taken over."""
         now = self._clock.now()
-        platforms = sorted(self._queues)
         async with self._db.transaction() as tx:
             await outbox_rows.renew(tx, self._holding, self._worker, now + OUTBOX_LEASE)
+        taken = 0
+        while True:  # a chunk per transaction, each queued as soon as it commits
+            queued, more = await self._take_over_chunk(now, expired_by or now)
+            self.hand_over(queued)
+            taken += len(queued)
+            if not more:
+                break
+        if taken:
+            self.stats.taken_over += taken
+            log_event(log, "outbox.taken_over", messages=taken)
+        return taken
+
+    async def _take_over_chunk(
+        self, now: datetime, expired_by: datetime
+    ) -> tuple[list[_Queued], bool]:
+        platforms = sorted(self._queues)
+        async with self._db.transaction() as tx:
             rows = await outbox_rows.take_over(
-                tx, self._worker, platforms, expired_by or now, now + OUTBOX_LEASE, TAKE_OVER_CHUNK
+                tx, self._worker, platforms, expired_by, now + OUTBOX_LEASE, TAKE_OVER_CHUNK
             )
-            unreadable = []
             queued = []
             for row in rows:
                 try:
                     queued.append(_Queued(self._outgoing(row), row.id))
                 except Exception as error:  # never retried forever: logged and removed
                     log_event(log, "outbox.unreadable", logging.ERROR, error=type(error).__name__)
-                    unreadable.append(row.id)
-            for row_id in unreadable:
-                await outbox_rows.finish(tx, row_id)
-        self.hand_over(queued)
-        if queued:
-            self.stats.taken_over += len(queued)
-            log_event(log, "outbox.taken_over", messages=len(queued))
-        return len(queued)
+                    await outbox_rows.finish(tx, row.id)
+        return queued, len(rows) >= TAKE_OVER_CHUNK
 
     async def drain(self) -> None:
         """Wait until everything queued so far has been sent or given up on, and its row

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.replies import Button, Reply
+from bot.delivery import outbox
 from bot.delivery.outbox import OUTBOX_LEASE, Outbox
 from bot.delivery.outgoing import Outgoing
 from bot.flows.context import Services
@@ -189,3 +192,26 @@ async def test_a_reminders_own_words_wait_sealed_and_go_out_as_written(
     finally:
         await other.stop()
     assert adapter.sent == [(GROUP, Reply(words))]
+
+
+async def test_everything_a_dead_worker_left_is_taken_over_chunk_by_chunk(
+    services: Services, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(outbox, "TAKE_OVER_CHUNK", 2)
+    ana = await _ana(services, clock)
+    texts = [f"message {n}" for n in range(5)]
+    await _queued_and_left(
+        services,
+        clock,
+        *(Outgoing(ANA, Reply(text), guard=StillThere(Target.USER, ana)) for text in texts),
+    )
+    clock.advance(OUTBOX_LEASE)
+    adapter = RecordingAdapter()
+    other = _worker(services, clock, adapter)
+    await other.start()
+    try:
+        assert await other.keep_leases() == len(texts)
+        await other.drain()
+    finally:
+        await other.stop()
+    assert sorted(reply.text for _, reply in adapter.sent) == texts
