@@ -1,9 +1,10 @@
 """Due check-ins as a kind of due work: claim the due slots and snoozes, decide who is
 asked now, and hand those to the check-in flow's handler.
 
-Claiming and advancing happen together, before anything is sent, so a crash
-between claim and send loses at most that check-in and can never repeat it:
-the slot already points at its next local date. Claims come in chunks of
+Claiming, advancing and writing the check-in to the outbox table happen together,
+before anything is sent, so a crash between claim and send never repeats it (the slot
+already points at its next local date) and no longer loses it either: the outbox row
+is sent by another worker, or by the next run. Claims come in chunks of
 CLAIM_CHUNK slots (then snoozes), each in its own transaction, so a minute with
 50,000 due never holds the event loop for long; a user's due slots and snooze are
 always claimed in the same chunk, so they still make one check-in.

@@ -9,8 +9,9 @@ message touches, and only touches:
 - its table and repository functions in `bot/storage/` (a migration, a claim that
   reads the due rows and one that moves them on, a `next_..._due`);
 - its module with the `DueKind`: the claim, and a handler that builds `Outgoing`s
-  with their hooks (a guard such as "still wanted", what to record once
-  delivered, what to do if the platform refuses the recipient);
+  (a `StillThere` guard, and the named `Effect`s for once delivered or refused);
+- a new guard target or effect, if it needs one (`bot/storage/still_there.py`,
+  `bot/delivery/outgoing.py`, its handler registered in `outbox_effects`);
 - one registration line in `bot/due_work.py`, and its tests.
 """
 
@@ -71,8 +72,9 @@ class DueKind(Generic[Item]):
     """One kind of due item, as RoboDanny dispatches `<event>_timer_complete`.
 
     `claim` takes the due rows and moves them on; `handle` turns what was claimed
-    into messages. Both run inside one transaction, before anything is sent, so a
-    crash can lose a message but never repeat it, and a /forget waits for it.
+    into messages. Both run inside one transaction, with the messages' outbox rows,
+    before anything is sent, so a crash never repeats a claim nor loses its messages,
+    and a /forget waits for it.
     """
 
     name: str
