@@ -82,7 +82,8 @@ async def schedule_check(
 
 
 async def cancel_check(tx: Transaction, user_id: int) -> None:
-    """The user said no: nothing pending, and nothing on its way is sent (see `still_claimed`)."""
+    """The user said no: nothing pending, and nothing on its way is sent (its outbox guard,
+    `Target.CARING`, names the claim)."""
     await tx.execute(
         "UPDATE caring_checks SET next_due_at = NULL, asked_at = NULL, claimed_at = NULL"
         " WHERE user_id = ?",
@@ -140,15 +141,6 @@ async def close_checks(tx: Transaction, user_ids: Sequence[int]) -> None:
         "UPDATE caring_checks SET next_due_at = NULL, asked_at = NULL WHERE user_id = ?",
         [(user_id,) for user_id in user_ids],
     )
-
-
-async def still_claimed(db: Queryable, user_id: int, claimed_at: datetime) -> bool:
-    """The claim made at `claimed_at` still stands: not cancelled, replaced or forgotten."""
-    row = await db.fetch_one(
-        "SELECT 1 FROM caring_checks WHERE user_id = ? AND claimed_at = ?",
-        (user_id, to_epoch(claimed_at)),
-    )
-    return row is not None
 
 
 async def end_claim(tx: Transaction, user_id: int, claimed_at: datetime) -> None:

@@ -213,11 +213,6 @@ async def pending_moments(
     return found
 
 
-async def still_planned(db: Queryable, date_id: int) -> bool:
-    """The date is still there (not deleted or forgotten while its message waited)."""
-    return await db.fetch_one("SELECT 1 FROM hard_dates WHERE id = ?", (date_id,)) is not None
-
-
 _DUE = f"""
 SELECT d.id AS date_id, d.kind, d.label, d.month, d.day, d.year,
        d.next_due_at, d.next_moment, d.next_date,

@@ -34,8 +34,8 @@ class Purged:
     attempted_sends: int = 0
 
 
-# Long enough to count them on /metrics and in a bench after a crash; they hold no
-# more than any queued message does.
+# Long enough to count them after a crash (`outbox_rows.on_the_wire`, as the scale
+# benchmark does); they hold no more than any queued message does.
 ATTEMPTED_SENDS_KEPT = timedelta(days=1)
 
 

@@ -162,13 +162,6 @@ async def mark_review_sent(tx: Transaction, user_id: int, now: datetime) -> None
     )
 
 
-async def review_wanted(db: Queryable, user_id: int) -> bool:
-    """Still asked for (not stopped, the plan not deleted, the user not forgotten)."""
-    return (
-        await db.fetch_one("SELECT 1 FROM plan_reviews WHERE user_id = ?", (user_id,)) is not None
-    )
-
-
 async def next_review_due(db: Queryable) -> datetime | None:
     row = await db.fetch_one("SELECT MIN(next_due_at) AS due FROM plan_reviews")
     return None if row is None else optional_from_epoch(row["due"])
