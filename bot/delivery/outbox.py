@@ -39,6 +39,7 @@ from bot.core.platform import (
     SentMessage,
     TransientDeliveryError,
 )
+from bot.delivery.collector_hold import CollectorHold
 from bot.delivery.outgoing import Effect, Effects, Outgoing
 from bot.delivery.reply_codec import decode_reply, encode_reply
 from bot.logs import get_logger, log_event
@@ -64,6 +65,9 @@ MAX_RATE_LIMITED_SECONDS = 900.0  # in all, per message, waiting for the platfor
 # loses its rows to another.
 OUTBOX_LEASE = timedelta(seconds=60)
 TAKE_OVER_CHUNK = 1_000
+# A batch this big is a due minute's: the collector is held off while it queues (see
+# collector_hold). A few messages at a time never hold it.
+COLLECTOR_HOLD_FROM = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +210,7 @@ class Outbox:
         self._holding: set[int] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self._let_go = LetGo(db, clock, self._worker)
+        self._collector = CollectorHold()
         self._metrics = metrics or Metrics()
         # Each platform's send counter, looked up once: it goes up for every message.
         self._sends = {platform: self._metrics.sends.labels(platform) for platform in adapters}
@@ -267,6 +272,7 @@ class Outbox:
         except Exception as error:  # attempted rows then wait for the daily purge
             log_event(log, "outbox.unsettled", logging.WARNING, error=type(error).__name__)
         await self._let_go.close()
+        self._collector.emptied()  # never left off by an outbox that stopped
 
     async def persist(self, tx: Transaction, messages: Sequence[Outgoing]) -> list[_Queued]:
         """Write `messages` as rows in the caller's transaction (a claim's): once it
@@ -275,6 +281,8 @@ class Outbox:
         served = [message for message in messages if self._serves(message)]
         if not served:
             return []
+        if len(served) >= COLLECTOR_HOLD_FROM:
+            self._collector.hold()
         now = self._clock.now()
         ids = await outbox_rows.reserve_ids(tx, len(served))
         rows = [self._row(row_id, message) for row_id, message in zip(ids, served, strict=True)]
@@ -423,6 +431,8 @@ class Outbox:
                 self._holding.discard(queued.row_id)
                 unfinished.pop(queued.row_id, None)
                 queue.task_done()
+                if self._collector.engaged and not any(self._unfinished.values()):
+                    self._collector.emptied()
 
     async def _deliver(self, adapter: Adapter, queued: _Queued) -> None:
         outgoing, row_id = queued.outgoing, queued.row_id
