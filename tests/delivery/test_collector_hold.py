@@ -14,7 +14,8 @@ from bot.core.events import Address
 from bot.core.platform import SentMessage
 from bot.core.replies import Reply
 from bot.delivery.collector_hold import CollectorHold
-from bot.delivery.outbox import COLLECTOR_HOLD_FROM, Outgoing
+from bot.delivery.outbox import COLLECTOR_HOLD_FROM
+from bot.delivery.outgoing import Outgoing
 from bot.flows.context import Services
 from tests.helpers.outboxes import outbox_for
 from tests.helpers.recording_adapter import RecordingAdapter
