@@ -99,11 +99,13 @@ async def add(
 def _let_go_statements(dialect: Dialect) -> tuple[str, str, str]:
     ids = dialect.integers_from_json
     return (
+        f"UPDATE outbox AS o SET attempt_at = ? WHERE o.id IN ({ids}) AND o.attempt_at IS NULL"
+        f" AND o.leased_by = ? AND {STILL_WANTED} RETURNING id",
         f"DELETE FROM outbox WHERE id IN ({ids})",
-        f"DELETE FROM outbox AS o WHERE o.id IN ({ids}) AND o.attempt_at IS NULL"
-        f" AND o.leased_by = ? AND NOT {STILL_WANTED}",
-        f"UPDATE outbox SET attempt_at = ? WHERE id IN ({ids}) AND attempt_at IS NULL"
-        " AND leased_by = ? RETURNING id",
+        # The asked rows the update passed over: those still this worker's and unstarted
+        # are unwanted; the others were taken over and are left to their worker.
+        f"DELETE FROM outbox WHERE id IN ({ids}) OR (id IN ({ids}) AND attempt_at IS NULL"
+        " AND leased_by = ?)",
     )
 
 
@@ -114,17 +116,22 @@ async def let_go(
 
     Rows whose target is gone (forgotten, answered, paused) are deleted, unsent; rows
     another worker took over are left to it. The `finished` rows (sent, refused or
-    given up on) are deleted in the same transaction.
+    given up on) are deleted in the same transaction. Two statements in all, as a
+    round's rows are nearly always all still wanted.
     """
-    finish, drop, start = _let_go_statements(tx.dialect)
-    if finished:
+    start, finish, finish_and_drop = _let_go_statements(tx.dialect)
+    allowed: set[int] = set()
+    if asked:
+        rows = await tx.fetch_all(start, (to_epoch(now), json.dumps(list(asked)), worker))
+        allowed = {int(row["id"]) for row in rows}
+    passed_over = [row_id for row_id in asked if row_id not in allowed]
+    if passed_over:
+        await tx.execute(
+            finish_and_drop, (json.dumps(list(finished)), json.dumps(passed_over), worker)
+        )
+    elif finished:
         await tx.execute(finish, (json.dumps(list(finished)),))
-    if not asked:
-        return set()
-    wanted = json.dumps(list(asked))
-    await tx.execute(drop, (wanted, worker))
-    rows = await tx.fetch_all(start, (to_epoch(now), wanted, worker))
-    return {int(row["id"]) for row in rows}
+    return allowed
 
 
 async def finish(tx: Transaction, row_id: int) -> None:
