@@ -19,6 +19,30 @@ class Button(NamedTuple):
     open_private: str | None = None
 
 
+# (label, the data before the token, the data after it) per button, row by row.
+ButtonTemplate = tuple[tuple[tuple[str, str, str], ...], ...]
+
+
+class TokenRows(tuple[tuple[Button, ...], ...]):
+    """Button rows made from a template and one user's token, remembering both.
+
+    The rows are the buttons as any other rows are. Kept beside them, the template and
+    the token let the outbox store a due minute's thousands of check-ins, alike but
+    for their tokens, as one shared shape and a token each (bot/delivery/reply_codec.py).
+    """
+
+    template: ButtonTemplate
+    token: str
+
+    def __new__(
+        cls, rows: tuple[tuple[Button, ...], ...], template: ButtonTemplate, token: str
+    ) -> TokenRows:
+        made = super().__new__(cls, rows)
+        made.template = template
+        made.token = token
+        return made
+
+
 @dataclass(frozen=True, slots=True)
 class Image:
     """A picture to send with a reply's text as its caption."""

@@ -41,7 +41,7 @@ from bot.core.platform import (
 )
 from bot.delivery.collector_hold import CollectorHold
 from bot.delivery.outgoing import Effect, Effects, Outgoing
-from bot.delivery.reply_codec import decode_reply, encode_reply
+from bot.delivery.reply_codec import decode_reply, encode_reply, shape_of
 from bot.logs import get_logger, log_event
 from bot.observability.metrics import Metrics, QueueState
 from bot.storage import outbox_rows
@@ -74,6 +74,14 @@ COLLECTOR_HOLD_FROM = 500
 class _Queued:
     outgoing: Outgoing
     row_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Persisted:
+    """Messages written as rows in a transaction, to `hand_over` once it commits."""
+
+    messages: list[_Queued]
+    shapes_written: tuple[str, ...] = ()  # marked as written by this worker once committed
 
 
 @dataclass
@@ -211,6 +219,8 @@ class Outbox:
         self._tasks: list[asyncio.Task[None]] = []
         self._let_go = LetGo(db, clock, self._worker)
         self._collector = CollectorHold()
+        # When this worker last wrote or marked each shape it used (see add_shapes).
+        self._shapes_marked: dict[str, datetime] = {}
         self._metrics = metrics or Metrics()
         # Each platform's send counter, looked up once: it goes up for every message.
         self._sends = {platform: self._metrics.sends.labels(platform) for platform in adapters}
@@ -274,25 +284,47 @@ class Outbox:
         await self._let_go.close()
         self._collector.emptied()  # never left off by an outbox that stopped
 
-    async def persist(self, tx: Transaction, messages: Sequence[Outgoing]) -> list[_Queued]:
+    async def persist(self, tx: Transaction, messages: Sequence[Outgoing]) -> Persisted:
         """Write `messages` as rows in the caller's transaction (a claim's): once it
         commits, `hand_over` what this returns. A platform no adapter serves here is
         logged and skipped."""
         served = [message for message in messages if self._serves(message)]
         if not served:
-            return []
+            return Persisted([])
         if len(served) >= COLLECTOR_HOLD_FROM:
             self._collector.hold()
         now = self._clock.now()
         ids = await outbox_rows.reserve_ids(tx, len(served))
-        rows = [self._row(row_id, message) for row_id, message in zip(ids, served, strict=True)]
+        shapes: dict[str, str] = {}
+        rows = [
+            self._row(row_id, message, shapes) for row_id, message in zip(ids, served, strict=True)
+        ]
+        to_mark = self._to_mark(shapes, now)
+        await outbox_rows.add_shapes(tx, to_mark, now)
         await outbox_rows.add(tx, rows, self._worker, now, now + OUTBOX_LEASE)
-        return [_Queued(message, row_id) for row_id, message in zip(ids, served, strict=True)]
+        return Persisted(
+            [_Queued(message, row_id) for row_id, message in zip(ids, served, strict=True)],
+            tuple(to_mark),
+        )
 
-    def hand_over(self, queued: Sequence[_Queued]) -> None:
+    def _to_mark(self, shapes: dict[str, str], now: datetime) -> dict[str, str]:
+        """The shapes this worker has not written or marked within the hour (the others
+        exist, and the daily purge leaves them)."""
+        fresh = now - outbox_rows.SHAPE_MARKED_EVERY
+        return {
+            shape_id: text
+            for shape_id, text in shapes.items()
+            if self._shapes_marked.get(shape_id, fresh) <= fresh
+        }
+
+    def hand_over(self, persisted: Persisted) -> None:
         """Queue persisted messages in memory, once their rows are committed."""
         now = self._clock.now()
-        for item in queued:
+        if persisted.shapes_written:
+            if len(self._shapes_marked) > _MOST_SHAPES_MARKED:
+                self._shapes_marked.clear()  # each written or marked again: no harm
+            self._shapes_marked.update(dict.fromkeys(persisted.shapes_written, now))
+        for item in persisted.messages:
             platform = item.outgoing.address.platform
             self._unfinished[platform][item.row_id] = now
             self._holding.add(item.row_id)
@@ -302,9 +334,9 @@ class Outbox:
         """Persist and queue messages in a transaction of their own; False when some
         platform has no adapter here."""
         async with self._db.transaction() as tx:
-            queued = await self.persist(tx, messages)
-        self.hand_over(queued)
-        return len(queued) == len(messages)
+            persisted = await self.persist(tx, messages)
+        self.hand_over(persisted)
+        return len(persisted.messages) == len(messages)
 
     async def keep_leases(self, expired_by: datetime | None = None) -> int:
         """Renew the leases of what this worker holds, and take over rows whose lease ran
@@ -316,7 +348,7 @@ class Outbox:
         taken = 0
         while True:  # a chunk per transaction, each queued as soon as it commits
             queued, more = await self._take_over_chunk(now, expired_by or now)
-            self.hand_over(queued)
+            self.hand_over(Persisted(queued))
             taken += len(queued)
             if not more:
                 break
@@ -333,10 +365,13 @@ class Outbox:
             rows = await outbox_rows.take_over(
                 tx, self._worker, platforms, expired_by, now + OUTBOX_LEASE, TAKE_OVER_CHUNK
             )
+            shapes = await outbox_rows.shapes(
+                tx, {row.shape_id for row in rows if row.shape_id is not None}
+            )
             queued = []
             for row in rows:
                 try:
-                    queued.append(_Queued(self._outgoing(row), row.id))
+                    queued.append(_Queued(self._outgoing(row, shapes), row.id))
                 except Exception as error:  # never retried forever: logged and removed
                     log_event(log, "outbox.unreadable", logging.ERROR, error=type(error).__name__)
                     await outbox_rows.finish(tx, row.id)
@@ -354,21 +389,30 @@ class Outbox:
         log_event(log, "outbox.no_adapter", logging.WARNING, platform=message.address.platform)
         return False
 
-    def _row(self, row_id: int, message: Outgoing) -> OutboxRow:
+    def _row(self, row_id: int, message: Outgoing, shapes: dict[str, str]) -> OutboxRow:
+        """The message as a row; a shape it is written with is added to `shapes`."""
         address, guard = message.address, message.guard
         user_id = message.user_row_id
         if user_id is None and guard is not None and guard.target in _USER_TARGETS:
             user_id = guard.id
-        encoded = encode_reply(message.reply)
-        plain: str | None = encoded
+        sealed = message.own_words or message.reply.protect
+        shaped = None if sealed else shape_of(message.reply)
+        shape_id = fill = None
+        if shaped is not None:
+            shape, fill = shaped
+            shape_id = shape.id
+            shapes[shape_id] = shape.text
+            plain: str | None = None
+        else:
+            plain = encode_reply(message.reply)
         for_user = for_reminder = None
-        if message.own_words or message.reply.protect:
+        if sealed and plain is not None:
             if self._cipher is None:
                 raise ValueError("an outbox that seals words needs the cipher")
             if user_id is not None:
-                for_user = self._cipher.encrypt(encoded, user_id)
+                for_user = self._cipher.encrypt(plain, user_id)
             elif guard is not None and guard.target is Target.REMINDER:
-                for_reminder = self._cipher.encrypt_for_reminder(encoded, guard.id)
+                for_reminder = self._cipher.encrypt_for_reminder(plain, guard.id)
             else:
                 raise ValueError("sealed words are bound to a user row or a reminder")
             plain = None
@@ -387,16 +431,21 @@ class Outbox:
             guard_stamp=None if guard is None else guard.stamp,
             on_delivered=None if message.on_delivered is None else message.on_delivered.value,
             on_refused=None if message.on_refused is None else message.on_refused.value,
+            shape_id=shape_id,
+            fill=fill,
         )
 
-    def _outgoing(self, row: OutboxRow) -> Outgoing:
+    def _outgoing(self, row: OutboxRow, shapes: Mapping[str, str]) -> Outgoing:
         """A row read back (taken over): the message as it was persisted."""
         guard = None
         if row.guard_target is not None and row.guard_id is not None:
             guard = StillThere(Target(row.guard_target), row.guard_id, row.guard_stamp)
         sealed = row.sealed_for_user is not None or row.sealed_for_reminder is not None
+        fill = None
         if row.reply is not None:
             text = row.reply
+        elif row.shape_id is not None:
+            text, fill = shapes[row.shape_id], row.fill  # a purged shape: unreadable
         elif self._cipher is None:
             raise ValueError("a sealed row needs the cipher")
         elif row.sealed_for_user is not None and row.user_id is not None:
@@ -405,7 +454,7 @@ class Outbox:
             text = self._cipher.decrypt_for_reminder(row.sealed_for_reminder, row.guard_id)
         else:
             raise ValueError("an outbox row without its words")
-        reply = decode_reply(text)
+        reply = decode_reply(text, fill)
         return Outgoing(
             Address(row.platform, row.chat_id, row.platform_user_id, row.is_group),
             reply,
@@ -519,10 +568,11 @@ class Outbox:
                 await mark_unreachable(tx, outgoing.address, now)
                 instead, event = (), "outbox.unreachable"
             await outbox_rows.finish(tx, row_id)
-            queued = await self.persist(tx, instead)
+            persisted = await self.persist(tx, instead)
         log_event(log, event, platform=outgoing.address.platform)
-        self.hand_over(queued)
+        self.hand_over(persisted)
 
 
+_MOST_SHAPES_MARKED = 4_096
 # Targets whose id is the user's row.
 _USER_TARGETS = frozenset({Target.USER, Target.CARING, Target.PLAN_REVIEW})

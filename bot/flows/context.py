@@ -11,7 +11,7 @@ from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import Clock
 from bot.core.events import Address
-from bot.core.replies import Button, Reply
+from bot.core.replies import Button, ButtonTemplate, Reply, TokenRows
 from bot.observability.metrics import Metrics
 from bot.storage.crypto import TextCipher
 from bot.storage.db import Database
@@ -170,14 +170,14 @@ class Keyboard:
 
     # (label, the data before the token, the data after it) per button; the parts
     # make `button_data` once the token is put between them.
-    rows: tuple[tuple[tuple[str, str, str], ...], ...]
+    rows: ButtonTemplate
 
-    def with_token(self, token: str) -> tuple[tuple[Button, ...], ...]:
+    def with_token(self, token: str) -> TokenRows:
         # This runs for every due check-in: lists, not generators, inside, and each
         # Button made as the tuple it is (all three fields given), skipping the named
         # tuple's own constructor, which only fills in the default.
         make = tuple.__new__
-        return tuple(
+        rows = tuple(
             [
                 tuple(
                     [make(Button, (label, head + token + tail, None)) for label, head, tail in row]
@@ -185,6 +185,7 @@ class Keyboard:
                 for row in self.rows
             ]
         )
+        return TokenRows(rows, self.rows, token)
 
 
 def keyboard(rows: LabelledRows, flow: str, step: str) -> Keyboard:

@@ -38,6 +38,8 @@ class Dialect:
     # `SELECT` of the integers in one parameter holding a JSON list (`[1, 2, 3]`), as a
     # column named `value`: one statement and one parameter, however many ids.
     integers_from_json: str
+    # The same for texts (`["a", "b"]`).
+    texts_from_json: str
     # An aggregate joining the texts of `{}` with commas.
     comma_joined: str
     # Each table with a column of the given name: one parameter (the column's name),

@@ -68,6 +68,7 @@ T = TypeVar("T")
 SQLITE = Dialect(
     name="sqlite",
     integers_from_json="SELECT value FROM json_each(?)",
+    texts_from_json="SELECT value FROM json_each(?)",
     comma_joined="group_concat({})",
     tables_with_column=(
         "SELECT m.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c"

@@ -8,14 +8,17 @@ ran out (its worker died), is taken over by another worker (`take_over`).
 
 Ids come from `outbox_ids` a chunk at a time, so a chunk of a thousand rows is one
 INSERT of known ids, and an id is never used twice.
+
+A row's words are its `reply`, or sealed, or the shape it names (`outbox_shapes`,
+shared by every check-in alike but for its token) filled with its `fill`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache
 
 from bot.storage.backend import Dialect, Row
@@ -42,15 +45,27 @@ class OutboxRow:
     guard_stamp: int | None
     on_delivered: str | None
     on_refused: str | None
+    shape_id: str | None = None
+    fill: str | None = None
 
 
 _COLUMNS = (
     "id, platform, chat_id, platform_user_id, is_group, user_id, reply, sealed_for_user,"
-    " sealed_for_reminder, guard_target, guard_id, guard_stamp, on_delivered, on_refused"
+    " sealed_for_reminder, guard_target, guard_id, guard_stamp, on_delivered, on_refused,"
+    " shape_id, fill"
 )
 _INSERT = (
     f"INSERT INTO outbox ({_COLUMNS}, queued_at, leased_by, lease_until)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+# A shape found in use is marked so at most once an hour: the daily purge leaves it,
+# and busy minutes do not all write to the same few rows (on PostgreSQL two workers'
+# claims would wait on each other's row locks).
+SHAPE_MARKED_EVERY = timedelta(hours=1)
+_ADD_SHAPE = (
+    "INSERT INTO outbox_shapes (id, reply, added_at) VALUES (?, ?, ?)"
+    " ON CONFLICT (id) DO UPDATE SET added_at = excluded.added_at"
+    " WHERE outbox_shapes.added_at < ?"
 )
 
 
@@ -86,6 +101,8 @@ async def add(
                 row.guard_stamp,
                 row.on_delivered,
                 row.on_refused,
+                row.shape_id,
+                row.fill,
                 queued,
                 worker,
                 until,
@@ -93,6 +110,26 @@ async def add(
             for row in rows
         ],
     )
+
+
+async def add_shapes(tx: Transaction, shapes: Mapping[str, str], now: datetime) -> None:
+    """The shapes (id to reply JSON) rows about to be added name: written if new."""
+    if shapes:
+        added, stale = to_epoch(now), to_epoch(now - SHAPE_MARKED_EVERY)
+        await tx.executemany(
+            _ADD_SHAPE, [(shape_id, text, added, stale) for shape_id, text in shapes.items()]
+        )
+
+
+async def shapes(db: Queryable, ids: Collection[str]) -> dict[str, str]:
+    """The reply JSON of each of these shapes (rows taken over name them)."""
+    if not ids:
+        return {}
+    found = await db.fetch_all(
+        f"SELECT id, reply FROM outbox_shapes WHERE id IN ({db.dialect.texts_from_json})",
+        (json.dumps(sorted(ids)),),
+    )
+    return {row["id"]: row["reply"] for row in found}
 
 
 @cache
@@ -194,6 +231,8 @@ def _row(row: Row) -> OutboxRow:
         guard_stamp=row["guard_stamp"],
         on_delivered=row["on_delivered"],
         on_refused=row["on_refused"],
+        shape_id=row["shape_id"],
+        fill=row["fill"],
     )
 
 
@@ -227,4 +266,18 @@ async def purge_attempted(tx: Transaction, before: datetime) -> int:
     """The daily purge: rows of attempts that started before `before` and never ended."""
     return await tx.execute(
         "DELETE FROM outbox WHERE attempt_at IS NOT NULL AND attempt_at < ?", (to_epoch(before),)
+    )
+
+
+async def purge_shapes(tx: Transaction, unused_since: datetime) -> int:
+    """The daily purge: shapes no row names, not found in use since `unused_since`.
+
+    A claim that uses a shape this old marks it in its own transaction first, so on
+    PostgreSQL this delete either waits for that claim and then leaves the shape, or
+    goes first and the claim writes the shape again.
+    """
+    return await tx.execute(
+        "DELETE FROM outbox_shapes AS s WHERE s.added_at < ?"
+        " AND NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.shape_id = s.id)",
+        (to_epoch(unused_since),),
     )

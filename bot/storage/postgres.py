@@ -56,6 +56,7 @@ POSTGRES = Dialect(
     name="postgres",
     claim_lock=" FOR UPDATE OF {} SKIP LOCKED",
     integers_from_json="SELECT value::bigint AS value FROM json_array_elements_text(?::json)",
+    texts_from_json="SELECT value FROM json_array_elements_text(?::json)",
     comma_joined="string_agg({}, ',')",
     tables_with_column=(
         "SELECT table_name AS name FROM information_schema.columns"

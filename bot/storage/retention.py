@@ -32,11 +32,15 @@ class Purged:
     seen_records: int = 0  # ids of content shown before the no-repeat window (daily only)
     # Outbox rows of sends whose worker died mid-request (never sent again), a day on.
     attempted_sends: int = 0
+    reply_shapes: int = 0  # shared check-in shapes no waiting row names, unused for a day
 
 
 # Long enough to count them after a crash (`outbox_rows.on_the_wire`, as the scale
 # benchmark does); they hold no more than any queued message does.
 ATTEMPTED_SENDS_KEPT = timedelta(days=1)
+# A shape holds only the bot's own words; one left unused this long is from content
+# that has changed since, or a locale nobody is due in.
+UNUSED_SHAPES_KEPT = timedelta(days=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +69,16 @@ async def daily_purge(
     seen = await content_seen.purge_older_than(db, now)
     async with db.transaction() as tx:
         attempted = await outbox_rows.purge_attempted(tx, now - ATTEMPTED_SENDS_KEPT)
+        shapes = await outbox_rows.purge_shapes(tx, now - UNUSED_SHAPES_KEPT)
     return Purged(
-        purged.checkins, purged.drafts, purged.pauses, purged.followups, sent, seen, attempted
+        purged.checkins,
+        purged.drafts,
+        purged.pauses,
+        purged.followups,
+        sent,
+        seen,
+        attempted,
+        shapes,
     )
 
 

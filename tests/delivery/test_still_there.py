@@ -66,7 +66,7 @@ async def test_one_transaction_lets_go_of_what_is_still_wanted_and_drops_the_res
             tx, [Outgoing(address, Reply("hi"), guard=key) for key in keys]
         )
         await forget_user(tx, ben)
-    ids = {item.outgoing.guard: item.row_id for item in queued}
+    ids = {item.outgoing.guard: item.row_id for item in queued.messages}
     before = services.db.statements
     allowed = await services.db.in_one_hop(
         partial(
@@ -77,7 +77,7 @@ async def test_one_transaction_lets_go_of_what_is_still_wanted_and_drops_the_res
             now=clock.now(),
         )
     )
-    assert services.db.statements - before == 2  # one to drop, one to mark: for all
+    assert services.db.statements - before == 2  # one to mark, one to drop: for all
     assert allowed == {ids[key] for key, wanted in keys.items() if wanted}
     rows = await services.db.fetch_all("SELECT id, attempt_at FROM outbox ORDER BY id")
     # The unwanted rows are gone; the others are marked attempted, never sent again.
