@@ -148,7 +148,7 @@ class LetGo:
                 now = self._clock.now()
                 try:
                     self.rounds += 1
-                    allowed = await self._db.in_one_hop(
+                    allowed = await self._db.outside_the_writer(
                         partial(
                             outbox_rows.let_go,
                             asked=ids,

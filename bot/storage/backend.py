@@ -144,6 +144,13 @@ class Database(ABC):
         """Run `body(tx)` as one transaction, as cheaply as the backend allows. `body`
         awaits nothing but its statements (SQLite refuses anything else)."""
 
+    async def outside_the_writer(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+        """`in_one_hop` for a body that only row locks need to guard: statements on
+        rows by their keys that hold no lock for long (the outbox's let-go). Where the
+        backend has one writer (SQLite) it is the writer's like any other; PostgreSQL
+        runs it beside the writer's transactions, not after them."""
+        return await self.in_one_hop(body)
+
     @abstractmethod
     def log_copied_aside(self) -> AbstractAsyncContextManager[None]:
         """Around a long job of many short transactions (the daily purge)."""

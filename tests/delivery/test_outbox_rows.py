@@ -3,7 +3,9 @@ sends once its lease runs out; what one worker started sending, nobody sends aga
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
+from functools import partial
 
 import pytest
 
@@ -15,11 +17,13 @@ from bot.delivery.outbox import OUTBOX_LEASE, Outbox
 from bot.delivery.outgoing import Outgoing
 from bot.flows.context import Services
 from bot.storage import outbox_rows
+from bot.storage.db import Transaction
 from bot.storage.still_there import StillThere, Target
 from bot.storage.user_data import forget_user
 from bot.storage.users import ensure_user
 from tests.helpers.outboxes import outbox_for
 from tests.helpers.recording_adapter import RecordingAdapter
+from tests.helpers.waiting import until
 from tests.helpers.world import Sleeps
 
 ANA = Address("test", "chat-ana", "ana")
@@ -215,3 +219,51 @@ async def test_everything_a_dead_worker_left_is_taken_over_chunk_by_chunk(
     finally:
         await other.stop()
     assert sorted(reply.text for _, reply in adapter.sent) == texts
+
+
+@pytest.mark.postgres_only
+async def test_a_round_is_marked_while_a_claim_holds_the_writer(
+    services: Services, clock: ManualClock
+) -> None:
+    ana = await _ana(services, clock)
+    dead = await _queued_and_left(
+        services, clock, Outgoing(ANA, Reply("hi"), guard=StillThere(Target.USER, ana))
+    )
+    [(row_id, _)] = await _rows(services)
+    async with services.db.transaction() as tx:
+        await tx.execute("UPDATE users SET locale = locale WHERE id = ?", (ana,))  # the writer
+        allowed = await services.db.outside_the_writer(
+            partial(
+                outbox_rows.let_go, asked=[row_id], finished=[], worker=dead.worker, now=clock.now()
+            )
+        )
+    assert allowed == {row_id}
+    assert await _rows(services) == [(row_id, True)]
+
+
+@pytest.mark.postgres_only
+async def test_a_round_gives_way_to_a_writer_holding_its_row_then_goes_ahead(
+    services: Services, clock: ManualClock
+) -> None:
+    ana = await _ana(services, clock)
+    dead = await _queued_and_left(
+        services, clock, Outgoing(ANA, Reply("hi"), guard=StillThere(Target.USER, ana))
+    )
+    [(row_id, _)] = await _rows(services)
+    gave_way = 0
+    marking: asyncio.Task[set[int]] | None = None
+    async with services.db.transaction() as tx:
+        # A writer (a renewal of leases) holds the row's lock until it commits.
+        await tx.execute("UPDATE outbox SET lease_until = lease_until WHERE id = ?", (row_id,))
+
+        async def let_go_counting(round_tx: Transaction) -> set[int]:
+            nonlocal gave_way
+            gave_way += 1
+            return await outbox_rows.let_go(
+                round_tx, asked=[row_id], finished=[], worker=dead.worker, now=clock.now()
+            )
+
+        marking = asyncio.create_task(services.db.outside_the_writer(let_go_counting))
+        await until(lambda: gave_way >= 2, what="the round to give way and start again")
+    assert await marking == {row_id}
+    assert await _rows(services) == [(row_id, True)]
