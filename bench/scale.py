@@ -1,5 +1,8 @@
 """Scale benchmark: SQLite against PostgreSQL with one worker, PostgreSQL with 1, 2 and 4
-workers on one database, and a `kill -9` of a worker in the middle of a dispatch.
+workers on one database, a `kill -9` of a worker in the middle of a dispatch, memory
+flat in users (bench/scale_memory.py), and Telegram with several workers: the round
+trip per update on each backend, a webhook stream across 1, 2 and 4 workers and the
+poller's take-over after `kill -9` (bench/scale_platforms.py).
 
 Run from the repo root with a PostgreSQL server to use (`.ci/postgres.sh` starts one):
 
@@ -20,8 +23,8 @@ moved past the outbox lease and it takes over what the dead one claimed and neve
 to send. Counted: check-ins sent, sent twice (must be 0), lost (must be no more than the
 rows whose attempt had started, "on the wire": those are never sent again).
 
-Prints a table, writes it to the "Scale" section of bench/RESULTS.md; `--json` prints
-the figures as the last line. Exit status 1 when a target is missed.
+Prints the tables, writes them to the "Scale" section of bench/RESULTS.md; `--json`
+prints the figures as the last line. Exit status 1 when a target is missed.
 """
 
 from __future__ import annotations
@@ -46,6 +49,13 @@ import asyncpg
 from bench.common import REPO, Check, machine, print_json_figures, shown_command
 from bench.dispatch import DUE_AT, PLANNED_AT, prepare_database
 from bench.results import write_section
+from bench.scale_memory import MemoryFigures, measure_memory, memory_checks, memory_report
+from bench.scale_platforms import (
+    PlatformFigures,
+    measure_platforms,
+    platform_checks,
+    platform_report,
+)
 from bot.app import open_services
 from bot.config import Settings
 from bot.core.clock import ManualClock
@@ -95,14 +105,19 @@ class RecordingSends:
         return False
 
 
-def worker_settings(database_url: str | None, sqlite_path: Path | None, key: str) -> Settings:
+def worker_settings(
+    database_url: str | None, sqlite_path: Path | None, key: str, data_dir: Path | None = None
+) -> Settings:
+    """A worker's settings; on PostgreSQL its data folder is `data_dir` (the run's own,
+    removed with it)."""
     os.environ["STEADY_CONTENT_DIR"] = str(REPO / "content")
     os.environ["STEADY_ENCRYPTION_KEY"] = key
     for name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"):
         os.environ.pop(name, None)
     if database_url is not None:
+        assert data_dir is not None
         os.environ["STEADY_DATABASE_URL"] = database_url
-        os.environ["STEADY_DATA_DIR"] = tempfile.mkdtemp(prefix="steady-scale-worker-")
+        os.environ["STEADY_DATA_DIR"] = str(data_dir)
     else:
         assert sqlite_path is not None
         os.environ.pop("STEADY_DATABASE_URL", None)
@@ -113,7 +128,7 @@ def worker_settings(database_url: str | None, sqlite_path: Path | None, key: str
 
 async def run_worker(args: argparse.Namespace) -> None:
     """Start, say "ready", tick on "go", say "done"; on "advance", take over and send."""
-    settings = worker_settings(args.database_url, args.sqlite, args.key)
+    settings = worker_settings(args.database_url, args.sqlite, args.key, args.data_dir)
     clock = ManualClock(PLANNED_AT)
     adapter = RecordingSends(args.send_delay)
     started = time.perf_counter()
@@ -185,7 +200,8 @@ async def start_worker(target: Target, send_delay: float = 0.0) -> Worker:
     command = [sys.executable, "-m", "bench.scale", "--worker", "--key", target.key]
     command += [f"--send-delay={send_delay}"]
     if target.database_url is not None:
-        command += ["--database-url", target.database_url]
+        data_dir = Path(tempfile.mkdtemp(prefix="worker-", dir=target.folder))
+        command += ["--database-url", target.database_url, "--data-dir", str(data_dir)]
     else:
         command += ["--sqlite", str(target.sqlite_path)]
     process = await asyncio.create_subprocess_exec(
@@ -214,6 +230,7 @@ class Target:
     """One database to run workers on: a SQLite file, or a PostgreSQL database."""
 
     key: str
+    folder: Path  # the run's own: workers' data folders go in it
     sqlite_path: Path | None = None
     database_url: str | None = None
 
@@ -306,7 +323,7 @@ async def kill_mid_dispatch(target: Target) -> Kill:
     )
 
 
-async def copy_into_postgres(sqlite_path: Path, server: str, key: str) -> Target:
+async def copy_into_postgres(sqlite_path: Path, server: str, key: str, folder: Path) -> Target:
     """A new PostgreSQL database migrated by the bot, holding the SQLite file's users
     and slots."""
     name = f"steady_scale_{uuid.uuid4().hex[:12]}"
@@ -316,8 +333,8 @@ async def copy_into_postgres(sqlite_path: Path, server: str, key: str) -> Target
     finally:
         await admin.close()
     url = server.rsplit("/", 1)[0] + f"/{name}"
-    target = Target(key=key, database_url=url)
-    settings = worker_settings(url, None, key)
+    target = Target(key=key, folder=folder, database_url=url)
+    settings = worker_settings(url, None, key, Path(tempfile.mkdtemp(dir=folder)))
     async with open_services(settings, ManualClock(PLANNED_AT)):
         pass  # migrated, and the key check written
     source = sqlite3.connect(sqlite_path)
@@ -348,7 +365,15 @@ async def drop_database(server: str, url: str) -> None:
         await admin.close()
 
 
-async def run_all(server: str, folder: Path) -> tuple[list[Dispatch], Kill]:
+@dataclass
+class Figures:
+    runs: list[Dispatch]
+    kill: Kill
+    memory: MemoryFigures
+    platforms: PlatformFigures
+
+
+async def run_all(server: str, folder: Path) -> Figures:
     key = generate_key_text()
     template = folder / "template" / "steady.db"
     template.parent.mkdir()
@@ -357,24 +382,29 @@ async def run_all(server: str, folder: Path) -> tuple[list[Dispatch], Kill]:
     sqlite_copy = folder / "sqlite" / "steady.db"
     sqlite_copy.parent.mkdir()
     shutil.copy(template, sqlite_copy)
-    runs.append(await dispatch(Target(key, sqlite_path=sqlite_copy), 1, "SQLite"))
+    runs.append(await dispatch(Target(key, folder, sqlite_path=sqlite_copy), 1, "SQLite"))
     for workers in (1, 2, 4):
-        target = await copy_into_postgres(template, server, key)
+        target = await copy_into_postgres(template, server, key, folder)
         assert target.database_url is not None
         try:
             runs.append(await dispatch(target, workers, "PostgreSQL"))
         finally:
             await drop_database(server, target.database_url)
-    target = await copy_into_postgres(template, server, key)
+    target = await copy_into_postgres(template, server, key, folder)
     assert target.database_url is not None
     try:
         kill = await kill_mid_dispatch(target)
     finally:
         await drop_database(server, target.database_url)
-    return runs, kill
+    for part in ("memory", "platforms"):
+        (folder / part).mkdir()
+    memory = await measure_memory(server, folder / "memory")
+    platforms = await measure_platforms(server, folder / "platforms")
+    return Figures(runs, kill, memory, platforms)
 
 
-def checks(runs: Sequence[Dispatch], kill: Kill) -> list[Check]:
+def checks(figures: Figures) -> list[Check]:
+    runs, kill = figures.runs, figures.kill
     sqlite, postgres = runs[0], runs[1]
     ratio = postgres.handed_over_s / sqlite.handed_over_s
     found = [
@@ -404,11 +434,12 @@ def checks(runs: Sequence[Dispatch], kill: Kill) -> list[Check]:
             kill.twice == 0 and kill.lost <= kill.on_the_wire,
         )
     )
-    return found
+    return [*found, *memory_checks(figures.memory), *platform_checks(figures.platforms)]
 
 
-def report(runs: Sequence[Dispatch], kill: Kill, found: Sequence[Check], command: str) -> str:
-    host = machine(["asyncpg", "aiosqlite"])
+def report(figures: Figures, found: Sequence[Check], command: str) -> str:
+    runs, kill = figures.runs, figures.kill
+    host = machine(["asyncpg", "aiosqlite", "python-telegram-bot"])
     lines = [
         host.describe(),
         "",
@@ -429,6 +460,16 @@ def report(runs: Sequence[Dispatch], kill: Kill, found: Sequence[Check], command
         f" {kill.sent:,} sent to {kill.distinct:,} users, {kill.twice} twice, {kill.lost} lost,"
         f" {kill.on_the_wire} rows on the wire (attempt started, never sent again).",
         "",
+        "### Memory flat in users",
+        "",
+        *memory_report(figures.memory),
+        "",
+        "### Telegram with several workers",
+        "",
+        *platform_report(figures.platforms),
+        "",
+        "### Targets",
+        "",
         "| Target | Limit | Measured | Result |",
         "|---|---|---|---|",
     ]
@@ -441,10 +482,7 @@ def report(runs: Sequence[Dispatch], kill: Kill, found: Sequence[Check], command
         " more workers than cores they share the CPUs; the figure shows that the claims,"
         " the outbox rows and the let-go rounds stay correct under contention, not what"
         " more machines would add. Start-up is open_services (content pack, key check,"
-        " database pool) to the outbox started. Not measured here: the Telegram round trip"
-        " per update on each backend, the webhook stream across workers, the leader's"
-        " take-over (tests/test_several_workers_run.py checks it, within 30 s) and RSS"
-        " at 1,000,000 users.",
+        " database pool) to the outbox started.",
     ]
     return "\n".join(lines)
 
@@ -460,6 +498,7 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--key", help=argparse.SUPPRESS)
     parser.add_argument("--database-url", help=argparse.SUPPRESS)
     parser.add_argument("--sqlite", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--data-dir", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--send-delay", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -473,26 +512,35 @@ def main(argv: Sequence[str]) -> int:
         return 2
     folder = Path(tempfile.mkdtemp(prefix="steady-scale-"))
     try:
-        runs, kill = asyncio.run(run_all(server, folder))
+        figures = asyncio.run(run_all(server, folder))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    found = checks(runs, kill)
-    text = report(runs, kill, found, shown_command(["bench/scale.py", *argv]))
+    found = checks(figures)
+    runs, kill = figures.runs, figures.kill
+    text = report(figures, found, shown_command(["bench/scale.py", *argv]))
     print(text)
     write_section(SECTION, text)
     if args.json:
-        figures: dict[str, float | int | None] = {
+        shown: dict[str, float | int | None] = {
             f"{run.backend.lower()}_{run.workers}_handed_over_s": run.handed_over_s for run in runs
         }
-        figures["postgres_share_of_sqlite"] = runs[1].handed_over_s / runs[0].handed_over_s
-        figures.update(
+        shown["postgres_share_of_sqlite"] = runs[1].handed_over_s / runs[0].handed_over_s
+        shown["postgres_round_trip_share"] = figures.platforms.postgres_ratio
+        for backend in ("SQLite", "PostgreSQL"):
+            shown[f"rss_ratio_{backend.lower()}_ticked"] = figures.memory.ratio(backend, "ticked")
+        shown.update(
             kill_sent=kill.sent,
             kill_twice=kill.twice,
             kill_lost=kill.lost,
             kill_on_the_wire=kill.on_the_wire,
         )
         print_json_figures(
-            figures, {"postgres_share_of_sqlite": TARGET_POSTGRES_RATIO}, machine().commit
+            shown,
+            {
+                "postgres_share_of_sqlite": TARGET_POSTGRES_RATIO,
+                "postgres_round_trip_share": TARGET_POSTGRES_RATIO,
+            },
+            machine().commit,
         )
     return 0 if all(check.passed for check in found) else 1
 
