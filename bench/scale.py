@@ -56,12 +56,10 @@ from bench.scale_platforms import (
     platform_checks,
     platform_report,
 )
+from bench.scale_workers import COPIED_TABLES, RecordingSends, drop_database
 from bot.app import open_services
 from bot.config import Settings
 from bot.core.clock import ManualClock
-from bot.core.events import Address
-from bot.core.platform import SentMessage
-from bot.core.replies import Reply
 from bot.delivery.outbox import OUTBOX_LEASE, Outbox
 from bot.engine.due_work import build_dispatcher, outbox_effects
 from bot.engine.router import Router
@@ -73,36 +71,9 @@ DUE = 10_000
 KILL_AFTER_SENDS = 2_000
 SLOW_SEND_S = 0.020
 TARGET_POSTGRES_RATIO = 1.5  # PostgreSQL's hand-over within 1.5x of SQLite's
-COPIED_TABLES = ("users", "checkin_slots")
 
 
 # --- the worker child ----------------------------------------------------------------------
-
-
-@dataclass
-class RecordingSends:
-    """The platform: notes each user a message went to, on stdout as it happens (a
-    worker killed mid-dispatch has told the parent everything it sent)."""
-
-    delay_s: float
-    platform: str = "bench"
-    sent: int = 0
-
-    async def start(self) -> None:
-        return None
-
-    async def stop(self) -> None:
-        return None
-
-    async def send(self, address: Address, reply: Reply) -> SentMessage | None:
-        if self.delay_s:
-            await asyncio.sleep(self.delay_s)
-        self.sent += 1
-        print(f"sent {address.user_id}", flush=True)
-        return None
-
-    async def delete(self, message: SentMessage) -> bool:
-        return False
 
 
 def worker_settings(
@@ -355,14 +326,6 @@ async def copy_into_postgres(sqlite_path: Path, server: str, key: str, folder: P
         await connection.close()
         source.close()
     return target
-
-
-async def drop_database(server: str, url: str) -> None:
-    admin = await asyncpg.connect(server)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
-    finally:
-        await admin.close()
 
 
 @dataclass

@@ -46,7 +46,7 @@ import asyncpg
 
 from bench.common import REPO, Check, shown_command
 from bench.dispatch import DUE_AT, MB, PLANNED_AT, prepare_database
-from bench.scale import COPIED_TABLES, RecordingSends, drop_database
+from bench.scale_workers import COPIED_TABLES, RecordingSends, drop_database
 from bot.app import open_services
 from bot.config import Settings
 from bot.core.clock import ManualClock
