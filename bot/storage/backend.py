@@ -51,6 +51,10 @@ class Dialect:
     # PostgreSQL the rows are locked, and rows another worker is claiming are skipped,
     # so no two workers claim one row. On SQLite one writer claims at a time: nothing.
     claim_lock: str = ""
+    # Lists passed as arrays, one per column, for one statement over many rows
+    # (`unnest`): where each row's statement is a round of work on the server
+    # (PostgreSQL), not a call in this process (SQLite, where `executemany` is cheaper).
+    arrays: bool = False
 
 
 class StatementCounter:

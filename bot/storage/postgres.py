@@ -61,6 +61,7 @@ OUTSIDE_ATTEMPTS = 5
 POSTGRES = Dialect(
     name="postgres",
     claim_lock=" FOR UPDATE OF {} SKIP LOCKED",
+    arrays=True,
     integers_from_json="SELECT value::bigint AS value FROM json_array_elements_text(?::json)",
     texts_from_json="SELECT value FROM json_array_elements_text(?::json)",
     comma_joined="string_agg({}, ',')",

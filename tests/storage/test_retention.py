@@ -132,3 +132,32 @@ async def test_what_was_shown_before_the_no_repeat_window_is_deleted_daily(
     counted = await db.fetch_one("SELECT COUNT(*) AS n FROM content_seen")
     assert counted is not None and counted["n"] == len(ids)
     assert await content_seen.purge_older_than(db, now) == 0
+
+
+async def test_marking_seen_again_moves_the_time_and_an_item_twice_in_one_call_is_one_row(
+    services: Services, clock: ManualClock
+) -> None:
+    db = services.db
+    async with db.transaction() as tx:
+        ana = await tx.insert(
+            "INSERT INTO users (platform, platform_user_id, chat_id, locale, created_at)"
+            " VALUES ('console', 'ana', 'c-ana', 'en', ?)",
+            (to_epoch(clock.now()),),
+        )
+    first, later = clock.now(), clock.now() + timedelta(hours=3)
+    async with db.transaction() as tx:
+        await content_seen.mark_seen(tx, [(ana, SeenKind.OPENING, "o-1")], first)
+    async with db.transaction() as tx:
+        await content_seen.mark_seen(
+            tx,
+            [
+                (ana, SeenKind.OPENING, "o-1"),
+                (ana, SeenKind.OPENING, "o-2"),
+                (ana, SeenKind.OPENING, "o-2"),
+                (ana, SeenKind.REPLY, "o-2"),
+            ],
+            later,
+        )
+    seen = await content_seen.seen_by_users(db, [ana], SeenKind.OPENING, first)
+    assert seen == {ana: {"o-1": later, "o-2": later}}
+    assert await content_seen.seen_since(db, ana, SeenKind.REPLY, first) == {"o-2": later}
