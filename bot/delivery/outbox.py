@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
+from typing import NamedTuple
 
 from bot.core.clock import Clock
 from bot.core.events import Address
@@ -70,8 +71,7 @@ TAKE_OVER_CHUNK = 1_000
 COLLECTOR_HOLD_FROM = 500
 
 
-@dataclass(frozen=True, slots=True)
-class _Queued:
+class _Queued(NamedTuple):
     outgoing: Outgoing
     row_id: int
 
@@ -112,11 +112,12 @@ class LetGo:
         self._answering: asyncio.Task[None] | None = None
         self.rounds = 0
 
-    async def may_send(self, row_id: int) -> bool:
+    def may_send(self, row_id: int) -> asyncio.Future[bool]:
+        """Resolves once the row's round is written: True when it may be sent."""
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._asked.append((row_id, answer))
         self._wake()
-        return await answer
+        return answer
 
     def finished(self, row_id: int) -> None:
         self._finished.append(row_id)
@@ -416,23 +417,24 @@ class Outbox:
             else:
                 raise ValueError("sealed words are bound to a user row or a reminder")
             plain = None
+        # The enums are strings (StrEnum): written as they are, no `.value` lookups.
         return OutboxRow(
-            id=row_id,
-            platform=address.platform,
-            chat_id=address.chat_id,
-            platform_user_id=address.user_id,
-            is_group=address.is_group,
-            user_id=user_id,
-            reply=plain,
-            sealed_for_user=for_user,
-            sealed_for_reminder=for_reminder,
-            guard_target=None if guard is None else guard.target.value,
-            guard_id=None if guard is None else guard.id,
-            guard_stamp=None if guard is None else guard.stamp,
-            on_delivered=None if message.on_delivered is None else message.on_delivered.value,
-            on_refused=None if message.on_refused is None else message.on_refused.value,
-            shape_id=shape_id,
-            fill=fill,
+            row_id,
+            address.platform,
+            address.chat_id,
+            address.user_id,
+            int(address.is_group),
+            user_id,
+            plain,
+            for_user,
+            for_reminder,
+            None if guard is None else guard.target,
+            None if guard is None else guard.id,
+            None if guard is None else guard.stamp,
+            message.on_delivered,
+            message.on_refused,
+            shape_id,
+            fill,
         )
 
     def _outgoing(self, row: OutboxRow, shapes: Mapping[str, str]) -> Outgoing:
@@ -456,7 +458,7 @@ class Outbox:
             raise ValueError("an outbox row without its words")
         reply = decode_reply(text, fill)
         return Outgoing(
-            Address(row.platform, row.chat_id, row.platform_user_id, row.is_group),
+            Address(row.platform, row.chat_id, row.platform_user_id, bool(row.is_group)),
             reply,
             guard=guard,
             on_delivered=None if row.on_delivered is None else Effect(row.on_delivered),
@@ -477,7 +479,6 @@ class Outbox:
                 self._metrics.give_ups.labels(platform).inc()
                 log_event(log, "outbox.failed", logging.ERROR, exc_info=error, platform=platform)
             finally:
-                self._holding.discard(queued.row_id)
                 unfinished.pop(queued.row_id, None)
                 queue.task_done()
                 if self._collector.engaged and not any(self._unfinished.values()):
@@ -537,6 +538,8 @@ class Outbox:
             else:
                 self.stats.sent += 1
                 self._sends[platform].inc()
+                if outgoing.on_delivered is None and self._on_sent is None:
+                    return False  # nearly every message: nothing more to do
                 return await self._delivered(outgoing, sent, row_id)
         self.stats.dropped += 1
         self._metrics.give_ups.labels(platform).inc()

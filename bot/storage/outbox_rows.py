@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
+from typing import NamedTuple
 
 from bot.storage.backend import Dialect, Row
 from bot.storage.db import Transaction
@@ -27,15 +27,16 @@ from bot.storage.queries import Queryable, to_epoch
 from bot.storage.still_there import STILL_WANTED
 
 
-@dataclass(frozen=True, slots=True)
-class OutboxRow:
-    """One waiting message as stored: its words in `reply` (the bot's own) or sealed."""
+class OutboxRow(NamedTuple):
+    """One waiting message as stored: its words in `reply` (the bot's own), sealed, or
+    the shape it names filled with `fill`. A named tuple, in the table's column order:
+    a due minute makes one per message, and it goes into the INSERT as it is."""
 
     id: int
     platform: str
     chat_id: str
     platform_user_id: str
-    is_group: bool
+    is_group: int  # 0 or 1, as stored
     user_id: int | None
     reply: str | None
     sealed_for_user: bytes | None
@@ -82,34 +83,8 @@ async def reserve_ids(tx: Transaction, count: int) -> range:
 async def add(
     tx: Transaction, rows: Sequence[OutboxRow], worker: str, now: datetime, lease_until: datetime
 ) -> None:
-    queued, until = to_epoch(now), to_epoch(lease_until)
-    await tx.executemany(
-        _INSERT,
-        [
-            (
-                row.id,
-                row.platform,
-                row.chat_id,
-                row.platform_user_id,
-                int(row.is_group),
-                row.user_id,
-                row.reply,
-                row.sealed_for_user,
-                row.sealed_for_reminder,
-                row.guard_target,
-                row.guard_id,
-                row.guard_stamp,
-                row.on_delivered,
-                row.on_refused,
-                row.shape_id,
-                row.fill,
-                queued,
-                worker,
-                until,
-            )
-            for row in rows
-        ],
-    )
+    leased = (to_epoch(now), worker, to_epoch(lease_until))
+    await tx.executemany(_INSERT, [row + leased for row in rows])
 
 
 async def add_shapes(tx: Transaction, shapes: Mapping[str, str], now: datetime) -> None:
@@ -221,7 +196,7 @@ def _row(row: Row) -> OutboxRow:
         platform=row["platform"],
         chat_id=row["chat_id"],
         platform_user_id=row["platform_user_id"],
-        is_group=bool(row["is_group"]),
+        is_group=int(row["is_group"]),
         user_id=row["user_id"],
         reply=row["reply"],
         sealed_for_user=_bytes(row["sealed_for_user"]),
