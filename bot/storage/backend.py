@@ -9,7 +9,7 @@ placeholders; the few phrases the two spell differently come from `Dialect`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +55,8 @@ class Dialect:
     # (`unnest`): where each row's statement is a round of work on the server
     # (PostgreSQL), not a call in this process (SQLite, where `executemany` is cheaper).
     arrays: bool = False
+    # A WITH may hold a DELETE, so two writes go in one statement (PostgreSQL).
+    writing_with: bool = False
 
 
 class StatementCounter:
@@ -102,6 +104,17 @@ class Transaction(ABC):
 
     @abstractmethod
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None: ...
+
+    async def add_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]
+    ) -> None:
+        """New rows into `table`, values in `columns` order: an INSERT per row here,
+        run as one `executemany` (PostgreSQL copies them in instead)."""
+        if rows:
+            marks = ", ".join("?" for _ in columns)
+            await self.executemany(
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows
+            )
 
     @abstractmethod
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]: ...

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 from typing import NamedTuple
@@ -55,10 +56,7 @@ _COLUMNS = (
     " sealed_for_reminder, guard_target, guard_id, guard_stamp, on_delivered, on_refused,"
     " shape_id, fill"
 )
-_INSERT = (
-    f"INSERT INTO outbox ({_COLUMNS}, queued_at, leased_by, lease_until)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
+_ADDED_COLUMNS = (*OutboxRow._fields, "queued_at", "leased_by", "lease_until")
 # A shape found in use is marked so at most once an hour: the daily purge leaves it,
 # and busy minutes do not all write to the same few rows (on PostgreSQL two workers'
 # claims would wait on each other's row locks).
@@ -84,7 +82,7 @@ async def add(
     tx: Transaction, rows: Sequence[OutboxRow], worker: str, now: datetime, lease_until: datetime
 ) -> None:
     leased = (to_epoch(now), worker, to_epoch(lease_until))
-    await tx.executemany(_INSERT, [row + leased for row in rows])
+    await tx.add_rows("outbox", _ADDED_COLUMNS, [row + leased for row in rows])
 
 
 async def add_shapes(tx: Transaction, shapes: Mapping[str, str], now: datetime) -> None:
@@ -107,17 +105,30 @@ async def shapes(db: Queryable, ids: Collection[str]) -> dict[str, str]:
     return {row["id"]: row["reply"] for row in found}
 
 
+@dataclass(frozen=True, slots=True)
+class _LetGoStatements:
+    mark: str  # the asked rows still wanted and still this worker's: attempt started
+    finish: str  # the finished rows
+    mark_and_finish: str | None  # both in one statement, where the dialect can
+    finish_and_drop: str  # the finished rows, and the asked rows `mark` passed over
+
+
 @cache
-def _let_go_statements(dialect: Dialect) -> tuple[str, str, str]:
+def _let_go_statements(dialect: Dialect) -> _LetGoStatements:
     ids = dialect.integers_from_json
-    return (
+    mark = (
         f"UPDATE outbox AS o SET attempt_at = ? WHERE o.id IN ({ids}) AND o.attempt_at IS NULL"
-        f" AND o.leased_by = ? AND {STILL_WANTED} RETURNING id",
-        f"DELETE FROM outbox WHERE id IN ({ids})",
-        # The asked rows the update passed over: those still this worker's and unstarted
-        # are unwanted; the others were taken over and are left to their worker.
-        f"DELETE FROM outbox WHERE id IN ({ids}) OR (id IN ({ids}) AND attempt_at IS NULL"
-        " AND leased_by = ?)",
+        f" AND o.leased_by = ? AND {STILL_WANTED} RETURNING id"
+    )
+    finish = f"DELETE FROM outbox WHERE id IN ({ids})"
+    return _LetGoStatements(
+        mark=mark,
+        finish=finish,
+        # The finished rows are others than the asked ones: the two writes never meet.
+        mark_and_finish=f"WITH finished AS ({finish}) {mark}" if dialect.writing_with else None,
+        # Passed over: those still this worker's and unstarted are unwanted; the others
+        # were taken over and are left to their worker.
+        finish_and_drop=f"{finish} OR (id IN ({ids}) AND attempt_at IS NULL AND leased_by = ?)",
     )
 
 
@@ -128,21 +139,27 @@ async def let_go(
 
     Rows whose target is gone (forgotten, answered, paused) are deleted, unsent; rows
     another worker took over are left to it. The `finished` rows (sent, refused or
-    given up on) are deleted in the same transaction. Two statements in all, as a
-    round's rows are nearly always all still wanted.
+    given up on) are deleted too. Nearly always one statement on PostgreSQL and two on
+    SQLite, as a round's rows are nearly always all still wanted.
     """
-    start, finish, finish_and_drop = _let_go_statements(tx.dialect)
+    statements = _let_go_statements(tx.dialect)
     allowed: set[int] = set()
+    to_finish = json.dumps(list(finished)) if finished else None
     if asked:
-        rows = await tx.fetch_all(start, (to_epoch(now), json.dumps(list(asked)), worker))
+        marked = (to_epoch(now), json.dumps(list(asked)), worker)
+        if to_finish is not None and statements.mark_and_finish is not None:
+            rows = await tx.fetch_all(statements.mark_and_finish, (to_finish, *marked))
+            to_finish = None
+        else:
+            rows = await tx.fetch_all(statements.mark, marked)
         allowed = {int(row["id"]) for row in rows}
     passed_over = [row_id for row_id in asked if row_id not in allowed]
     if passed_over:
         await tx.execute(
-            finish_and_drop, (json.dumps(list(finished)), json.dumps(passed_over), worker)
+            statements.finish_and_drop, (to_finish or "[]", json.dumps(passed_over), worker)
         )
-    elif finished:
-        await tx.execute(finish, (json.dumps(list(finished)),))
+    elif to_finish is not None:
+        await tx.execute(statements.finish, (to_finish,))
     return allowed
 
 

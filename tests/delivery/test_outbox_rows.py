@@ -267,3 +267,32 @@ async def test_a_round_gives_way_to_a_writer_holding_its_row_then_goes_ahead(
         await until(lambda: gave_way >= 2, what="the round to give way and start again")
     assert await marking == {row_id}
     assert await _rows(services) == [(row_id, True)]
+
+
+@pytest.mark.postgres_only
+async def test_a_round_with_finished_rows_is_one_statement_on_postgresql(
+    services: Services, clock: ManualClock
+) -> None:
+    ana = await _ana(services, clock)
+    dead = await _queued_and_left(
+        services,
+        clock,
+        Outgoing(ANA, Reply("sent"), guard=StillThere(Target.USER, ana)),
+        Outgoing(ANA, Reply("next"), guard=StillThere(Target.USER, ana)),
+    )
+    [(sent, _), (following, _)] = await _rows(services)
+    async with services.db.transaction() as tx:
+        await tx.execute("UPDATE outbox SET attempt_at = ? WHERE id = ?", (1, sent))
+    before = services.db.statements
+    allowed = await services.db.outside_the_writer(
+        partial(
+            outbox_rows.let_go,
+            asked=[following],
+            finished=[sent],
+            worker=dead.worker,
+            now=clock.now(),
+        )
+    )
+    assert services.db.statements - before == 1
+    assert allowed == {following}
+    assert await _rows(services) == [(following, True)]
