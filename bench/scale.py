@@ -12,11 +12,11 @@ Run from the repo root with a PostgreSQL server to use (`.ci/postgres.sh` starts
 The database is the dispatch benchmark's (100,000 users in 20 time zones, 10,000 due in
 the same minute), built once in SQLite and copied into a fresh PostgreSQL database for
 each run. SQLite and PostgreSQL with one worker run three rounds, one after the other in
-each, and their medians are compared. Every worker is a process of its own (`--worker`): the bot's own services,
-outbox and dispatcher (`open_services`, `build_dispatcher`), an injected clock and an
-adapter that records each user it was given. The parent starts the workers, waits until
-each is ready, tells them all to tick at once, and times until every one has sent all it
-claimed; it then checks that each due user got exactly one check-in.
+each, and their medians are compared. Every worker is a process of its own (`--worker`):
+the bot's own services, outbox and dispatcher (`open_services`, `build_dispatcher`), an
+injected clock and an adapter that records each user it was given. The parent starts the
+workers, waits until each is ready, tells them all to tick at once, and times until every
+one has sent all it claimed; it then checks that each due user got exactly one check-in.
 
 The kill run gives the adapter 20 ms per send, so a dispatch takes seconds; once the
 first worker has sent 2,000 it is killed with SIGKILL. The other worker's clock is then

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Button(NamedTuple):
@@ -41,6 +41,10 @@ class TokenRows(tuple[tuple[Button, ...], ...]):
         made.template = template
         made.token = token
         return made
+
+    def __reduce__(self) -> tuple[type[TokenRows], tuple[Any, ...]]:
+        # Copied or pickled with its template and token (a tuple's own would drop them).
+        return (TokenRows, (tuple(self), self.template, self.token))
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import weakref
 
 LONGEST_HOLD_SECONDS = 30.0
 
@@ -29,10 +30,9 @@ class CollectorHold:
         self._holding = False
         self._spent = False  # the last hold ended by its time, and the queue never emptied
         self._timer: asyncio.TimerHandle | None = None
-
-    @property
-    def holding(self) -> bool:
-        return self._holding
+        # Turns the collector back on should this be dropped while holding (an outbox
+        # never stopped, its loop closed before the timer could fire).
+        self._fallback: weakref.finalize[[], CollectorHold] | None = None
 
     @property
     def engaged(self) -> bool:
@@ -43,16 +43,20 @@ class CollectorHold:
         """A big batch is being queued: no cyclic collection until `release`."""
         if self._holding or self._spent or not gc.isenabled():
             return  # already held, or off for someone else (who turns it back on)
+        loop = asyncio.get_running_loop()
         gc.disable()
         self._holding = True
-        self._timer = asyncio.get_running_loop().call_later(self._longest, self._time_up)
+        # The timer holds the hold weakly, so that dropping it still runs the fallback.
+        self._timer = loop.call_later(self._longest, _time_up, weakref.ref(self))
+        self._fallback = weakref.finalize(self, gc.enable)
 
     def emptied(self) -> None:
         """The queue is empty: the collector runs again, and may be held again."""
         self._spent = False
         self._end()
 
-    def _time_up(self) -> None:
+    def time_up(self) -> None:
+        """The hold has lasted its longest."""
         self._timer = None
         self._spent = True
         self._end()
@@ -61,6 +65,15 @@ class CollectorHold:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self._fallback is not None:
+            self._fallback.detach()
+            self._fallback = None
         if self._holding:
             self._holding = False
             gc.enable()
+
+
+def _time_up(hold: weakref.ref[CollectorHold]) -> None:
+    held = hold()
+    if held is not None:
+        held.time_up()

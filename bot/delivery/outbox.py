@@ -8,7 +8,8 @@ A message is written as an outbox row in the transaction that claims it
 (`hand_over`). Just before its request goes out, its row is marked as attempted,
 and dropped if its target is gone (`StillThere`: the user forgotten, the follow-up
 answered, the reminder paused), together with the rows of every message other
-senders are about to send at that moment, in one transaction (`LetGo`). So:
+senders are about to send at that moment, in one round (`LetGo`: one transaction on
+SQLite, one statement beside the writer on PostgreSQL). So:
 
 - a worker killed before a message's attempt leaves its row; once the row's lease
   runs out another worker takes it over (`keep_leases`, each tick), and a lone
@@ -16,7 +17,7 @@ senders are about to send at that moment, in one transaction (`LetGo`). So:
 - a message whose attempt started may have reached the platform: it is never sent
   again, by anyone (at most once, as a check-in must be);
 - each message is still checked at the last moment before its send, for one
-  transaction per round of sends.
+  round trip to the database per round of sends.
 """
 
 from __future__ import annotations
@@ -95,12 +96,12 @@ class OutboxStats:
 
 
 class LetGo:
-    """The rows senders are about to send, marked attempted in one transaction.
+    """The rows senders are about to send, marked attempted in one round.
 
-    A sender asks here and waits; every ask made while no transaction is running
-    joins the next one, and so do the rows finished meanwhile (deleted). So each
-    message is checked and marked right before its own send, for a transaction per
-    round of sends.
+    A sender asks here and waits; every ask made while no round is running joins the
+    next one, and so do the rows finished meanwhile (deleted). So each message is
+    checked and marked right before its own send, for one round trip to the database
+    per round of sends (`outbox_rows.let_go`, run beside the writer where it can).
     """
 
     def __init__(self, db: Database, clock: Clock, worker: str) -> None:
@@ -229,7 +230,7 @@ class Outbox:
 
     @property
     def let_go_rounds(self) -> int:
-        """Transactions so far that marked rounds of messages as attempted."""
+        """Rounds so far that marked messages as attempted."""
         return self._let_go.rounds
 
     @property
@@ -274,16 +275,18 @@ class Outbox:
                 await asyncio.wait_for(self.drain(), drain_timeout)
             except TimeoutError:
                 log_event(log, "outbox.left_queued", logging.WARNING)
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._tasks.clear()
         try:
-            await asyncio.wait_for(self._let_go.settled(), 1.0)
-        except Exception as error:  # attempted rows then wait for the daily purge
-            log_event(log, "outbox.unsettled", logging.WARNING, error=type(error).__name__)
-        await self._let_go.close()
-        self._collector.emptied()  # never left off by an outbox that stopped
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            self._tasks.clear()
+            try:
+                await asyncio.wait_for(self._let_go.settled(), 1.0)
+            except Exception as error:  # attempted rows then wait for the daily purge
+                log_event(log, "outbox.unsettled", logging.WARNING, error=type(error).__name__)
+            await self._let_go.close()
+        finally:
+            self._collector.emptied()  # never left off by an outbox that stopped
 
     async def persist(self, tx: Transaction, messages: Sequence[Outgoing]) -> Persisted:
         """Write `messages` as rows in the caller's transaction (a claim's): once it
@@ -292,8 +295,6 @@ class Outbox:
         served = [message for message in messages if self._serves(message)]
         if not served:
             return Persisted([])
-        if len(served) >= COLLECTOR_HOLD_FROM:
-            self._collector.hold()
         now = self._clock.now()
         ids = await outbox_rows.reserve_ids(tx, len(served))
         shapes: dict[str, str] = {}
@@ -321,6 +322,8 @@ class Outbox:
     def hand_over(self, persisted: Persisted) -> None:
         """Queue persisted messages in memory, once their rows are committed."""
         now = self._clock.now()
+        if len(persisted.messages) >= COLLECTOR_HOLD_FROM:
+            self._collector.hold()
         if persisted.shapes_written:
             if len(self._shapes_marked) > _MOST_SHAPES_MARKED:
                 self._shapes_marked.clear()  # each written or marked again: no harm
@@ -486,12 +489,11 @@ class Outbox:
 
     async def _deliver(self, adapter: Adapter, queued: _Queued) -> None:
         outgoing, row_id = queued.outgoing, queued.row_id
-        try:
-            allowed = await self._let_go.may_send(row_id)
-        finally:
-            # Allowed or not, this worker no longer renews it: if the transaction
-            # failed, its lease runs out and it is taken over (here too) later.
-            self._holding.discard(row_id)
+        # From the ask on, this worker no longer renews it: a renewal would only hold the
+        # row's lock against the round. Should the round fail, its lease runs out and it
+        # is taken over (here too) later.
+        self._holding.discard(row_id)
+        allowed = await self._let_go.may_send(row_id)
         if not allowed:
             return  # its target is gone, or another worker took it over
         try:

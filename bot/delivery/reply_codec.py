@@ -17,7 +17,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from operator import attrgetter
 from typing import Any
 
 from bot.core.replies import Button, Frame, Image, Reply, TokenRows
@@ -86,28 +87,26 @@ _SHAPES: dict[tuple[Any, ...], Shape] = {}
 _MOST_SHAPES = 4_096  # a pack's openings, locales and steps, not everything ever sent
 
 
+# What else makes two replies with the same template different: every field but the
+# buttons (read from the dataclass, so a field added to Reply is part of it too).
+_SHAPE_KEY = attrgetter(*(field.name for field in fields(Reply) if field.name != "buttons"))
+
+
 def shape_of(reply: Reply) -> tuple[Shape, str] | None:
     """The reply's shape and the token that fills it, for buttons made from a template;
-    None for any other reply (encoded whole)."""
+    None for any other reply (encoded whole). A reply echoing someone's own words
+    (`protect`) is never a shape: shapes are shared, and outlive a /forget by a day."""
     rows = reply.buttons
     if (
         type(rows) is not TokenRows
+        or reply.protect
         or reply.image is not None
         or reply.frames
         or reply.group_notice is not None
         or reply.group_fallback is not None
     ):
         return None
-    key = (
-        reply.text,
-        rows.template,
-        reply.silent,
-        reply.protect,
-        reply.ephemeral,
-        reply.private,
-        reply.edit_of,
-        reply.command_menu,
-    )
+    key = (rows.template, _SHAPE_KEY(reply))
     shape = _SHAPES.get(key)
     if shape is None:
         found = _as_object(replace(reply, buttons=()))

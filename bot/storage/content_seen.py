@@ -73,12 +73,10 @@ async def mark_seen(
 
 
 _SEEN_AGAIN = " ON CONFLICT (user_id, kind, item_id) DO UPDATE SET seen_at = excluded.seen_at"
-# WHERE TRUE: without it, PostgreSQL could read ON CONFLICT as part of the FROM.
 _MARK_SEEN_TOGETHER = (
     "INSERT INTO content_seen (user_id, kind, item_id, seen_at)"
     " SELECT r.user_id, r.kind, r.item_id, ?"
-    " FROM unnest(?::bigint[], ?::text[], ?::text[]) AS r(user_id, kind, item_id) WHERE TRUE"
-    + _SEEN_AGAIN
+    " FROM unnest(?::bigint[], ?::text[], ?::text[]) AS r(user_id, kind, item_id)" + _SEEN_AGAIN
 )
 
 

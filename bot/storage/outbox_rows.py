@@ -6,8 +6,9 @@ commits: from then on the message may have reached the platform, and no worker
 sends it again (at most once). A row whose attempt never started, and whose lease
 ran out (its worker died), is taken over by another worker (`take_over`).
 
-Ids come from `outbox_ids` a chunk at a time, so a chunk of a thousand rows is one
-INSERT of known ids, and an id is never used twice.
+Ids come from `outbox_ids` a chunk at a time, so a chunk of a thousand rows is added at
+once with known ids (one executemany, or one COPY on PostgreSQL), and an id is never
+used twice.
 
 A row's words are its `reply`, or sealed, or the shape it names (`outbox_shapes`,
 shared by every check-in alike but for its token) filled with its `fill`.
@@ -31,7 +32,7 @@ from bot.storage.still_there import STILL_WANTED
 class OutboxRow(NamedTuple):
     """One waiting message as stored: its words in `reply` (the bot's own), sealed, or
     the shape it names filled with `fill`. A named tuple, in the table's column order:
-    a due minute makes one per message, and it goes into the INSERT as it is."""
+    a due minute makes one per message, and it is added to the table as it is."""
 
     id: int
     platform: str
@@ -51,15 +52,10 @@ class OutboxRow(NamedTuple):
     fill: str | None = None
 
 
-_COLUMNS = (
-    "id, platform, chat_id, platform_user_id, is_group, user_id, reply, sealed_for_user,"
-    " sealed_for_reminder, guard_target, guard_id, guard_stamp, on_delivered, on_refused,"
-    " shape_id, fill"
-)
+_COLUMNS = ", ".join(OutboxRow._fields)
 _ADDED_COLUMNS = (*OutboxRow._fields, "queued_at", "leased_by", "lease_until")
-# A shape found in use is marked so at most once an hour: the daily purge leaves it,
-# and busy minutes do not all write to the same few rows (on PostgreSQL two workers'
-# claims would wait on each other's row locks).
+# A shape found in use is marked so at most once an hour by each worker: enough for
+# the daily purge to leave it, and a busy minute does not write it again and again.
 SHAPE_MARKED_EVERY = timedelta(hours=1)
 _ADD_SHAPE = (
     "INSERT INTO outbox_shapes (id, reply, added_at) VALUES (?, ?, ?)"
@@ -109,26 +105,36 @@ async def shapes(db: Queryable, ids: Collection[str]) -> dict[str, str]:
 class _LetGoStatements:
     mark: str  # the asked rows still wanted and still this worker's: attempt started
     finish: str  # the finished rows
-    mark_and_finish: str | None  # both in one statement, where the dialect can
     finish_and_drop: str  # the finished rows, and the asked rows `mark` passed over
+    # All three in one statement, where the dialect can (PostgreSQL): a round is then
+    # all or nothing even outside a transaction, so it can be run again after a failure.
+    at_once: str | None
 
 
 @cache
 def _let_go_statements(dialect: Dialect) -> _LetGoStatements:
     ids = dialect.integers_from_json
-    mark = (
-        f"UPDATE outbox AS o SET attempt_at = ? WHERE o.id IN ({ids}) AND o.attempt_at IS NULL"
-        f" AND o.leased_by = ? AND {STILL_WANTED} RETURNING id"
-    )
+    mine = f"o.id IN ({ids}) AND o.attempt_at IS NULL AND o.leased_by = ?"
+    # A test that cannot tell (NULL) counts as "gone", here as in `finish_and_drop`.
+    wanted = f"COALESCE({STILL_WANTED}, FALSE)"
+    mark = f"UPDATE outbox AS o SET attempt_at = ? WHERE {mine} AND {wanted} RETURNING id"
     finish = f"DELETE FROM outbox WHERE id IN ({ids})"
+    at_once = None
+    if dialect.writing_with:
+        # One snapshot for the three: a row is either marked or dropped, never both,
+        # and the finished rows are others than the asked ones.
+        at_once = (
+            f"WITH finished AS ({finish}),"
+            f" dropped AS (DELETE FROM outbox AS o WHERE {mine} AND NOT {wanted}),"
+            f" marked AS ({mark}) SELECT id FROM marked"
+        )
     return _LetGoStatements(
         mark=mark,
         finish=finish,
-        # The finished rows are others than the asked ones: the two writes never meet.
-        mark_and_finish=f"WITH finished AS ({finish}) {mark}" if dialect.writing_with else None,
         # Passed over: those still this worker's and unstarted are unwanted; the others
         # were taken over and are left to their worker.
         finish_and_drop=f"{finish} OR (id IN ({ids}) AND attempt_at IS NULL AND leased_by = ?)",
+        at_once=at_once,
     )
 
 
@@ -139,26 +145,27 @@ async def let_go(
 
     Rows whose target is gone (forgotten, answered, paused) are deleted, unsent; rows
     another worker took over are left to it. The `finished` rows (sent, refused or
-    given up on) are deleted too. Nearly always one statement on PostgreSQL and two on
-    SQLite, as a round's rows are nearly always all still wanted.
+    given up on) are deleted too. One statement on PostgreSQL; on SQLite two in one
+    transaction, as a round's rows are nearly always all still wanted.
     """
     statements = _let_go_statements(tx.dialect)
-    allowed: set[int] = set()
-    to_finish = json.dumps(list(finished)) if finished else None
-    if asked:
-        marked = (to_epoch(now), json.dumps(list(asked)), worker)
-        if to_finish is not None and statements.mark_and_finish is not None:
-            rows = await tx.fetch_all(statements.mark_and_finish, (to_finish, *marked))
-            to_finish = None
-        else:
-            rows = await tx.fetch_all(statements.mark, marked)
-        allowed = {int(row["id"]) for row in rows}
+    to_finish = json.dumps(list(finished))
+    if not asked:
+        if finished:
+            await tx.execute(statements.finish, (to_finish,))
+        return set()
+    to_ask = json.dumps(list(asked))
+    if statements.at_once is not None:
+        rows = await tx.fetch_all(
+            statements.at_once, (to_finish, to_ask, worker, to_epoch(now), to_ask, worker)
+        )
+        return {int(row["id"]) for row in rows}
+    rows = await tx.fetch_all(statements.mark, (to_epoch(now), to_ask, worker))
+    allowed = {int(row["id"]) for row in rows}
     passed_over = [row_id for row_id in asked if row_id not in allowed]
     if passed_over:
-        await tx.execute(
-            statements.finish_and_drop, (to_finish or "[]", json.dumps(passed_over), worker)
-        )
-    elif to_finish is not None:
+        await tx.execute(statements.finish_and_drop, (to_finish, json.dumps(passed_over), worker))
+    elif finished:
         await tx.execute(statements.finish, (to_finish,))
     return allowed
 
@@ -264,9 +271,9 @@ async def purge_attempted(tx: Transaction, before: datetime) -> int:
 async def purge_shapes(tx: Transaction, unused_since: datetime) -> int:
     """The daily purge: shapes no row names, not found in use since `unused_since`.
 
-    A claim that uses a shape this old marks it in its own transaction first, so on
-    PostgreSQL this delete either waits for that claim and then leaves the shape, or
-    goes first and the claim writes the shape again.
+    A claim that uses a shape this old writes or marks it in its own transaction, and
+    the two take turns as writers: the purge either goes first (and the claim writes
+    the shape again) or sees the claim's rows naming it.
     """
     return await tx.execute(
         "DELETE FROM outbox_shapes AS s WHERE s.added_at < ?"

@@ -57,6 +57,9 @@ _BEGIN_AS_THE_WRITER = f"BEGIN; SELECT pg_advisory_xact_lock({WRITER_LOCK})"
 # that waits on it, it gives way before the writer (a /forget) could be the one failed.
 OUTSIDE_LOCK_WAIT_MS = 100
 OUTSIDE_ATTEMPTS = 5
+# A statement beside the writer that takes longer than this is given up (a connection
+# gone quiet must not hold every sender of the outbox).
+COMMAND_TIMEOUT_S = 30
 
 POSTGRES = Dialect(
     name="postgres",
@@ -223,18 +226,23 @@ class PostgresDatabase(Database):
         """`body`'s statements beside the writer's transactions, each committing on its
         own, on a connection kept for them: the outbox marks a round of sends in one
         round trip while a claim is being written, instead of after it (a due minute of
-        10,000 took a quarter less time). Row locks keep the two apart; a lock waited on
-        too long (`OUTSIDE_LOCK_WAIT_MS`) makes the body start again."""
+        10,000 took a quarter less time). Row locks keep the two apart. A lock waited on
+        too long (`OUTSIDE_LOCK_WAIT_MS`) makes the body start again, nothing of it
+        committed: `body` must be one statement, or statements each safe to repeat.
+        After `OUTSIDE_ATTEMPTS` it runs as the writer, which waits as long as it needs."""
         for attempt in range(1, OUTSIDE_ATTEMPTS + 1):
-            async with self._beside.connection() as connection:
-                tx = PostgresTransaction(self._pool, self._counter, self._sql, alone_on=connection)
-                try:
+            try:
+                async with self._beside.connection() as connection:
+                    tx = PostgresTransaction(
+                        self._pool, self._counter, self._sql, alone_on=connection
+                    )
                     return await body(tx)
-                except asyncpg.LockNotAvailableError:
-                    if attempt == OUTSIDE_ATTEMPTS:
-                        raise
-            log_event(log, "db.lock_wait_gave_way", attempt=attempt)
-        raise AssertionError("unreachable: the last attempt returns or raises")
+            except asyncpg.LockNotAvailableError:
+                log_event(log, "db.lock_wait_gave_way", logging.DEBUG, attempt=attempt)
+            except _BROKEN as error:  # opened anew for the next attempt
+                log_event(log, "db.beside_connection_lost", error=type(error).__name__)
+        log_event(log, "db.lock_waits_as_the_writer", attempts=OUTSIDE_ATTEMPTS)
+        return await self.in_one_hop(body)
 
     async def in_one_hop(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
         """One transaction; each statement is its own round trip here."""
@@ -303,6 +311,17 @@ class RunningHold:
             self._connection = None
 
 
+# A connection that broke (the server restarted, the link dropped). A statement it was
+# running may have committed or not; the let-go round run on it is safe to repeat
+# either way (a row already marked is no longer asked for: never sent twice).
+_BROKEN = (
+    asyncpg.InterfaceError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.ConnectionDoesNotExistError,
+    OSError,
+)
+
+
 class _BesideTheWriter:
     """The connection for statements outside the writer's transactions, opened when
     first needed: its own, not the pool's, so that its lock timeout is its own too
@@ -313,27 +332,34 @@ class _BesideTheWriter:
         self._url = url
         self._connection: asyncpg.Connection | None = None
         self._lock = asyncio.Lock()
+        self._closed = False
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[asyncpg.Connection]:
         async with self._lock:
+            if self._closed:
+                raise RuntimeError("the database is closed")
             if self._connection is None or self._connection.is_closed():
-                self._connection = await asyncpg.connect(
-                    self._url, server_settings={"lock_timeout": str(OUTSIDE_LOCK_WAIT_MS)}
-                )
+                self._connection = await self._connect()
             try:
                 yield self._connection
-            except (
-                asyncpg.InterfaceError,
-                asyncpg.PostgresConnectionError,
-                asyncpg.ConnectionDoesNotExistError,
-                OSError,
-            ):
+            except _BROKEN:
                 await self._discard()
                 raise
 
+    async def _connect(self) -> asyncpg.Connection:
+        # Set after connecting, not as a start-up parameter, which a pooler may refuse.
+        connection = await asyncpg.connect(self._url, command_timeout=COMMAND_TIMEOUT_S)
+        try:
+            await connection.execute(f"SET lock_timeout = {OUTSIDE_LOCK_WAIT_MS}")
+        except BaseException:
+            await connection.close()
+            raise
+        return connection
+
     async def close(self) -> None:
         async with self._lock:
+            self._closed = True
             await self._discard()
 
     async def _discard(self) -> None:

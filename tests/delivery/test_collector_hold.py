@@ -117,3 +117,11 @@ async def test_a_collector_someone_else_turned_off_is_left_to_them() -> None:
     hold.hold()
     hold.emptied()
     assert not gc.isenabled()
+
+
+async def test_a_hold_dropped_while_holding_turns_the_collector_back_on() -> None:
+    hold = CollectorHold()
+    hold.hold()
+    assert not gc.isenabled()
+    del hold  # an outbox never stopped, gone with its loop before the timer could fire
+    assert gc.isenabled()

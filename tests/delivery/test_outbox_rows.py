@@ -4,9 +4,12 @@ sends once its lease runs out; what one worker started sending, nobody sends aga
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import timedelta
 from functools import partial
+from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.core.clock import ManualClock
@@ -16,8 +19,9 @@ from bot.delivery import outbox
 from bot.delivery.outbox import OUTBOX_LEASE, Outbox
 from bot.delivery.outgoing import Outgoing
 from bot.flows.context import Services
-from bot.storage import outbox_rows
+from bot.storage import outbox_rows, postgres
 from bot.storage.db import Transaction
+from bot.storage.postgres import PostgresDatabase
 from bot.storage.still_there import StillThere, Target
 from bot.storage.user_data import forget_user
 from bot.storage.users import ensure_user
@@ -232,10 +236,18 @@ async def test_a_round_is_marked_while_a_claim_holds_the_writer(
     [(row_id, _)] = await _rows(services)
     async with services.db.transaction() as tx:
         await tx.execute("UPDATE users SET locale = locale WHERE id = ?", (ana,))  # the writer
-        allowed = await services.db.outside_the_writer(
-            partial(
-                outbox_rows.let_go, asked=[row_id], finished=[], worker=dead.worker, now=clock.now()
-            )
+        # Bounded: a round that waited for the writer would wait here for ever.
+        allowed = await asyncio.wait_for(
+            services.db.outside_the_writer(
+                partial(
+                    outbox_rows.let_go,
+                    asked=[row_id],
+                    finished=[],
+                    worker=dead.worker,
+                    now=clock.now(),
+                )
+            ),
+            timeout=30,
         )
     assert allowed == {row_id}
     assert await _rows(services) == [(row_id, True)]
@@ -296,3 +308,84 @@ async def test_a_round_with_finished_rows_is_one_statement_on_postgresql(
     assert services.db.statements - before == 1
     assert allowed == {following}
     assert await _rows(services) == [(following, True)]
+
+
+@pytest.mark.postgres_only
+async def test_a_round_still_locked_out_after_its_attempts_waits_as_the_writer(
+    services: Services,
+    clock: ManualClock,
+    database_url: str | None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert database_url is not None
+    ana = await _ana(services, clock)
+    dead = await _queued_and_left(
+        services, clock, Outgoing(ANA, Reply("hi"), guard=StillThere(Target.USER, ana))
+    )
+    [(row_id, _)] = await _rows(services)
+    monkeypatch.setattr(postgres, "OUTSIDE_ATTEMPTS", 2)
+    as_the_writer = asyncio.Event()
+    in_one_hop = PostgresDatabase.in_one_hop
+
+    async def noting(self: PostgresDatabase, body: Callable[[Transaction], Any]) -> Any:
+        as_the_writer.set()
+        return await in_one_hop(self, body)
+
+    monkeypatch.setattr(PostgresDatabase, "in_one_hop", noting)
+    other = await asyncpg.connect(database_url)  # another worker's writer, holding the row
+    try:
+        await other.execute("BEGIN")
+        await other.execute("SELECT id FROM outbox WHERE id = $1 FOR UPDATE", row_id)
+        marking = asyncio.create_task(
+            services.db.outside_the_writer(
+                partial(
+                    outbox_rows.let_go,
+                    asked=[row_id],
+                    finished=[],
+                    worker=dead.worker,
+                    now=clock.now(),
+                )
+            )
+        )
+        await asyncio.wait_for(as_the_writer.wait(), timeout=30)
+        await other.execute("COMMIT")
+        assert await asyncio.wait_for(marking, timeout=30) == {row_id}
+    finally:
+        await other.close()
+    assert await _rows(services) == [(row_id, True)]
+
+
+@pytest.mark.postgres_only
+async def test_a_round_after_the_connection_beside_the_writer_broke_opens_a_new_one(
+    services: Services, clock: ManualClock, database_url: str | None
+) -> None:
+    assert database_url is not None
+    ana = await _ana(services, clock)
+    dead = await _queued_and_left(
+        services,
+        clock,
+        Outgoing(ANA, Reply("one"), guard=StillThere(Target.USER, ana)),
+        Outgoing(ANA, Reply("two"), guard=StillThere(Target.USER, ana)),
+    )
+    [(first, _), (second, _)] = await _rows(services)
+
+    def round_for(row_id: int) -> Callable[[Transaction], Any]:
+        return partial(
+            outbox_rows.let_go, asked=[row_id], finished=[], worker=dead.worker, now=clock.now()
+        )
+
+    async def own_pid(tx: Transaction) -> int:
+        row = await tx.fetch_one("SELECT pg_backend_pid() AS pid")
+        assert row is not None
+        return int(row["pid"])
+
+    assert await services.db.outside_the_writer(round_for(first)) == {first}
+    pid = await services.db.outside_the_writer(own_pid)
+    admin = await asyncpg.connect(database_url)
+    try:
+        assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
+    finally:
+        await admin.close()
+    assert await services.db.outside_the_writer(round_for(second)) == {second}
+    assert await services.db.outside_the_writer(own_pid) != pid
+    assert await _rows(services) == [(first, True), (second, True)]

@@ -163,3 +163,46 @@ async def test_a_shape_used_again_after_the_hour_is_marked_so_the_purge_leaves_i
     async with services.db.transaction() as tx:
         assert await outbox_rows.purge_shapes(tx, clock.now() - timedelta(days=1)) == 0
     assert len(adapter.sent) == 3
+
+
+def test_a_reply_echoing_someones_words_is_never_a_shape() -> None:
+    assert shape_of(Reply("Your note: …", buttons=MOODS.with_token("t"), protect=True)) is None
+
+
+async def test_a_protected_reply_is_sealed_for_its_user_not_shared(
+    services: Services, clock: ManualClock
+) -> None:
+    users = await _users(services, clock)
+    dead = outbox_for(services, clock, {"test": RecordingAdapter()}, sleep=Sleeps())
+    await dead.start()
+    await dead.stop()
+    protected = Reply("Your note: …", buttons=MOODS.with_token("t"), protect=True)
+    await dead.enqueue(Outgoing(ANA, protected, guard=StillThere(Target.USER, users[ANA])))
+    row = await services.db.fetch_one("SELECT reply, shape_id, sealed_for_user FROM outbox")
+    assert row is not None
+    assert (row["reply"], row["shape_id"]) == (None, None)
+    assert row["sealed_for_user"] is not None
+    assert await services.db.fetch_all("SELECT id FROM outbox_shapes") == []
+
+
+async def test_a_row_whose_shape_is_gone_is_dropped_unsent_when_taken_over(
+    services: Services, clock: ManualClock
+) -> None:
+    users = await _users(services, clock)
+    dead = outbox_for(services, clock, {"test": RecordingAdapter()}, sleep=Sleeps())
+    await dead.start()
+    await dead.stop()
+    await dead.enqueue(Outgoing(ANA, checkin("a"), guard=StillThere(Target.USER, users[ANA])))
+    async with services.db.transaction() as tx:
+        await tx.execute("DELETE FROM outbox_shapes")
+    adapter = RecordingAdapter()
+    other = outbox_for(services, clock, {adapter.platform: adapter}, sleep=Sleeps())
+    await other.start()
+    try:
+        clock.advance(OUTBOX_LEASE)
+        assert await other.keep_leases() == 0
+        await other.drain()
+    finally:
+        await other.stop()
+    assert adapter.sent == []
+    assert await services.db.fetch_all("SELECT id FROM outbox") == []

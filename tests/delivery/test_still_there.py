@@ -32,7 +32,7 @@ async def _users(services: Services, clock: ManualClock, count: int) -> list[tup
     return made
 
 
-async def test_one_transaction_lets_go_of_what_is_still_wanted_and_drops_the_rest(
+async def test_one_round_lets_go_of_what_is_still_wanted_and_drops_the_rest(
     services: Services, clock: ManualClock
 ) -> None:
     [(ana, address), (ben, _)] = await _users(services, clock, 2)
@@ -68,7 +68,7 @@ async def test_one_transaction_lets_go_of_what_is_still_wanted_and_drops_the_res
         await forget_user(tx, ben)
     ids = {item.outgoing.guard: item.row_id for item in queued.messages}
     before = services.db.statements
-    allowed = await services.db.in_one_hop(
+    allowed = await services.db.outside_the_writer(  # as the outbox runs it
         partial(
             outbox_rows.let_go,
             asked=list(ids.values()),
@@ -77,7 +77,8 @@ async def test_one_transaction_lets_go_of_what_is_still_wanted_and_drops_the_res
             now=clock.now(),
         )
     )
-    assert services.db.statements - before == 2  # one to mark, one to drop: for all
+    # For all of them: one statement on PostgreSQL, one to mark and one to drop on SQLite.
+    assert services.db.statements - before == (1 if services.db.dialect.writing_with else 2)
     assert allowed == {ids[key] for key, wanted in keys.items() if wanted}
     rows = await services.db.fetch_all("SELECT id, attempt_at FROM outbox ORDER BY id")
     # The unwanted rows are gone; the others are marked attempted, never sent again.
