@@ -316,8 +316,10 @@ class RunningHold:
 # either way (a row already marked is no longer asked for: never sent twice).
 _BROKEN = (
     asyncpg.InterfaceError,
+    asyncpg.InternalClientError,  # e.g. the server's goodbye arrived mid-statement
     asyncpg.PostgresConnectionError,
     asyncpg.ConnectionDoesNotExistError,
+    asyncpg.AdminShutdownError,
     OSError,
 )
 
@@ -344,7 +346,7 @@ class _BesideTheWriter:
             try:
                 yield self._connection
             except _BROKEN:
-                await self._discard()
+                await self._discard(broken=True)
                 raise
 
     async def _connect(self) -> asyncpg.Connection:
@@ -362,11 +364,15 @@ class _BesideTheWriter:
             self._closed = True
             await self._discard()
 
-    async def _discard(self) -> None:
+    async def _discard(self, broken: bool = False) -> None:
         connection, self._connection = self._connection, None
-        if connection is not None and not connection.is_closed():
-            with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
-                await connection.close(timeout=5)
+        if connection is None or connection.is_closed():
+            return
+        if broken:  # nothing to say goodbye over
+            connection.terminate()
+            return
+        with contextlib.suppress(asyncpg.PostgresError, *_BROKEN):
+            await connection.close(timeout=5)
 
 
 async def _rollback(connection: asyncpg.Connection) -> None:
