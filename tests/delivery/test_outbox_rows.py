@@ -4,7 +4,7 @@ sends once its lease runs out; what one worker started sending, nobody sends aga
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -25,7 +25,7 @@ from bot.storage.postgres import PostgresDatabase
 from bot.storage.still_there import StillThere, Target
 from bot.storage.user_data import forget_user
 from bot.storage.users import ensure_user
-from tests.helpers.outboxes import outbox_for
+from tests.helpers.outboxes import outbox_for, queued_and_left
 from tests.helpers.recording_adapter import RecordingAdapter
 from tests.helpers.waiting import until
 from tests.helpers.world import Sleeps
@@ -43,23 +43,22 @@ def _worker(services: Services, clock: ManualClock, adapter: RecordingAdapter) -
     return outbox_for(services, clock, {adapter.platform: adapter}, sleep=Sleeps())
 
 
+def _round(
+    dead: Outbox, clock: ManualClock, asked: list[int], finished: tuple[int, ...] = ()
+) -> Callable[[Transaction], Coroutine[Any, Any, set[int]]]:
+    """One let-go round of `dead`'s rows, as its outbox would run it."""
+    return partial(
+        outbox_rows.let_go,
+        asked=asked,
+        finished=list(finished),
+        worker=dead.worker,
+        now=clock.now(),
+    )
+
+
 async def _rows(services: Services) -> list[tuple[int, bool]]:
     rows = await services.db.fetch_all("SELECT id, attempt_at FROM outbox ORDER BY id")
     return [(row["id"], row["attempt_at"] is not None) for row in rows]
-
-
-async def _queued_and_left(
-    services: Services,
-    clock: ManualClock,
-    *messages: Outgoing,
-    adapter: RecordingAdapter | None = None,
-) -> Outbox:
-    """A worker that persisted `messages` and stopped before sending any."""
-    dead = _worker(services, clock, adapter or RecordingAdapter())
-    await dead.start()
-    await dead.stop()  # its senders are gone; what it queues now stays queued
-    await dead.enqueue(*messages)
-    return dead
 
 
 async def test_another_worker_sends_what_a_dead_one_claimed_once_its_lease_ran_out(
@@ -67,9 +66,7 @@ async def test_another_worker_sends_what_a_dead_one_claimed_once_its_lease_ran_o
 ) -> None:
     ana = await _ana(services, clock)
     reply = Reply("Hi", buttons=((Button("Yes", "c:tok:1"), Button("No", "c:tok:2")),))
-    await _queued_and_left(
-        services, clock, Outgoing(ANA, reply, guard=StillThere(Target.USER, ana))
-    )
+    await queued_and_left(services, clock, Outgoing(ANA, reply, guard=StillThere(Target.USER, ana)))
     adapter = RecordingAdapter()
     other = _worker(services, clock, adapter)
     await other.start()
@@ -88,7 +85,7 @@ async def test_a_lone_worker_sends_what_its_previous_run_left_as_it_starts(
     services: Services, clock: ManualClock
 ) -> None:
     ana = await _ana(services, clock)
-    await _queued_and_left(
+    await queued_and_left(
         services, clock, Outgoing(ANA, Reply("left"), guard=StillThere(Target.USER, ana))
     )
     adapter = RecordingAdapter()
@@ -108,7 +105,7 @@ async def test_a_row_whose_attempt_started_is_never_sent_again(
     services: Services, clock: ManualClock
 ) -> None:
     ana = await _ana(services, clock)
-    await _queued_and_left(
+    await queued_and_left(
         services, clock, Outgoing(ANA, Reply("on the wire"), guard=StillThere(Target.USER, ana))
     )
     async with services.db.transaction() as tx:  # as the request went out, the worker died
@@ -133,7 +130,7 @@ async def test_a_worker_that_lost_its_lease_sends_nothing_the_new_holder_sends_i
     when it is about to send: one of the two sends it, never both."""
     ana = await _ana(services, clock)
     late = RecordingAdapter()
-    slow = await _queued_and_left(
+    slow = await queued_and_left(
         services,
         clock,
         Outgoing(ANA, Reply("once"), guard=StillThere(Target.USER, ana)),
@@ -158,7 +155,7 @@ async def test_forget_deletes_what_waits_for_the_user_and_mydata_counts_it(
     services: Services, clock: ManualClock
 ) -> None:
     ana = await _ana(services, clock)
-    await _queued_and_left(
+    await queued_and_left(
         services,
         clock,
         Outgoing(ANA, Reply("for ana"), guard=StillThere(Target.USER, ana)),
@@ -184,7 +181,7 @@ async def test_a_reminders_own_words_wait_sealed_and_go_out_as_written(
             (GROUP.chat_id,),
         )
     words = "Our circle meets at eight, bring tea"
-    await _queued_and_left(
+    await queued_and_left(
         services, clock, Outgoing(GROUP, Reply(words), guard=reminder, own_words=True)
     )
     stored = await services.db.fetch_one("SELECT reply, sealed_for_reminder FROM outbox")
@@ -208,7 +205,7 @@ async def test_everything_a_dead_worker_left_is_taken_over_chunk_by_chunk(
     monkeypatch.setattr(outbox, "TAKE_OVER_CHUNK", 2)
     ana = await _ana(services, clock)
     texts = [f"message {n}" for n in range(5)]
-    await _queued_and_left(
+    await queued_and_left(
         services,
         clock,
         *(Outgoing(ANA, Reply(text), guard=StillThere(Target.USER, ana)) for text in texts),
@@ -230,7 +227,7 @@ async def test_a_round_is_marked_while_a_claim_holds_the_writer(
     services: Services, clock: ManualClock
 ) -> None:
     ana = await _ana(services, clock)
-    dead = await _queued_and_left(
+    dead = await queued_and_left(
         services, clock, Outgoing(ANA, Reply("hi"), guard=StillThere(Target.USER, ana))
     )
     [(row_id, _)] = await _rows(services)
@@ -238,15 +235,7 @@ async def test_a_round_is_marked_while_a_claim_holds_the_writer(
         await tx.execute("UPDATE users SET locale = locale WHERE id = ?", (ana,))  # the writer
         # Bounded: a round that waited for the writer would wait here for ever.
         allowed = await asyncio.wait_for(
-            services.db.outside_the_writer(
-                partial(
-                    outbox_rows.let_go,
-                    asked=[row_id],
-                    finished=[],
-                    worker=dead.worker,
-                    now=clock.now(),
-                )
-            ),
+            services.db.outside_the_writer(_round(dead, clock, [row_id])),
             timeout=30,
         )
     assert allowed == {row_id}
@@ -258,7 +247,7 @@ async def test_a_round_gives_way_to_a_writer_holding_its_row_then_goes_ahead(
     services: Services, clock: ManualClock
 ) -> None:
     ana = await _ana(services, clock)
-    dead = await _queued_and_left(
+    dead = await queued_and_left(
         services, clock, Outgoing(ANA, Reply("hi"), guard=StillThere(Target.USER, ana))
     )
     [(row_id, _)] = await _rows(services)
@@ -286,7 +275,7 @@ async def test_a_round_with_finished_rows_is_one_statement_on_postgresql(
     services: Services, clock: ManualClock
 ) -> None:
     ana = await _ana(services, clock)
-    dead = await _queued_and_left(
+    dead = await queued_and_left(
         services,
         clock,
         Outgoing(ANA, Reply("sent"), guard=StillThere(Target.USER, ana)),
@@ -296,15 +285,7 @@ async def test_a_round_with_finished_rows_is_one_statement_on_postgresql(
     async with services.db.transaction() as tx:
         await tx.execute("UPDATE outbox SET attempt_at = ? WHERE id = ?", (1, sent))
     before = services.db.statements
-    allowed = await services.db.outside_the_writer(
-        partial(
-            outbox_rows.let_go,
-            asked=[following],
-            finished=[sent],
-            worker=dead.worker,
-            now=clock.now(),
-        )
-    )
+    allowed = await services.db.outside_the_writer(_round(dead, clock, [following], (sent,)))
     assert services.db.statements - before == 1
     assert allowed == {following}
     assert await _rows(services) == [(following, True)]
@@ -319,7 +300,7 @@ async def test_a_round_still_locked_out_after_its_attempts_waits_as_the_writer(
 ) -> None:
     assert database_url is not None
     ana = await _ana(services, clock)
-    dead = await _queued_and_left(
+    dead = await queued_and_left(
         services, clock, Outgoing(ANA, Reply("hi"), guard=StillThere(Target.USER, ana))
     )
     [(row_id, _)] = await _rows(services)
@@ -336,17 +317,7 @@ async def test_a_round_still_locked_out_after_its_attempts_waits_as_the_writer(
     try:
         await other.execute("BEGIN")
         await other.execute("SELECT id FROM outbox WHERE id = $1 FOR UPDATE", row_id)
-        marking = asyncio.create_task(
-            services.db.outside_the_writer(
-                partial(
-                    outbox_rows.let_go,
-                    asked=[row_id],
-                    finished=[],
-                    worker=dead.worker,
-                    now=clock.now(),
-                )
-            )
-        )
+        marking = asyncio.create_task(services.db.outside_the_writer(_round(dead, clock, [row_id])))
         await asyncio.wait_for(as_the_writer.wait(), timeout=30)
         await other.execute("COMMIT")
         assert await asyncio.wait_for(marking, timeout=30) == {row_id}
@@ -361,7 +332,7 @@ async def test_a_round_after_the_connection_beside_the_writer_broke_opens_a_new_
 ) -> None:
     assert database_url is not None
     ana = await _ana(services, clock)
-    dead = await _queued_and_left(
+    dead = await queued_and_left(
         services,
         clock,
         Outgoing(ANA, Reply("one"), guard=StillThere(Target.USER, ana)),
@@ -369,23 +340,18 @@ async def test_a_round_after_the_connection_beside_the_writer_broke_opens_a_new_
     )
     [(first, _), (second, _)] = await _rows(services)
 
-    def round_for(row_id: int) -> Callable[[Transaction], Any]:
-        return partial(
-            outbox_rows.let_go, asked=[row_id], finished=[], worker=dead.worker, now=clock.now()
-        )
-
     async def own_pid(tx: Transaction) -> int:
         row = await tx.fetch_one("SELECT pg_backend_pid() AS pid")
         assert row is not None
         return int(row["pid"])
 
-    assert await services.db.outside_the_writer(round_for(first)) == {first}
+    assert await services.db.outside_the_writer(_round(dead, clock, [first])) == {first}
     pid = await services.db.outside_the_writer(own_pid)
     admin = await asyncpg.connect(database_url)
     try:
         assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
     finally:
         await admin.close()
-    assert await services.db.outside_the_writer(round_for(second)) == {second}
+    assert await services.db.outside_the_writer(_round(dead, clock, [second])) == {second}
     assert await services.db.outside_the_writer(own_pid) != pid
     assert await _rows(services) == [(first, True), (second, True)]

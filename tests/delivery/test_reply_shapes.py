@@ -18,7 +18,7 @@ from bot.storage import outbox_rows
 from bot.storage.retention import daily_purge
 from bot.storage.still_there import StillThere, Target
 from bot.storage.users import ensure_user
-from tests.helpers.outboxes import outbox_for
+from tests.helpers.outboxes import outbox_for, queued_and_left
 from tests.helpers.recording_adapter import RecordingAdapter
 from tests.helpers.world import Sleeps
 
@@ -89,10 +89,7 @@ async def test_a_dead_workers_checkins_are_stored_as_one_shape_and_sent_whole_by
         Outgoing(address, checkin(f"token-{name}"), guard=StillThere(Target.USER, users[address]))
         for address, name in ((ANA, "ana"), (BEN, "ben"))
     ]
-    dead = outbox_for(services, clock, {"test": RecordingAdapter()}, sleep=Sleeps())
-    await dead.start()
-    await dead.stop()  # its senders are gone: what it queues now stays queued
-    await dead.enqueue(*messages)
+    await queued_and_left(services, clock, *messages)
     shapes = await services.db.fetch_all("SELECT id FROM outbox_shapes")
     rows = await services.db.fetch_all("SELECT reply, shape_id, fill FROM outbox ORDER BY id")
     assert len(shapes) == 1
@@ -116,10 +113,9 @@ async def test_the_daily_purge_keeps_shapes_in_use_or_used_within_the_day(
     services: Services, clock: ManualClock
 ) -> None:
     users = await _users(services, clock)
-    dead = outbox_for(services, clock, {"test": RecordingAdapter()}, sleep=Sleeps())
-    await dead.start()
-    await dead.stop()
-    await dead.enqueue(Outgoing(ANA, checkin("a"), guard=StillThere(Target.USER, users[ANA])))
+    dead = await queued_and_left(
+        services, clock, Outgoing(ANA, checkin("a"), guard=StillThere(Target.USER, users[ANA]))
+    )
     clock.advance(timedelta(days=2))
     await dead.enqueue(
         Outgoing(BEN, checkin("b", text="Unused"), guard=StillThere(Target.USER, users[BEN]))
@@ -173,11 +169,10 @@ async def test_a_protected_reply_is_sealed_for_its_user_not_shared(
     services: Services, clock: ManualClock
 ) -> None:
     users = await _users(services, clock)
-    dead = outbox_for(services, clock, {"test": RecordingAdapter()}, sleep=Sleeps())
-    await dead.start()
-    await dead.stop()
     protected = Reply("Your note: …", buttons=MOODS.with_token("t"), protect=True)
-    await dead.enqueue(Outgoing(ANA, protected, guard=StillThere(Target.USER, users[ANA])))
+    await queued_and_left(
+        services, clock, Outgoing(ANA, protected, guard=StillThere(Target.USER, users[ANA]))
+    )
     row = await services.db.fetch_one("SELECT reply, shape_id, sealed_for_user FROM outbox")
     assert row is not None
     assert (row["reply"], row["shape_id"]) == (None, None)
@@ -189,10 +184,9 @@ async def test_a_row_whose_shape_is_gone_is_dropped_unsent_when_taken_over(
     services: Services, clock: ManualClock
 ) -> None:
     users = await _users(services, clock)
-    dead = outbox_for(services, clock, {"test": RecordingAdapter()}, sleep=Sleeps())
-    await dead.start()
-    await dead.stop()
-    await dead.enqueue(Outgoing(ANA, checkin("a"), guard=StillThere(Target.USER, users[ANA])))
+    await queued_and_left(
+        services, clock, Outgoing(ANA, checkin("a"), guard=StillThere(Target.USER, users[ANA]))
+    )
     async with services.db.transaction() as tx:
         await tx.execute("DELETE FROM outbox_shapes")
     adapter = RecordingAdapter()

@@ -9,8 +9,10 @@ from typing import Any
 from bot.core.clock import Clock
 from bot.core.platform import Adapter
 from bot.delivery.outbox import Outbox
+from bot.delivery.outgoing import Outgoing
 from bot.engine.due_work import outbox_effects
 from bot.flows.context import Services
+from tests.helpers.recording_adapter import RecordingAdapter
 
 
 def outbox_for(
@@ -25,3 +27,16 @@ def outbox_for(
         cipher=services.cipher,
         **options,
     )
+
+
+async def queued_and_left(
+    services: Services, clock: Clock, *messages: Outgoing, adapter: Adapter | None = None
+) -> Outbox:
+    """A worker that persisted `messages` and stopped before sending any (as one killed
+    would leave them): its rows wait in the table for another to take over."""
+    dead_adapter = adapter or RecordingAdapter()
+    dead = outbox_for(services, clock, {dead_adapter.platform: dead_adapter})
+    await dead.start()
+    await dead.stop()  # its senders are gone; what it queues now stays queued
+    await dead.enqueue(*messages)
+    return dead
