@@ -32,14 +32,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import shutil
 import signal
-import sqlite3
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -57,13 +54,16 @@ from bench.scale_platforms import (
     platform_checks,
     platform_report,
 )
-from bench.scale_workers import COPIED_TABLES, RecordingSends, drop_database
+from bench.scale_workers import (
+    RecordingSends,
+    postgres_copy,
+    postgres_server,
+    scheduled_sending,
+    worker_settings,
+)
 from bot.app import open_services
-from bot.config import Settings
 from bot.core.clock import ManualClock
-from bot.delivery.outbox import OUTBOX_LEASE, Outbox
-from bot.engine.due_work import build_dispatcher, outbox_effects
-from bot.engine.router import Router
+from bot.delivery.outbox import OUTBOX_LEASE
 from bot.storage.crypto import generate_key_text
 
 SECTION = "Scale"
@@ -78,27 +78,6 @@ COMPARED_ROUNDS = 3  # SQLite then PostgreSQL, 1 worker each: the medians are co
 # --- the worker child ----------------------------------------------------------------------
 
 
-def worker_settings(
-    database_url: str | None, sqlite_path: Path | None, key: str, data_dir: Path | None = None
-) -> Settings:
-    """A worker's settings; on PostgreSQL its data folder is `data_dir` (the run's own,
-    removed with it)."""
-    os.environ["STEADY_CONTENT_DIR"] = str(REPO / "content")
-    os.environ["STEADY_ENCRYPTION_KEY"] = key
-    for name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"):
-        os.environ.pop(name, None)
-    if database_url is not None:
-        assert data_dir is not None
-        os.environ["STEADY_DATABASE_URL"] = database_url
-        os.environ["STEADY_DATA_DIR"] = str(data_dir)
-    else:
-        assert sqlite_path is not None
-        os.environ.pop("STEADY_DATABASE_URL", None)
-        os.environ["STEADY_DATA_DIR"] = str(sqlite_path.parent)
-        os.environ["STEADY_DATABASE_PATH"] = str(sqlite_path)
-    return Settings(_env_file=None)
-
-
 async def run_worker(args: argparse.Namespace) -> None:
     """Start, say "ready", tick on "go", say "done"; on "advance", take over and send."""
     settings = worker_settings(args.database_url, args.sqlite, args.key, args.data_dir)
@@ -106,17 +85,9 @@ async def run_worker(args: argparse.Namespace) -> None:
     adapter = RecordingSends(args.send_delay)
     started = time.perf_counter()
     async with open_services(settings, clock) as services:
-        router = Router(services)
-        outbox = Outbox(
-            services.db,
-            clock,
-            {adapter.platform: adapter},
-            metrics=services.metrics,
-            effects=outbox_effects(services),
-            cipher=services.cipher,
-            sole_worker=args.database_url is None,
+        outbox, dispatcher = scheduled_sending(
+            services, clock, adapter, sole_worker=args.database_url is None
         )
-        dispatcher = build_dispatcher(services, router.checkin, router.pause, outbox)
         await outbox.start()
         print(f"ready {time.perf_counter() - started:.6f}", flush=True)
         lines = asyncio.StreamReader()
@@ -172,9 +143,9 @@ class Worker:
 async def start_worker(target: Target, send_delay: float = 0.0) -> Worker:
     command = [sys.executable, "-m", "bench.scale", "--worker", "--key", target.key]
     command += [f"--send-delay={send_delay}"]
+    command += ["--data-dir", tempfile.mkdtemp(prefix="worker-", dir=target.folder)]
     if target.database_url is not None:
-        data_dir = Path(tempfile.mkdtemp(prefix="worker-", dir=target.folder))
-        command += ["--database-url", target.database_url, "--data-dir", str(data_dir)]
+        command += ["--database-url", target.database_url]
     else:
         command += ["--sqlite", str(target.sqlite_path)]
     process = await asyncio.create_subprocess_exec(
@@ -296,40 +267,6 @@ async def kill_mid_dispatch(target: Target) -> Kill:
     )
 
 
-async def copy_into_postgres(sqlite_path: Path, server: str, key: str, folder: Path) -> Target:
-    """A new PostgreSQL database migrated by the bot, holding the SQLite file's users
-    and slots."""
-    name = f"steady_scale_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(server)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    url = server.rsplit("/", 1)[0] + f"/{name}"
-    target = Target(key=key, folder=folder, database_url=url)
-    settings = worker_settings(url, None, key, Path(tempfile.mkdtemp(dir=folder)))
-    async with open_services(settings, ManualClock(PLANNED_AT)):
-        pass  # migrated, and the key check written
-    source = sqlite3.connect(sqlite_path)
-    connection = await asyncpg.connect(url)
-    try:
-        for table in COPIED_TABLES:
-            cursor = source.execute(f"SELECT * FROM {table}")
-            columns = [column[0] for column in cursor.description]
-            await connection.copy_records_to_table(
-                table, records=cursor.fetchall(), columns=columns
-            )
-            await connection.execute(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                f" (SELECT MAX(id) FROM {table}))"
-            )
-        await connection.execute("ANALYZE")
-    finally:
-        await connection.close()
-        source.close()
-    return target
-
-
 @dataclass
 class Figures:
     # SQLite's and PostgreSQL's 1-worker median runs of `compared`, then PostgreSQL with
@@ -352,18 +289,12 @@ async def run_all(server: str, folder: Path) -> Figures:
     ]
     runs = [_median(run for run, _ in compared), _median(run for _, run in compared)]
     for workers in (2, 4):
-        target = await copy_into_postgres(template, server, key, folder)
-        assert target.database_url is not None
-        try:
-            runs.append(await dispatch(target, workers, "PostgreSQL"))
-        finally:
-            await drop_database(server, target.database_url)
-    target = await copy_into_postgres(template, server, key, folder)
-    assert target.database_url is not None
-    try:
-        kill = await kill_mid_dispatch(target)
-    finally:
-        await drop_database(server, target.database_url)
+        async with postgres_copy(template, server, key, _data_dir(folder)) as url:
+            runs.append(
+                await dispatch(Target(key, folder, database_url=url), workers, "PostgreSQL")
+            )
+    async with postgres_copy(template, server, key, _data_dir(folder)) as url:
+        kill = await kill_mid_dispatch(Target(key, folder, database_url=url))
     for part in ("memory", "platforms"):
         (folder / part).mkdir()
     memory = await measure_memory(server, folder / "memory")
@@ -380,13 +311,13 @@ async def compare_once(
     sqlite_copy.parent.mkdir(parents=True)
     shutil.copy(template, sqlite_copy)
     on_sqlite = await dispatch(Target(key, folder, sqlite_path=sqlite_copy), 1, "SQLite")
-    target = await copy_into_postgres(template, server, key, folder)
-    assert target.database_url is not None
-    try:
-        on_postgres = await dispatch(target, 1, "PostgreSQL")
-    finally:
-        await drop_database(server, target.database_url)
+    async with postgres_copy(template, server, key, _data_dir(folder)) as url:
+        on_postgres = await dispatch(Target(key, folder, database_url=url), 1, "PostgreSQL")
     return on_sqlite, on_postgres
+
+
+def _data_dir(folder: Path) -> Path:
+    return Path(tempfile.mkdtemp(prefix="copy-", dir=folder))
 
 
 def _median(runs: Iterable[Dispatch]) -> Dispatch:
@@ -513,9 +444,7 @@ def main(argv: Sequence[str]) -> int:
     if args.worker:
         asyncio.run(run_worker(args))
         return 0
-    server = os.environ.get("STEADY_BENCH_POSTGRES_URL") or os.environ.get(
-        "STEADY_TEST_POSTGRES_URL"
-    )
+    server = postgres_server()
     if not server:
         print("set STEADY_BENCH_POSTGRES_URL to a PostgreSQL server to use", file=sys.stderr)
         return 2

@@ -30,15 +30,12 @@ import functools
 import gc
 import json
 import math
-import os
 import shutil
-import sqlite3
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -46,13 +43,15 @@ import asyncpg
 
 from bench.common import REPO, Check, shown_command
 from bench.dispatch import DUE_AT, MB, PLANNED_AT, prepare_database
-from bench.scale_workers import COPIED_TABLES, RecordingSends, drop_database
+from bench.scale_workers import (
+    RecordingSends,
+    postgres_copy,
+    postgres_server,
+    scheduled_sending,
+    worker_settings,
+)
 from bot.app import open_services
-from bot.config import Settings
 from bot.core.clock import ManualClock
-from bot.delivery.outbox import Outbox
-from bot.engine.due_work import build_dispatcher, outbox_effects
-from bot.engine.router import Router
 from bot.storage.crypto import generate_key_text
 from bot.storage.db import Database
 from bot.storage.queries import to_epoch
@@ -65,7 +64,6 @@ DUE = 5_000
 TARGET_RATIO = 1.10
 BACKENDS = ("SQLite", "PostgreSQL")
 WORKER_TIMEOUT_S = 120.0  # a guard against a hung child, never a wait for it to be ready
-DATABASE_PREFIX = "steady_memory_"
 
 
 # --- what a worker measures ----------------------------------------------------------------
@@ -121,47 +119,19 @@ class Reading:
 # --- the worker child ----------------------------------------------------------------------
 
 
-def worker_settings(
-    database_url: str | None, sqlite_path: Path | None, data_dir: Path, key: str
-) -> Settings:
-    """As bench/scale.py's workers are set up, with the data folder given by the parent
-    (inside its temporary folder, removed with it)."""
-    os.environ["STEADY_CONTENT_DIR"] = str(REPO / "content")
-    os.environ["STEADY_ENCRYPTION_KEY"] = key
-    os.environ["STEADY_DATA_DIR"] = str(data_dir)
-    for name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"):
-        os.environ.pop(name, None)
-    if database_url is not None:
-        os.environ["STEADY_DATABASE_URL"] = database_url
-        os.environ.pop("STEADY_DATABASE_PATH", None)
-    else:
-        assert sqlite_path is not None
-        os.environ.pop("STEADY_DATABASE_URL", None)
-        os.environ["STEADY_DATABASE_PATH"] = str(sqlite_path)
-    return Settings(_env_file=None)
-
-
 def report_line(kind: str, **values: object) -> None:
     print(f"{kind} {json.dumps(values)}", flush=True)
 
 
 async def run_worker(args: argparse.Namespace) -> None:
     """Start as bench/scale.py's worker does, read; tick at the due minute, drain, read."""
-    settings = worker_settings(args.database_url, args.sqlite, args.data_dir, args.key)
+    settings = worker_settings(args.database_url, args.sqlite, args.key, args.data_dir)
     clock = ManualClock(PLANNED_AT)
     adapter = RecordingSends(0.0)  # prints "sent <user>" for each: the parent counts them
     async with open_services(settings, clock) as services:
-        router = Router(services)
-        outbox = Outbox(
-            services.db,
-            clock,
-            {adapter.platform: adapter},
-            metrics=services.metrics,
-            effects=outbox_effects(services),
-            cipher=services.cipher,
-            sole_worker=args.database_url is None,
+        outbox, dispatcher = scheduled_sending(
+            services, clock, adapter, sole_worker=args.database_url is None
         )
-        dispatcher = build_dispatcher(services, router.checkin, router.pause, outbox)
         await outbox.start()
         try:
             cache = await sqlite_cache_kib(services.db) if args.database_url is None else None
@@ -203,52 +173,6 @@ class Target:
     users: int
     sqlite_path: Path | None = None
     database_url: str | None = None
-
-
-@contextlib.asynccontextmanager
-async def postgres_copy(
-    sqlite_path: Path, server: str, key: str, users: int, data_dir: Path
-) -> AsyncIterator[Target]:
-    """A fresh PostgreSQL database holding the SQLite file's users and slots, as
-    bench/scale.py's copy_into_postgres makes it; dropped on leaving, even on failure.
-
-    Not copy_into_postgres itself: it names its database only once the copy succeeded,
-    so a copy that failed half-way would leave the database behind.
-    """
-    name = f"{DATABASE_PREFIX}{uuid.uuid4().hex[:12]}"
-    url = server.rsplit("/", 1)[0] + f"/{name}"
-    admin = await asyncpg.connect(server)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    try:
-        settings = worker_settings(url, None, data_dir, key)
-        async with open_services(settings, ManualClock(PLANNED_AT)):
-            pass  # migrated, and the key check written
-        await copy_rows(sqlite_path, url)
-        yield Target("PostgreSQL", users, database_url=url)
-    finally:
-        await drop_database(server, url)
-
-
-async def copy_rows(sqlite_path: Path, url: str) -> None:
-    source = sqlite3.connect(sqlite_path)
-    connection = await asyncpg.connect(url)
-    try:
-        for table in COPIED_TABLES:
-            cursor = source.execute(f"SELECT * FROM {table}")
-            columns = [column[0] for column in cursor.description]
-            # The cursor streams: a million rows are never all in the parent at once.
-            await connection.copy_records_to_table(table, records=cursor, columns=columns)
-            await connection.execute(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                f" (SELECT MAX(id) FROM {table}))"
-            )
-        await connection.execute("ANALYZE")
-    finally:
-        await connection.close()
-        source.close()
 
 
 async def database_size_mb(target: Target, due: int) -> float:
@@ -385,8 +309,9 @@ async def measure(server: str, folder: Path, sizes: Sizes) -> MemoryFigures:
         print(f"preparing {users:,} users, {sizes.due:,} due …", file=sys.stderr)
         prepare_s[users] = (await prepare_database(sqlite_path, users, sizes.due)).seconds
         print(f"copying {users:,} users into PostgreSQL …", file=sys.stderr)
-        async with postgres_copy(sqlite_path, server, key, users, data_dir) as postgres:
+        async with postgres_copy(sqlite_path, server, key, data_dir) as url:
             # The copy is taken before the SQLite run uses up the file's due slots.
+            postgres = Target("PostgreSQL", users, database_url=url)
             for target in (Target("SQLite", users, sqlite_path=sqlite_path), postgres):
                 print(f"worker on {target.backend}, {users:,} users …", file=sys.stderr)
                 runs.append(await run_one_worker(target, key, sizes.due, data_dir))
@@ -502,9 +427,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.worker:
         asyncio.run(run_worker(args))
         return 0
-    server = os.environ.get("STEADY_BENCH_POSTGRES_URL") or os.environ.get(
-        "STEADY_TEST_POSTGRES_URL"
-    )
+    server = postgres_server()
     if not server:
         print("set STEADY_BENCH_POSTGRES_URL to a PostgreSQL server to use", file=sys.stderr)
         return 2

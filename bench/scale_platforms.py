@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import os
 import secrets
 import shutil
 import signal
@@ -50,10 +49,8 @@ import socket
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -64,6 +61,7 @@ import asyncpg
 import httpx
 
 from bench.common import REPO, Check, percentile
+from bench.scale_workers import postgres_server
 from bench.telegram_roundtrip import (
     DISTURBED_SHARE,
     SEED,
@@ -84,7 +82,7 @@ from bench.telegram_roundtrip import (
 )
 from bot.storage.crypto import generate_key_text
 from tests.fakes.telegram_api import FakeTelegram
-from tests.helpers.postgres import with_database
+from tests.helpers.postgres_server import scratch_database
 from tests.helpers.processes import steady_environment
 
 T = TypeVar("T")
@@ -279,27 +277,6 @@ def serve_as_worker() -> int:
 # --- databases ------------------------------------------------------------------------------
 
 
-async def on_server(server: str, sql: str) -> None:
-    admin = await asyncpg.connect(server)
-    try:
-        await admin.execute(sql)
-    finally:
-        await admin.close()
-
-
-@asynccontextmanager
-async def fresh_database(server: str) -> AsyncIterator[str]:
-    """A new, empty database on `server` (the first worker migrates it), dropped after
-    with whatever is still connected to it. (bench/scale.py's own are not imported: it
-    is to import this module.)"""
-    name = f"steady_platforms_{uuid.uuid4().hex[:12]}"
-    await on_server(server, f'CREATE DATABASE "{name}"')
-    try:
-        yield with_database(server, name)
-    finally:
-        await on_server(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 async def count_postgres_checkins(url: str) -> int:
     connection = await asyncpg.connect(url)
     try:
@@ -441,7 +418,7 @@ async def round_trip(
 async def round_trips(server: str, folder: Path, users: int) -> list[RoundTrip]:
     workload = workload_of(users)
     found = [await round_trip("SQLite", None, folder, workload)]
-    async with fresh_database(server) as url:
+    async with scratch_database(server) as url:
         found.append(await round_trip("PostgreSQL", url, folder, workload))
     return found
 
@@ -582,7 +559,7 @@ async def start_webhook_workers(
 
 async def webhook_stream(server: str, folder: Path, count: int, workload: Workload) -> Stream:
     plans = workload.crowd
-    async with fresh_database(server) as url, BalancedTelegram() as tg:
+    async with scratch_database(server) as url, BalancedTelegram() as tg:
         expectations = expecting(tg)
         workers = await start_webhook_workers(tg, count, url, folder)
         try:
@@ -686,7 +663,7 @@ async def kill_the_poller(tg: FakeTelegram, leader: Worker, survivor: Worker) ->
 
 async def take_over(server: str, folder: Path) -> TakeOver:
     before, _, after = TAKE_OVER_CHATS
-    async with fresh_database(server) as url, FakeTelegram() as tg:
+    async with scratch_database(server) as url, FakeTelegram() as tg:
         settings = telegram_settings(tg) | database_settings(url, generate_key_text())
         workers: list[Worker] = []
         try:
@@ -953,9 +930,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.worker:
         return serve_as_worker()
-    server = os.environ.get("STEADY_BENCH_POSTGRES_URL") or os.environ.get(
-        "STEADY_TEST_POSTGRES_URL"
-    )
+    server = postgres_server()
     if not server:
         print("set STEADY_BENCH_POSTGRES_URL to a PostgreSQL server to use", file=sys.stderr)
         return 2
