@@ -576,6 +576,18 @@ class Msg(StrEnum):
     HOURS_DAILY = "hours.daily"
     HOURS_VARY = "hours.vary"
 
+    # Typed answers and no dead ends (content/<locale>/messages_answers.yaml): a refusal
+    # that shows its choices again, a yes or a no that is not a place, a code confirmed by
+    # name, a country that disagrees with the time zone, a welcome before /start.
+    USE_BUTTONS_BELOW = "answers.use_buttons_below"
+    NOT_A_PLACE = "answers.not_a_place"
+    COUNTRY_CODE_CONFIRM = "answers.country_code_confirm"
+    COUNTRY_ZONE_MISMATCH = "answers.country_zone_mismatch"
+    ZONE_COUNTRY_MISMATCH = "answers.zone_country_mismatch"
+    MISMATCH_BOTH = "answers.mismatch_both"
+    MISMATCH_KEPT = "answers.mismatch_kept"
+    ZONE_SAVED = "answers.zone_saved"
+
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.REMINDER_HELP: frozenset({"themes"}),
@@ -673,6 +685,12 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.DATES_YOUR_WORDS: frozenset({"label"}),
     Msg.DATES_NO_SUCH_DAY: frozenset({"month", "last"}),
     Msg.DATES_DATE_KEPT: frozenset({"date"}),
+    # Typed answers and no dead ends
+    Msg.COUNTRY_CODE_CONFIRM: frozenset({"country"}),
+    Msg.COUNTRY_ZONE_MISMATCH: frozenset({"country", "zone_country"}),
+    Msg.ZONE_COUNTRY_MISMATCH: frozenset({"country", "zone_country"}),
+    Msg.MISMATCH_KEPT: frozenset({"country"}),
+    Msg.ZONE_SAVED: frozenset({"place"}),
 }
 
 

@@ -3,6 +3,9 @@
 /start ──▶ timezone ──(a place)──▶ tzconfirm ──[yes]──▶ time ──(a time)──▶ country ──▶ (left)
              │  └─(several)──▶ tzpick ──[a place]──┘ │ [no]──▶ timezone   [suggested|other|skip]
              │ unknown: explain, stay                └─(a time typed instead: yes, and that time)
+                                                                            │ (not the zone's)
+                                                         (left) ◀──[either|both]── mismatch
+                                                   tzconfirm ◀──[the country's zone]──┘
 
 When the app's language picked a locale other than the default, one question comes
 first: "Español / English", each button in its own language. The welcome and everything
@@ -20,7 +23,7 @@ from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import END, Choice, FlowContext, Next, Outcome
-from bot.flows.country import answer_country, ask_country
+from bot.flows.country import CountrySteps, answer_country, answer_mismatch, ask_country
 from bot.flows.language import language_rows, offers_language, save_language
 from bot.flows.names import FlowName
 from bot.flows.parsing.times import ClockStyle, read_time
@@ -33,6 +36,7 @@ from bot.flows.zone_question import (
     again,
     answer_zone,
     confirmed_zone,
+    local_place_name,
     picked_zone,
 )
 from bot.scheduling.planner import reschedule_user
@@ -47,10 +51,14 @@ class OnboardingStep(StrEnum):
     TZCONFIRM = "tzconfirm"
     TIME = "time"
     COUNTRY = "country"
+    MISMATCH = "mismatch"
 
 
 _ZONE_STEPS = ZoneSteps(
     ask=OnboardingStep.TIMEZONE, pick=OnboardingStep.TZPICK, confirm=OnboardingStep.TZCONFIRM
+)
+_COUNTRY_STEPS = CountrySteps(
+    ask=OnboardingStep.COUNTRY, mismatch=OnboardingStep.MISMATCH, zone=_ZONE_STEPS
 )
 
 
@@ -81,6 +89,8 @@ class Onboarding(Flow):
                 other_choice=self._country,  # the suggested country, or one typed
                 text_as_choice=True,
             ),
+            # The buttons name the two countries, built when asked.
+            OnboardingStep.MISMATCH: Step(other_choice=self._mismatch),
         })  # fmt: skip
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
@@ -124,6 +134,12 @@ class Onboarding(Flow):
         if zone is None:
             return again(_ZONE_STEPS)
         await self._save_zone(ctx, zone)
+        user = await ctx.ensure_user()
+        if user.onboarded_at is not None:  # the zone asked again, for the country chosen
+            async with ctx.db.transaction() as tx:
+                await reschedule_user(tx, user.id, ctx.now())
+            saved = ctx.reply(Msg.ZONE_SAVED, place=local_place_name(ctx, zone))
+            return Next(END, before=[saved])
         return Next(OnboardingStep.TIME)
 
     async def _confirm_typed(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
@@ -156,7 +172,11 @@ class Onboarding(Flow):
         return [done, await ask_country(self, ctx, OnboardingStep.COUNTRY)]
 
     async def _country(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        code, replies = await answer_country(ctx, value)
-        if code is not None or value == "skip":
-            return Next(END, before=replies)
-        return replies
+        return await answer_country(ctx, _COUNTRY_STEPS, value, _finished)
+
+    async def _mismatch(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await answer_mismatch(self, ctx, _COUNTRY_STEPS, position, value, _finished)
+
+
+async def _finished(ctx: FlowContext, replies: list[Reply]) -> Outcome:
+    return Next(END, before=replies)

@@ -33,7 +33,14 @@ from bot.content_pack.plurals import babel_locale
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Rows, Step, leading
 from bot.flows.context import END, Choice, FlowContext, Next, Outcome
-from bot.flows.country import answer_country, ask_country, display_name
+from bot.flows.country import (
+    CountrySteps,
+    answer_country,
+    answer_mismatch,
+    ask_country,
+    display_name,
+    mismatch_question,
+)
 from bot.flows.language import language_rows, save_language
 from bot.flows.names import FlowName
 from bot.flows.parsing.days import read_days
@@ -71,10 +78,14 @@ class SettingsStep(StrEnum):
     COUNTRY = "country"
     KEEP = "keep"
     LANGUAGE = "language"
+    MISMATCH = "mismatch"
 
 
 _ZONE_STEPS = ZoneSteps(
     ask=SettingsStep.TIMEZONE, pick=SettingsStep.TZPICK, confirm=SettingsStep.TZCONFIRM
+)
+_COUNTRY_STEPS = CountrySteps(
+    ask=SettingsStep.COUNTRY, mismatch=SettingsStep.MISMATCH, zone=_ZONE_STEPS
 )
 _PAUSES = ((Choice("1", Msg.PAUSE_1), Choice("3", Msg.PAUSE_3), Choice("7", Msg.PAUSE_7)),)
 
@@ -159,6 +170,8 @@ class Settings(Flow):
                 other_choice=self._country,  # the suggested country, or one typed
                 text_as_choice=True,
             ),
+            # The buttons name the two countries, built when asked.
+            SettingsStep.MISMATCH: Step(other_choice=self._mismatch),
             # No "First," as in onboarding.
             SettingsStep.TIMEZONE: Step(asks=Msg.SETTINGS_ASK_TIMEZONE, on_typed=self._timezone),
             SettingsStep.TZPICK: Step(
@@ -301,7 +314,12 @@ class Settings(Flow):
         async def change(tx: Transaction, user: User) -> None:
             await users.set_timezone(tx, user.id, timezone)
 
-        return await self._apply(ctx, change)
+        menu = await self._apply(ctx, change)
+        user = await ctx.ensure_user()
+        if user.country is None:
+            return menu
+        mismatch = mismatch_question(ctx, _COUNTRY_STEPS, user.country, timezone, False)
+        return menu if mismatch is None else replace(mismatch, before=menu.before)
 
     async def _times(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         readings, style = read_times(text)
@@ -384,9 +402,12 @@ class Settings(Flow):
         return replies
 
     async def _country(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        code, replies = await answer_country(ctx, value)
-        if code is None and value != "skip":
-            return replies
+        return await answer_country(ctx, _COUNTRY_STEPS, value, self._back_to_menu)
+
+    async def _mismatch(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await answer_mismatch(self, ctx, _COUNTRY_STEPS, position, value, self._back_to_menu)
+
+    async def _back_to_menu(self, ctx: FlowContext, replies: list[Reply]) -> Outcome:
         return replace(await self._menu(ctx), before=replies)
 
     async def _stop_or_resume(self, ctx: FlowContext, user: User, stop: bool) -> list[Reply]:

@@ -20,7 +20,16 @@ from bot.content_pack.plurals import babel_locale
 from bot.core.replies import Reply
 from bot.flows.base import Flow
 from bot.flows.context import Choice, FlowContext, Next
-from bot.flows.parsing.zones import ZoneGuess, is_zone, local_time, place_name, read_zone
+from bot.flows.parsing.answers import is_yes_or_no
+from bot.flows.parsing.zones import (
+    ZoneGuess,
+    country_zones,
+    distinct,
+    is_zone,
+    local_time,
+    place_name,
+    read_zone,
+)
 from bot.storage.flow_positions import FlowPosition
 
 YES, AGAIN = "yes", "again"
@@ -37,7 +46,10 @@ class ZoneSteps:
 
 
 async def answer_zone(flow: Flow, ctx: FlowContext, steps: ZoneSteps, text: str) -> list[Reply]:
-    """Typed text at any of the three steps: read it as a place, a zone, or an offset."""
+    """Typed text at any of the three steps: read it as a place, a zone, or an offset.
+    A yes or a no is none of them ("sí" is not Slovenia's code)."""
+    if is_yes_or_no(ctx.services.content, text):
+        return [ctx.reply(Msg.NOT_A_PLACE)]
     guess = read_zone(text, ctx.now())
     if guess is None:
         return [ctx.reply(Msg.BAD_TIMEZONE)]
@@ -48,7 +60,7 @@ async def answer_zone(flow: Flow, ctx: FlowContext, steps: ZoneSteps, text: str)
 
 async def confirm_zone(flow: Flow, ctx: FlowContext, steps: ZoneSteps, zone: str) -> Reply:
     local = local_time(zone, ctx.now())
-    rows = ((Choice(YES, Msg.TIMEZONE_YES), Choice(AGAIN, Msg.TIMEZONE_AGAIN)),)
+    rows = ((Choice(YES, Msg.TIMEZONE_YES), Choice(AGAIN, Msg.TIMEZONE_AGAIN, means="no")),)
     place = _place_and_zone(ctx, zone)
     text = ctx.text(Msg.TIMEZONE_CONFIRM, place=place, time=f"{local:%H:%M}")
     return Reply(text, buttons=await flow.show(ctx, steps.confirm, rows, {"zone": zone}))
@@ -61,6 +73,15 @@ async def picked_zone(
     if is_zone(value):
         return [await confirm_zone(flow, ctx, steps, value)]
     return None
+
+
+async def ask_zone_in_country(flow: Flow, ctx: FlowContext, steps: ZoneSteps, code: str) -> Reply:
+    """The zone question for a country already named: its one zone to confirm, or its
+    zones to choose from."""
+    zones = distinct(country_zones(code), ctx.now())
+    if len(zones) == 1:
+        return await confirm_zone(flow, ctx, steps, zones[0])
+    return await _offer(flow, ctx, steps, ZoneGuess(zones, certain=True))
 
 
 def confirmed_zone(position: FlowPosition, value: str) -> str | None:

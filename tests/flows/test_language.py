@@ -227,8 +227,14 @@ async def test_places_and_countries_typed_in_spanish_are_understood(
     await chat.send("estados unidos")  # typed, as a Spanish speaker names it
     user = await find_user(services.db, "console", "u1")
     assert user is not None and (user.timezone, user.country) == ("America/Mexico_City", "US")
+    # A country that disagrees with the time zone is asked about, once, in Spanish.
+    mexico, us = content.country_label("es", "MX"), content.country_label("es", "US")
     assert chat.text == content.text(
-        "es", Msg.COUNTRY_SAVED, country=content.country_in_sentence("es", "US")
+        "es", Msg.COUNTRY_ZONE_MISMATCH, zone_country=mexico, country=us
+    )
+    await chat.send("los dos son correctos")  # a label typed, in Spanish
+    assert chat.text == content.text(
+        "es", Msg.MISMATCH_KEPT, country=content.country_in_sentence("es", "US")
     )
 
 

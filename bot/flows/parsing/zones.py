@@ -23,6 +23,7 @@ from importlib import resources
 
 from babel.dates import get_timezone_location
 
+from bot.content_pack.countries import likely_countries_for_timezone
 from bot.flows.parsing.countries import NAME_LANGUAGES, parse_country
 from bot.flows.parsing.folding import fold
 
@@ -331,3 +332,21 @@ def _zone_bytes(name: str) -> bytes:
         return resources.files("tzdata").joinpath("zoneinfo", *name.split("/")).read_bytes()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return b""
+
+
+def country_zones(code: str) -> tuple[str, ...]:
+    """A country's zones, in zone.tab's order (its main zone first)."""
+    return _index().countries.get(code, ())
+
+
+def zone_fits_country(zone: str, code: str, now: datetime) -> bool:
+    """Does someone in country `code` plausibly keep `zone`'s time? Yes when the zone is
+    one of the country's (zone1970.tab lists Europe/Brussels for BE, LU and NL) or keeps
+    the same time all year as one of them (Europe/Berlin in Switzerland)."""
+    if code in likely_countries_for_timezone(zone):
+        return True
+    try:
+        kept = _behaviour(zone, now)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return False
+    return any(_behaviour(own, now) == kept for own in country_zones(code))
