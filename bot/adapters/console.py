@@ -109,7 +109,7 @@ class ConsoleAdapter:
             return None
         pressed = self._keys.pressed(text)
         if pressed is not None:
-            return ButtonPressed(CONSOLE_ADDRESS, pressed.data)
+            return ButtonPressed(CONSOLE_ADDRESS, pressed.data, self._language)
         command = parse_command(text)
         if command is not None:
             return CommandIssued(CONSOLE_ADDRESS, command[0], command[1], self._language)

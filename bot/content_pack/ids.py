@@ -587,6 +587,8 @@ class Msg(StrEnum):
     MISMATCH_BOTH = "answers.mismatch_both"
     MISMATCH_KEPT = "answers.mismatch_kept"
     ZONE_SAVED = "answers.zone_saved"
+    BEFORE_START = "answers.before_start"
+    BEFORE_START_BUTTON = "answers.before_start_button"
 
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {

@@ -80,6 +80,7 @@ BUTTON_LABELS = frozenset(
         Msg.CARING_OFFER_YES, Msg.CARING_OFFER_NO, Msg.CARING_SOS_BUTTON,
         Msg.CARING_PLAN_BUTTON, Msg.CARING_PAUSE_BUTTON, Msg.CARING_OKAY_BUTTON,
         Msg.LANGUAGE_NAME, Msg.SETTINGS_CHANGE_LANGUAGE, Msg.MISMATCH_BOTH,
+        Msg.BEFORE_START_BUTTON,
         *(message for message in Msg if message.value.startswith("theme.")),
     }
 )  # fmt: skip

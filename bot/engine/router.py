@@ -29,7 +29,14 @@ from bot.core.events import (
 from bot.core.replies import Button, Reply
 from bot.flows.affirm import Affirm
 from bot.flows.base import Flow, Step
-from bot.flows.caring import CARING, CARING_NO, CARING_YES, Caring, pressed_command
+from bot.flows.caring import (
+    CARING,
+    CARING_NO,
+    CARING_YES,
+    Caring,
+    command_button,
+    pressed_command,
+)
 from bot.flows.checkin import CheckIn
 from bot.flows.contacted import Contacted
 from bot.flows.context import FlowContext, KnownUser, Services
@@ -476,7 +483,9 @@ class Router:
         data = self.on_screen.answered(
             ctx.address, event.text, services.content, services.clock.now(), services.step_expiry
         )
-        return None if data is None else await self._as_pressed(ctx, data, user)
+        if data is None:
+            return None
+        return await self._as_pressed(ctx, data, user, event.language_code)
 
     async def _pressed_on_screen(self, ctx: FlowContext, event: TextMessage) -> list[Reply] | None:
         """A label typed from a message of no flow step (a crisis reply's countries, "My
@@ -487,14 +496,16 @@ class Router:
         )
         if data is None:
             return None
-        return await self._as_pressed(ctx, data, await ctx.find_user())
+        return await self._as_pressed(ctx, data, await ctx.find_user(), event.language_code)
 
-    async def _as_pressed(self, ctx: FlowContext, data: str, user: User | None) -> list[Reply]:
+    async def _as_pressed(
+        self, ctx: FlowContext, data: str, user: User | None, language: str | None
+    ) -> list[Reply]:
         """What tapping the button with `data` does: a crisis reply's button answered by
         the safety path (the question it interrupted shown again after it), any other as
         a press or the command it runs."""
         log_event(log, "button.typed", platform=ctx.address.platform)
-        event = pressed_command(ButtonPressed(ctx.address, data))
+        event = pressed_command(ButtonPressed(ctx.address, data, language))
         urgent = await self._urgent(event, ctx, user)
         if urgent is not None:
             return urgent + await self._after_crisis(ctx, event, user)
@@ -625,6 +636,8 @@ class Router:
             return await self.contacted.offer(ctx)
         if Intent.URGE in intents:
             return await self.pause.offer(ctx)
+        if await ctx.find_user() is None:
+            return [_before_start(ctx)]  # never begun (no /start, no command): say how
         return [self._unrecognised(ctx)]
 
     def _unrecognised(self, ctx: FlowContext) -> Reply:
@@ -729,6 +742,18 @@ def _notice(ctx: FlowContext, message: Msg) -> Reply:
 
 # What may be answered in a group in front of everyone; everything else is personal.
 GROUP_COMMANDS = frozenset({Command.HELP, Command.ABOUT})
+
+
+def _before_start(ctx: FlowContext) -> Reply:
+    """Anything written before /start: a short welcome that says how to begin, a button
+    that begins, and where help is if it is needed now."""
+    begin = command_button(ctx.text(Msg.BEFORE_START_BUTTON), Command.START.value)
+    buttons = (
+        (begin,),
+        (Button(ctx.text(Msg.UNEXPECTED_PAUSE_BUTTON), PAUSE_NOW),),
+        (Button(ctx.text(Msg.UNEXPECTED_SOS_BUTTON), SOS_SHOW),),
+    )
+    return Reply(ctx.text(Msg.BEFORE_START), buttons=buttons)
 
 
 def _go_private(ctx: FlowContext, command: Command) -> Reply:

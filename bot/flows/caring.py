@@ -58,7 +58,7 @@ def pressed_command(event: Event) -> Event:
     if isinstance(event, ButtonPressed) and event.data.startswith(RUN_COMMAND):
         name = event.data.removeprefix(RUN_COMMAND)
         if name:
-            return CommandIssued(event.address, name)
+            return CommandIssued(event.address, name, language_code=event.language_code)
     return event
 
 
