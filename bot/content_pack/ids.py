@@ -589,6 +589,17 @@ class Msg(StrEnum):
     ZONE_SAVED = "answers.zone_saved"
     BEFORE_START = "answers.before_start"
     BEFORE_START_BUTTON = "answers.before_start_button"
+    CT_PRESSURE_WHICH = "contacted.pressure_which"
+    CT_THREAT_SELF = "contacted.threat_self"
+    CT_THREAT_ME = "contacted.threat_me"
+    CT_PROMISE = "contacted.promise"
+    CT_THREAT_ME_REPLY = "contacted.threat_me_reply"
+    CT_PROMISE_REPLY = "contacted.promise_reply"
+    CT_WHAT_NOW = "contacted.what_now"
+    CT_NEXT_PAUSE = "contacted.next_pause"
+    CT_NEXT_SOS = "contacted.next_sos"
+    CT_NEXT_DONE = "contacted.next_done"
+    CT_DONE_REPLY = "contacted.done_reply"
 
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {

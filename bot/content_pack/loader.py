@@ -80,7 +80,8 @@ BUTTON_LABELS = frozenset(
         Msg.CARING_OFFER_YES, Msg.CARING_OFFER_NO, Msg.CARING_SOS_BUTTON,
         Msg.CARING_PLAN_BUTTON, Msg.CARING_PAUSE_BUTTON, Msg.CARING_OKAY_BUTTON,
         Msg.LANGUAGE_NAME, Msg.SETTINGS_CHANGE_LANGUAGE, Msg.MISMATCH_BOTH,
-        Msg.BEFORE_START_BUTTON,
+        Msg.BEFORE_START_BUTTON, Msg.CT_THREAT_SELF, Msg.CT_THREAT_ME, Msg.CT_PROMISE,
+        Msg.CT_NEXT_PAUSE, Msg.CT_NEXT_SOS, Msg.CT_NEXT_DONE,
         *(message for message in Msg if message.value.startswith("theme.")),
     }
 )  # fmt: skip

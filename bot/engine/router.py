@@ -113,7 +113,7 @@ class Router:
         self._user_locks = turns or InProcessTurns()
         self.pause = Pause(self._rng)
         self.checkin = CheckIn(self._rng, self.pause)
-        self.contacted = Contacted()
+        self.contacted = Contacted(self.pause, self.safety)
         self.plan = Plan(self.safety)
         self.caring = Caring()
         # Buttons of no flow step (a crisis reply's, the caring offer's) as last shown to
