@@ -600,6 +600,10 @@ class Msg(StrEnum):
     CT_NEXT_SOS = "contacted.next_sos"
     CT_NEXT_DONE = "contacted.next_done"
     CT_DONE_REPLY = "contacted.done_reply"
+    # The caring look-in: asked for between midnight and 05:00, "tomorrow" is later that
+    # day; and the words that cancel it, typed (they are also in caring.scheduled).
+    CARING_SCHEDULED_TODAY = "caring.scheduled_today"
+    CARING_CANCEL_WORDS = "caring.cancel_words"
 
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
@@ -704,6 +708,7 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.ZONE_COUNTRY_MISMATCH: frozenset({"country", "zone_country"}),
     Msg.MISMATCH_KEPT: frozenset({"country"}),
     Msg.ZONE_SAVED: frozenset({"place"}),
+    Msg.CARING_SCHEDULED_TODAY: frozenset({"time"}),
 }
 
 

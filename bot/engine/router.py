@@ -479,6 +479,9 @@ class Router:
         question shown beside it (which stays open). None: the event goes on as usual."""
         if user is None or not isinstance(event, TextMessage) or ctx.address.is_group:
             return None
+        cancelled = await self.caring.typed_cancel(ctx, event.text)
+        if cancelled is not None:
+            return cancelled
         services = self._services
         data = self.on_screen.answered(
             ctx.address, event.text, services.content, services.clock.now(), services.step_expiry

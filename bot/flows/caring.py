@@ -26,6 +26,7 @@ from bot.core.replies import Button, Reply
 from bot.delivery.outgoing import Outgoing
 from bot.flows.context import FlowContext, Services
 from bot.flows.settings import format_local_date
+from bot.flows.typed_labels import label_key
 from bot.scheduling.caring_due import (
     CaringDue,
     ClaimedCheck,
@@ -93,6 +94,21 @@ class Caring:
             return [ctx.reply(Msg.CARING_OKAY_REPLY)]
         return [replace(ctx.reply(Msg.BUTTON_EXPIRED), ephemeral=True)]
 
+    async def typed_cancel(self, ctx: FlowContext, text: str) -> list[Reply] | None:
+        """ "cancel the message" typed (in any language of the pack) while a look-in is on
+        its way: cancelled, as "No, thanks" would. None: not those words, or none pending."""
+        content = ctx.services.content
+        words = {
+            label_key(content.text(locale, Msg.CARING_CANCEL_WORDS)) for locale in content.locales
+        }
+        if label_key(text) not in words or ctx.address.is_group:
+            return None
+        user = await ctx.find_user()
+        pending = None if user is None else await caring_checks.get_check(ctx.db, user.id)
+        if user is None or pending is None or pending.next_due_at is None:
+            return None
+        return await self.pressed(ctx, CARING_NO)
+
     async def _yes(self, ctx: FlowContext, user: User) -> list[Reply]:
         """Schedule the check; a second yes keeps the one already planned."""
         now = ctx.now()
@@ -105,6 +121,8 @@ class Caring:
                 await caring_checks.schedule_check(tx, user.id, due, now, user.checkins_stopped)
         local = due.astimezone(user_zone(user))
         when = f"{local:%H:%M}"
+        if local.date() == local_date(user, now):  # asked for in the small hours
+            return [ctx.reply(Msg.CARING_SCHEDULED_TODAY, time=when)]
         if local.date() == local_date(user, now) + timedelta(days=1):
             return [ctx.reply(Msg.CARING_SCHEDULED, time=when)]
         return [
