@@ -14,7 +14,7 @@ import pytest
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
-from tests.helpers.own_postgres import PASSWORD, OwnServer, own_postgres
+from tests.helpers.own_postgres import PASSWORD, OwnServer, free_port, own_postgres
 from tests.helpers.postgres_server import scratch_database, server_url
 from tests.helpers.processes import steady, steady_environment
 
@@ -69,8 +69,6 @@ def test_ssl_asked_for_and_not_offered(tmp_path: Path, own_server: OwnServer) ->
 
 
 def test_nothing_listening_is_retried_then_one_line(tmp_path: Path) -> None:
-    from tests.helpers.own_postgres import free_port
-
     url = f"postgresql://postgres@127.0.0.1:{free_port()}/postgres"
     line = refused(tmp_path / "data", url, STEADY_START_RETRY="2s")
     assert "cannot reach PostgreSQL" in line and "connection refused" in line

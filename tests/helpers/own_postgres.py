@@ -58,9 +58,7 @@ class OwnServer:
         return f"postgresql://{user}{password}@127.0.0.1:{self.port}/{database}{tail}"
 
     def start(self) -> None:
-        options = (
-            f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-        )
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
         done = _as_postgres([
             str(self.binaries / "pg_ctl"), "-D", str(self.data), "-l",
             str(self.folder / "server.log"), "-w", "-t", "60", "-o", options, "start",
@@ -88,8 +86,10 @@ def own_postgres(started: bool = True) -> Iterator[OwnServer]:
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres")
     server = OwnServer(folder, free_port(), binaries)
-    made = _as_postgres([str(binaries / "initdb"), "-D", str(server.data), "-U", "postgres",
-                         "-E", "UTF8", "--auth-local=trust", "--auth-host=scram-sha-256"])  # fmt: skip
+    made = _as_postgres([
+        str(binaries / "initdb"), "-D", str(server.data), "-U", "postgres", "-E", "UTF8",
+        "--auth-local=trust", "--auth-host=scram-sha-256",
+    ])  # fmt: skip
     assert made.returncode == 0, made.stderr
     try:
         server.start()
