@@ -604,6 +604,12 @@ class Msg(StrEnum):
     # day; and the words that cancel it, typed (they are also in caring.scheduled).
     CARING_SCHEDULED_TODAY = "caring.scheduled_today"
     CARING_CANCEL_WORDS = "caring.cancel_words"
+    # Times and places as people write them (content/<locale>/messages_times.yaml)
+    PLACE_DID_YOU_MEAN = "places.did_you_mean"
+    TIME_NOT_READ = "times.not_read"
+    TIME_BAD_MINUTES = "times.bad_minutes"
+    TIMES_PICK = "times.pick"
+    TIME_DAYS_TOO = "times.days_too"
 
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
@@ -709,6 +715,8 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.MISMATCH_KEPT: frozenset({"country"}),
     Msg.ZONE_SAVED: frozenset({"place"}),
     Msg.CARING_SCHEDULED_TODAY: frozenset({"time"}),
+    Msg.PLACE_DID_YOU_MEAN: frozenset({"place", "time"}),
+    Msg.TIME_DAYS_TOO: frozenset({"days"}),
 }
 
 
@@ -734,7 +742,9 @@ COUNTS: dict[Msg, str] = {
 # (a fixed number of characters) and "Round 1 of 4" are numbers, not counts of a noun.
 COUNT_NAMES = frozenset({"days", "longest", "practical", "deleted", "kept", "paused", "passed"})
 # Where one of those names is not a count: "{days}" as in "mon-fri".
-NOT_COUNTS = frozenset({(Msg.SETTINGS_MENU, "days"), (Msg.REMINDER_WHEN, "days")})
+NOT_COUNTS = frozenset(
+    {(Msg.SETTINGS_MENU, "days"), (Msg.REMINDER_WHEN, "days"), (Msg.TIME_DAYS_TOO, "days")}
+)
 
 # Platforms a message may have its own wording for (`message.id@platform`).
 PLATFORMS = frozenset({"telegram", "discord", "console"})

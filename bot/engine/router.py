@@ -240,7 +240,7 @@ class Router:
         user = known.user
         language = getattr(event, "language_code", None)
         locale = user.locale if user else self._services.content.resolve_locale(language)
-        return FlowContext(self._services, event.address, locale, known)
+        return FlowContext(self._services, event.address, locale, known, language)
 
     async def _urgent(
         self, event: Event, ctx: FlowContext, user: User | None

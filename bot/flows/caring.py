@@ -25,7 +25,7 @@ from bot.core.events import ButtonPressed, CommandIssued, Event
 from bot.core.replies import Button, Reply
 from bot.delivery.outgoing import Outgoing
 from bot.flows.context import FlowContext, Services
-from bot.flows.settings import format_local_date
+from bot.flows.local_formats import format_local_date
 from bot.flows.typed_labels import label_key
 from bot.scheduling.caring_due import (
     CaringDue,

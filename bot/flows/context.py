@@ -56,6 +56,9 @@ class FlowContext:
     address: Address
     locale: str
     known: KnownUser = field(default_factory=KnownUser, compare=False)
+    # The app's own language tag for this event ("en-GB", "es-MX"), when it sent one: its
+    # region says how dates and numbers are written where no country is known.
+    language_tag: str | None = None
 
     @property
     def db(self) -> Database:

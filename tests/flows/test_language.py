@@ -70,7 +70,7 @@ async def test_english_chosen_on_a_spanish_app_switches_at_once(
     ]
     assert await locale_of(services) == "en"
     await chat.send("Europe/Madrid")
-    assert "Madrid (Europe/Madrid)" in chat.text
+    assert "Madrid, Spain (Europe/Madrid)" in chat.text
 
 
 async def test_the_language_can_be_typed_by_its_name(
@@ -246,7 +246,7 @@ async def test_a_place_typed_instead_of_a_language_keeps_the_guess_and_is_read(
     await chat.send("Madrid")  # no tap: Spanish it is, and Madrid answers the next question
     welcome, confirm = chat.last
     assert welcome.text == content.text("es", Msg.WELCOME)
-    assert "Madrid (Europe/Madrid)" in confirm.text
+    assert "Madrid, España (Europe/Madrid)" in confirm.text
     assert await locale_of(services) == "es"
     other = Conversation(router, Address("console", "c2", "u2"), language_code="es")
     await other.send("/start")

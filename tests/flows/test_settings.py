@@ -56,7 +56,9 @@ async def test_changing_the_time_zone_reschedules(
     await chat.send("Atlantis/Capital")
     assert chat.text == text_of(Msg.BAD_TIMEZONE)
     await chat.send("asia/tokyo")
-    assert chat.text == text_of(Msg.TIMEZONE_CONFIRM, place="Tokyo (Asia/Tokyo)", time="18:00")
+    assert chat.text == text_of(
+        Msg.TIMEZONE_CONFIRM, place="Tokyo, Japan (Asia/Tokyo)", time="18:00"
+    )
     assert (await stored(services))[0].timezone == "Europe/Berlin"  # nothing changes before yes
     await chat.press(text_of(Msg.TIMEZONE_YES))
     assert chat.last[0].text == text_of(Msg.SETTINGS_SAVED)

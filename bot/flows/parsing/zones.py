@@ -24,8 +24,9 @@ from importlib import resources
 from babel.dates import get_timezone_location
 
 from bot.content_pack.countries import likely_countries_for_timezone
-from bot.flows.parsing.countries import NAME_LANGUAGES, parse_country
+from bot.flows.parsing.countries import NAME_LANGUAGES, country_code, parse_country
 from bot.flows.parsing.folding import fold
+from bot.flows.parsing.places import PlaceMatch, find_places
 
 MAX_CHOICES = 12  # more buttons than this are harder to read than a retyped city
 _LONGEST_INPUT = 64
@@ -136,10 +137,16 @@ _SAMPLE_DAYS = range(366)  # daily for a year: zones whose summer times differ b
 
 @dataclass(frozen=True, slots=True)
 class ZoneGuess:
-    """The zones a text may mean. `certain`: named outright, not an offset or abbreviation."""
+    """The zones a text may mean. `certain`: named outright, not an offset or abbreviation.
+    `places`: for a town or city found by name, (zone, its name, its country) for each
+    zone, to confirm or offer it by name ("Leeds, United Kingdom"); `close`: found by a
+    near spelling ("londn"). `country`: the country a two-letter code named."""
 
     zones: tuple[str, ...]
     certain: bool
+    places: tuple[tuple[str, str, str], ...] = ()
+    close: bool = False
+    country: str | None = None
 
     @property
     def settled(self) -> str | None:
@@ -156,8 +163,9 @@ class _ZoneIndex:
     listed: tuple[str, ...]  # every zone.tab zone, in order
 
 
-def read_zone(text: str, now: datetime) -> ZoneGuess | None:
-    """What zones `text` may mean, or None when it names nothing we know."""
+def read_zone(text: str, now: datetime, towns: bool = True) -> ZoneGuess | None:
+    """What zones `text` may mean, or None when it names nothing we know. `towns`: also
+    the world's towns and cities (a greeting may be a town's name: "Hola" is in Kenya)."""
     cleaned = text.strip()
     if not cleaned or len(cleaned) > _LONGEST_INPUT or not cleaned.isprintable():
         return None
@@ -177,12 +185,18 @@ def read_zone(text: str, now: datetime) -> ZoneGuess | None:
         return ZoneGuess((exact,), certain=True)
     if folded in index.places:
         return ZoneGuess(distinct(index.places[folded], now), certain=True)
-    code = parse_country(cleaned)
+    code = parse_country(cleaned, codes=False)
     if code is not None and code in index.countries:
         return ZoneGuess(distinct(index.countries[code], now), certain=True)
     if "," in cleaned:
         place, country = cleaned.rsplit(",", 1)
         return _place_in_country(place, country, now)
+    named = find_places(cleaned) if towns else None  # places the zone data does not name
+    if named is not None:
+        return _by_name(named)
+    code = country_code(cleaned)  # only where nothing else fits; confirmed by its name
+    if code is not None and code in index.countries:
+        return ZoneGuess(distinct(index.countries[code], now), certain=True, country=code)
     return None
 
 
@@ -196,7 +210,17 @@ def _place_in_country(place: str, country: str, now: datetime) -> ZoneGuess | No
     in_country = index.countries[code]
     named = index.places.get(fold(place), ())
     matching = tuple(zone for zone in named if zone in in_country)
+    if not matching and (found := find_places(place, in_country=code)) is not None:
+        return _by_name(found)  # "Leeds, UK", "London, Canada"
     return ZoneGuess(distinct(matching or in_country, now), certain=True)
+
+
+def _by_name(found: PlaceMatch) -> ZoneGuess:
+    named: dict[str, tuple[str, str]] = {}
+    for town in found.places:  # largest first: each zone by its largest place
+        named.setdefault(town.zone, (town.name, town.country))
+    places = tuple((zone, name, country) for zone, (name, country) in named.items())
+    return ZoneGuess(tuple(named), certain=True, places=places, close=found.close)
 
 
 def is_zone(name: str) -> bool:
