@@ -140,7 +140,7 @@ class ConsoleAdapter:
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # Lines typed after which a message with buttons has scrolled out of sight.
-ON_SCREEN_TURNS = 8
+ON_SCREEN_TURNS = 6
 
 
 @dataclass

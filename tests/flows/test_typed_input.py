@@ -32,7 +32,7 @@ async def me(services: Services) -> User:
         ("Berlin", "Berlin, Germany (Europe/Berlin)", "10:00"),
         ("London", "London, United Kingdom (Europe/London)", "09:00"),
         ("New York", "New York, United States (America/New_York)", "04:00"),
-        ("new york city", "New York, United States (America/New_York)", "04:00"),
+        ("new york city", "New York City, United States (America/New_York)", "04:00"),
         ("Kolkata", "Kolkata, India (Asia/Kolkata)", "14:30"),
         ("Sao Paulo", "Sao Paulo, Brazil (America/Sao_Paulo)", "06:00"),
         ("São Paulo", "Sao Paulo, Brazil (America/Sao_Paulo)", "06:00"),

@@ -184,7 +184,7 @@ def read_zone(text: str, now: datetime, towns: bool = True) -> ZoneGuess | None:
     if exact is not None:
         return ZoneGuess((exact,), certain=True)
     if folded in index.places:
-        return ZoneGuess(distinct(index.places[folded], now), certain=True)
+        return _zone_place(cleaned, distinct(index.places[folded], now), towns)
     code = parse_country(cleaned, codes=False)
     if code is not None and code in index.countries:
         return ZoneGuess(distinct(index.countries[code], now), certain=True)
@@ -198,6 +198,17 @@ def read_zone(text: str, now: datetime, towns: bool = True) -> ZoneGuess | None:
     if code is not None and code in index.countries:
         return ZoneGuess(distinct(index.countries[code], now), certain=True, country=code)
     return None
+
+
+def _zone_place(cleaned: str, zones: tuple[str, ...], towns: bool) -> ZoneGuess:
+    """A place the zone data names. One that follows another city's zone ("Sevilla" is
+    Europe/Madrid) is confirmed by its own name when the list of towns has it."""
+    if towns and len(zones) == 1 and fold(place_name(zones[0])) != fold(cleaned):
+        named = find_places(cleaned)
+        own = named is not None and fold(named.places[0].name) == fold(cleaned)
+        if named is not None and own and named.places[0].zone == zones[0]:
+            return _by_name(named)
+    return ZoneGuess(zones, certain=True)
 
 
 def _place_in_country(place: str, country: str, now: datetime) -> ZoneGuess | None:
