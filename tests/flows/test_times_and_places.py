@@ -6,6 +6,8 @@ console and on Telegram."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -194,3 +196,16 @@ async def test_on_telegram(telegram: TelegramWorld, text_of: Callable[..., str])
     assert text_of(Msg.ONBOARDING_DONE, time="20:00 (8:00 pm)", timezone="Europe/London") in (
         telegram.tg.sent_texts(61)
     )
+
+
+def test_the_list_of_towns_is_read_on_first_use_not_at_start() -> None:
+    """Importing everything a worker runs reads no place data (start-up stays fast)."""
+    probe = (
+        "import bot.app, bot.engine.router, bot.flows.onboarding\n"
+        "from bot.flows.parsing.places import places_ready\n"
+        "print(places_ready())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "False"
