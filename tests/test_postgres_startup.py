@@ -75,12 +75,6 @@ def test_nothing_listening_is_retried_then_one_line(tmp_path: Path) -> None:
     assert "STEADY_START_RETRY" in line and "2 s" in line
 
 
-def test_a_host_that_does_not_exist(tmp_path: Path) -> None:
-    url = "postgresql://postgres@no-such-host.invalid:5432/postgres"
-    line = refused(tmp_path / "data", url, STEADY_START_RETRY="1s")
-    assert "no-such-host.invalid" in line
-
-
 async def test_a_server_that_comes_up_late_is_waited_for(
     tmp_path: Path, content: ContentPack
 ) -> None:
