@@ -22,8 +22,7 @@ from bot.storage.crypto import WrongKeyError
 from bot.storage.data_folder import DataFolderError, prepare_data_folder
 from bot.storage.key_rotation import RotationError, old_key_file, rotate
 from bot.storage.migrations import MigrationError
-from bot.storage.opening import database_name
-from bot.storage.postgres_reach import DatabaseUnavailable
+from bot.storage.opening import DatabaseUnavailable, database_name
 from bot.storage.process_lock import AlreadyRunningError
 
 EXIT_USAGE = 2

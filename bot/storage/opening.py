@@ -32,6 +32,11 @@ def database_name(settings: Settings) -> str:
     return f"PostgreSQL at {parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path}"
 
 
+class DatabaseUnavailable(Exception):
+    """PostgreSQL cannot be used as STEADY_DATABASE_URL says; `str()` is the one line
+    (bot/storage/postgres_reach.py writes it)."""
+
+
 @asynccontextmanager
 async def opened_database(settings: Settings, alone: bool = False) -> AsyncIterator[Database]:
     """The database for as long as the block runs, then closed.

@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 
 from bot.logs import get_logger, log_event
+from bot.storage.opening import DatabaseUnavailable
 
 log = get_logger("db")
 
@@ -31,10 +32,6 @@ CONNECT_TIMEOUT_SECONDS = 10.0
 _FIRST_PAUSE, _LONGEST_PAUSE = 0.25, 5.0
 
 Sleep = Callable[[float], Awaitable[None]]
-
-
-class DatabaseUnavailable(Exception):
-    """PostgreSQL cannot be used as STEADY_DATABASE_URL says; `str()` is the one line."""
 
 
 @dataclass(frozen=True, slots=True)

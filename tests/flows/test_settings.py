@@ -73,9 +73,11 @@ async def test_up_to_three_times(
     await onboarded(chat)
     await chat.send("/settings")
     await chat.press("Check-in times")
-    for bad in ("", "25:00", "08:00, 08:00", "07:00 12:00 18:00 22:00", "later"):
+    for bad in ("", "25:00", "08:00, 08:00", "07:00 12:00 18:00 22:00"):
         await chat.send(bad)
         assert chat.text == text_of(Msg.BAD_TIMES), bad
+    await chat.send("later")  # no time in it at all: said so
+    assert chat.text == text_of(Msg.TIME_NOT_READ)
     await chat.send("20:00, 7:15; 12:30")
     assert (await stored(services))[1] == ["07:15", "12:30", "20:00"]
     assert "Check-in times: 07:15, 12:30, 20:00" in chat.text

@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from rapidfuzz import fuzz, process
-
 from bot.flows.parsing.folding import fold
 
 # A close match must score at least this (rapidfuzz's ratio, 0-100): "londn" scores 91
@@ -80,6 +78,9 @@ def find_places(text: str, in_country: str | None = None) -> PlaceMatch | None:
         return PlaceMatch(_chosen(index, exact), close=False)
     near: tuple[int, ...] = ()
     if len(folded) >= 4:  # too short to be sure of a near spelling
+        # Imported here: a worker that never reads a misspelt place never loads it.
+        from rapidfuzz import fuzz, process  # noqa: PLC0415
+
         found = process.extractOne(
             folded, index.names, scorer=fuzz.ratio, score_cutoff=CLOSE_ENOUGH
         )
