@@ -18,6 +18,10 @@ language's rules run either way). What each label should get:
 - urge, contacted: the pause offered (the urge or contacted reply), no safety reply.
 - ordinary: nothing; a full reply at most 3% of the time, a check at most 10%.
 
+`--part tuning` or `--part held-out` scores only one part of each file, cut by a hash of
+each text (about 3 in 10 messages held out): a rule change tuned on the misses of the
+tuning part is measured fairly on the held-out part, whose misses were never read.
+
 `--record HEADING --under TITLE` writes the table as a `#### HEADING` block inside the
 `### TITLE` part of the `## Safety screen: first contact` section of bench/RESULTS.md,
 replacing an older block of that heading and leaving everything else as it is (several
@@ -27,6 +31,7 @@ batches keep their parts of that section side by side).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -87,11 +92,22 @@ def read_corpus(language: str) -> dict[str, list[str]]:
     return {label: [str(text) for text in labels.get(label) or []] for label in LABELS}
 
 
-def score(screen: SafetyScreen, language: str, locale: str) -> LanguageScore:
+HELD_OUT_TENTHS = 3
+PARTS = ("all", "tuning", "held-out")
+
+
+def part_of(text: str) -> str:
+    """The part a message falls in: fixed by its text alone, so it never moves."""
+    tenth = hashlib.sha256(text.encode("utf-8")).digest()[0] % 10
+    return "held-out" if tenth < HELD_OUT_TENTHS else "tuning"
+
+
+def score(screen: SafetyScreen, language: str, locale: str, part: str = "all") -> LanguageScore:
     scored = [
         Scored(label, text, screen.detect(text, locale).reply)
         for label, texts in read_corpus(language).items()
         for text in texts
+        if part == "all" or part_of(text) == part
     ]
     return LanguageScore(language, tuple(scored))
 
@@ -183,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("languages", nargs="*", help="language codes (default: every file)")
     parser.add_argument("--misses", action="store_true", help="list the wrongly answered")
+    parser.add_argument("--part", choices=PARTS, default="all", help="score one part only")
     parser.add_argument("--record", metavar="HEADING", help="write the table to RESULTS.md")
     parser.add_argument("--under", metavar="TITLE", help="the ### part to write it in")
     args = parser.parse_args(argv)
@@ -192,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     pack = load_pack(REPO / "content", "en")
     screen = SafetyScreen(pack)
     results = [
-        score(screen, code, code if code in pack.locales else pack.default_locale)
+        score(screen, code, code if code in pack.locales else pack.default_locale, args.part)
         for code in languages
     ]
     shown = table(results)
