@@ -182,6 +182,8 @@ def record(heading: str, under: str, body: str, path: Path = RESULTS_FILE) -> No
     part_end = end_of(part, ("## ", "### "))
     old = _find(lines, f"#### {heading}", part, part_end)
     if old is None:
+        if part_end > 0 and lines[part_end - 1].strip():
+            block.insert(0, "")
         lines[part_end:part_end] = block
     else:
         lines[old : end_of(old, ("## ", "### ", "#### "))] = block
