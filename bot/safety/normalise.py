@@ -20,9 +20,15 @@ _INVISIBLE = re.compile(
     "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f\U000e0100-\U000e01ef]+"
 )
+# Every double quotation mark a language writes reads as '"', so a quoted title or line is
+# known as one whatever its language: German and Polish „low-high", French and Russian
+# «guillemets», the reversed high one.
 _QUOTES = str.maketrans(
-    {"\u2018": "'", "\u2019": "'", "\u02bc": "'", "`": "'", "\u201c": '"', "\u201d": '"'}
-)
+    {
+        "\u2018": "'", "\u2019": "'", "\u02bc": "'", "`": "'", "\u201c": '"', "\u201d": '"',
+        "\u201e": '"', "\u201f": '"', "\u00ab": '"', "\u00bb": '"',
+    }
+)  # fmt: skip
 _SPACE = re.compile(r"\s+")
 # Cyrillic and Greek letters drawn like Latin ones, capitals included (mapped before
 # case-folding: a Greek capital Mu folds to a letter that looks like "u", not "m").
@@ -56,10 +62,16 @@ _NOT_A_LETTER = re.compile(r"[\W_]")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
+# Letters that are a plain letter with a mark, but that Unicode does not decompose: the
+# Turkish dotless i is written "i" by everyone who types without Turkish letters, so it
+# reads as "i", as every other accent is dropped.
+_UNDECOMPOSED = str.maketrans({"\u0131": "i"})
+
+
 def _plain_run(run: re.Match[str]) -> str:
     decomposed = unicodedata.normalize("NFKD", run.group())
     unmarked = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return unicodedata.normalize("NFKC", unmarked).translate(_QUOTES)
+    return unicodedata.normalize("NFKC", unmarked).translate(_QUOTES).translate(_UNDECOMPOSED)
 
 
 def normalise(text: str) -> str:
@@ -144,14 +156,16 @@ def unmask_lookalikes(text: str) -> str:
     return text.translate(_LOOKALIKES)
 
 
-# Spanish and Portuguese as typed in chat: short forms for whole words ("kiero" for
-# quiero, "q" for que, "xq" for porque, "nose" for no se). Every rule written in full
+# Spanish, Portuguese and Italian as typed in chat: short forms for whole words ("kiero"
+# for quiero, "q" for que, "xq" for porque, "nose" for no se, "nn" for non, "xke" for
+# perche). Every rule written in full
 # spelling then reads them too, without each rule spelling out every short form.
 _CHAT_SPELLINGS = {
     "kiero": "quiero", "kiere": "quiere", "kieres": "quieres", "kiera": "quiera",
     "kisiera": "quisiera", "q": "que", "k": "que", "xq": "porque", "pq": "porque",
     "porq": "porque", "nose": "no se", "toy": "estoy", "toi": "estoy", "aki": "aqui",
     "tmb": "tambien", "tb": "tambien", "xfa": "por favor",
+    "nn": "non", "xke": "perche", "xk": "perche",
 }  # fmt: skip
 _CHAT_WORD = re.compile(r"(?<![\w'])(?:" + "|".join(_CHAT_SPELLINGS) + r")(?![\w'])")
 
