@@ -24,6 +24,23 @@ _QUOTES = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u02bc": "'", "`": "'", "\u201c": '"', "\u201d": '"'}
 )
 _SPACE = re.compile(r"\s+")
+# Letters and marks of other scripts that chat spells several ways, each read one way,
+# applied after NFKC: Arabic's tatweel (a stretch drawn inside a word) goes, alef maqsura
+# reads yaa, taa marbuta reads haa and the Persian keyboard's kaf and yaa read Arabic's
+# (people type either); Vietnamese and South Slavic đ reads d, as it is typed without a
+# Vietnamese keyboard. Other scripts' full stops, commas and question marks read as
+# ASCII ones, so a sentence or a clause in them ends where it ends.
+_SCRIPT_FOLDS = {
+    "\u0640": None, "\u0649": "\u064a", "\u0629": "\u0647", "\u06a9": "\u0643",
+    "\u06cc": "\u064a", "\u0671": "\u0627", "\u0111": "d", "\u0110": "D",
+    "\u3002": ".", "\u3001": ",", "\u060c": ",", "\u061b": ";", "\u061f": "?",
+}  # fmt: skip
+_RUN_FOLDS = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"', **_SCRIPT_FOLDS}
+)
+# Japanese kana's voicing marks are combining marks, but they make another letter (か and
+# が are different sounds, and words), so they stay, and NFKC puts them back on their kana.
+_KEPT_MARKS = frozenset("\u3099\u309a")
 # Cyrillic and Greek letters drawn like Latin ones, capitals included (mapped before
 # case-folding: a Greek capital Mu folds to a letter that looks like "u", not "m").
 _LOOKALIKES = str.maketrans(
@@ -58,8 +75,10 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 def _plain_run(run: re.Match[str]) -> str:
     decomposed = unicodedata.normalize("NFKD", run.group())
-    unmarked = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return unicodedata.normalize("NFKC", unmarked).translate(_QUOTES)
+    unmarked = "".join(
+        ch for ch in decomposed if not unicodedata.combining(ch) or ch in _KEPT_MARKS
+    )
+    return unicodedata.normalize("NFKC", unmarked).translate(_RUN_FOLDS)
 
 
 def normalise(text: str) -> str:
@@ -136,12 +155,31 @@ def join_spelled_out(text: str) -> str | None:
     return _SPELLED_OUT.sub(lambda run: _NOT_A_LETTER.sub("", run.group()), text)
 
 
+# A look-alike letter anywhere; a Cyrillic or Greek letter that is no look-alike (б, л, θ,
+# the accented Greek vowels...): a word holding one is written in that script, not disguised.
+_LOOKALIKE = re.compile("[" + "".join(chr(code) for code in _LOOKALIKES) + "]")
+_OWN_LETTER = re.compile(
+    "(?![" + "".join(chr(code) for code in _LOOKALIKES) + "])"
+    "[\u0370-\u03ff\u1f00-\u1fff\u0400-\u052f\u1c80-\u1c8f\u2de0-\u2dff\ua640-\ua69f]"
+)
+_WORD_RUN = re.compile(r"\w+")
+
+
+def _unmask_word(word: re.Match[str]) -> str:
+    text = word.group()
+    return text if _OWN_LETTER.search(text) else text.translate(_LOOKALIKES)
+
+
 def unmask_lookalikes(text: str) -> str:
-    """Every Cyrillic or Greek look-alike read as the Latin letter it imitates. The rules
-    see this as a second reading of a message, beside the text as written, so a word
-    disguised letter by letter is found and text really written in those scripts still
-    reads as itself."""
-    return text.translate(_LOOKALIKES)
+    """Every word made only of Latin letters and Cyrillic or Greek look-alikes read all in
+    Latin ("kіll", "ԁіе"). The rules see this as a second reading of a message, beside the
+    text as written, so a word disguised letter by letter is found. A word with any other
+    Cyrillic or Greek letter in it is written in that script and stays as it is: Ukrainian
+    "мати" (mother) does not become a half-Latin "matи", nor Greek "πεθάνω" a "πeθάvω", so
+    the second reading of real Cyrillic or Greek text holds no made-up Latin words."""
+    if _LOOKALIKE.search(text) is None:
+        return text
+    return _WORD_RUN.sub(_unmask_word, text)
 
 
 # Spanish and Portuguese as typed in chat: short forms for whole words ("kiero" for

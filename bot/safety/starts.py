@@ -8,6 +8,13 @@ begins at the start of a word, and with one of a small set of spellings ("kill",
 walked word by word; at each word only the rules that can begin with it are tried, with
 `pattern.match` at that word. The matches are exactly those a search would find at word
 starts; a rule whose beginning cannot be read that way is simply searched in full.
+
+Chinese and Japanese are written without spaces (and Korean in chat often is), so a word
+there can begin anywhere in a run of letters and `\b` finds no start inside it. A rule
+in those scripts opens with no word-start assertion; when each of its beginnings holds a
+letter of such a script, it is listed apart and tried at every place in the text where one
+of its beginnings is found, word start or not. That pass only runs on a text holding such
+a letter, so the rest pay nothing for it.
 """
 
 from __future__ import annotations
@@ -26,6 +33,13 @@ PREFIX_LENGTH = 7
 MAX_STARTS = 4000
 _MAX_CLASS = 8  # a character class is spelled out letter by letter only when this small
 _WORD_START = re.compile(r"(?<!\w)\w")
+# Letters of the scripts written without spaces between words: CJK ideographs (with their
+# extensions and compatibility forms), hiragana, katakana and Hangul.
+_UNSPACED = (
+    "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+    "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af\U00020000-\U0003134f"
+)
+_UNSPACED_LETTER = re.compile(f"[{_UNSPACED}]")
 
 # Each start is (text, complete): complete when the piece's whole match is `text`, so
 # what follows comes from the next piece; otherwise `text` only begins the match.
@@ -47,28 +61,33 @@ def starting_strings(pattern: str) -> frozenset[str] | None:
     return frozenset(text for text, _ in starts)
 
 
-@dataclass(frozen=True, slots=True)
-class StartIndex:
-    """Patterns by the strings their matches begin with."""
+def anywhere_strings(pattern: str) -> frozenset[str] | None:
+    """Strings of PREFIX_LENGTH characters or fewer, one of which begins every match of
+    `pattern`, when each holds a letter of a script written without spaces (so the
+    pattern is tried wherever one is found, not only at word starts); else None."""
+    try:
+        parsed = sre_parse.parse(pattern)
+    except re.error:
+        return None
+    if parsed.state.flags & re.IGNORECASE:
+        return None
+    starts = _starts(list(parsed))
+    if starts is None or any(_UNSPACED_LETTER.search(text) is None for text, _ in starts):
+        return None
+    return frozenset(text for text, _ in starts)
 
-    patterns: tuple[re.Pattern[str], ...]
-    # The longest beginning found at a word, with every pattern that may start there:
-    # those listed under it and under each shorter beginning it starts with.
-    by_start: dict[str, tuple[int, ...]]
-    finder: re.Pattern[str]  # finds, in one pass, each word that has some beginning
-    searched: tuple[int, ...]  # patterns whose beginnings are unknown: searched in full
+
+@dataclass(frozen=True, slots=True)
+class _Listing:
+    """Patterns by their beginnings, and one pattern that finds those beginnings."""
+
+    by_start: dict[str, tuple[int, ...]]  # each beginning, with every pattern that may start there
+    finder: re.Pattern[str]
 
     @classmethod
-    def of(cls, patterns: Sequence[re.Pattern[str]]) -> StartIndex:
-        listed: dict[str, list[int]] = {}
-        searched: list[int] = []
-        for number, pattern in enumerate(patterns):
-            starts = starting_strings(pattern.pattern)
-            if starts is None:
-                searched.append(number)
-                continue
-            for text in starts:
-                listed.setdefault(text, []).append(number)
+    def of(cls, listed: dict[str, list[int]], anchor: str) -> _Listing:
+        # The longest beginning found, with every pattern listed under it and under each
+        # shorter beginning it starts with.
         by_start = {
             text: tuple(
                 dict.fromkeys(
@@ -77,22 +96,68 @@ class StartIndex:
             )
             for text in listed
         }
-        finder = (
-            re.compile(rf"(?<!\w)(?=({_trie(sorted(listed))}))") if listed else re.compile("(?!)")
-        )
-        return cls(tuple(patterns), by_start, finder, tuple(searched))
+        finder = re.compile(rf"{anchor}(?=({_trie(sorted(listed))}))" if listed else "(?!)")
+        return cls(by_start, finder)
 
-    def matches(self, text: str) -> dict[int, list[re.Match[str]]]:
-        """Every match of every pattern at the start of a word (plus, for a searched
-        pattern, its non-overlapping matches anywhere), by pattern number, in order."""
-        found: dict[int, list[re.Match[str]]] = {}
-        patterns, by_start = self.patterns, self.by_start
-        for word in self.finder.finditer(text):
-            position = word.start()
-            for number in by_start[word.group(1)]:
+    def add_matches(
+        self,
+        patterns: tuple[re.Pattern[str], ...],
+        text: str,
+        start: int,
+        found: dict[int, list[re.Match[str]]],
+    ) -> None:
+        by_start = self.by_start
+        for place in self.finder.finditer(text, start):
+            position = place.start()
+            for number in by_start[place.group(1)]:
                 match = patterns[number].match(text, position)
                 if match is not None:
                     found.setdefault(number, []).append(match)
+
+
+@dataclass(frozen=True, slots=True)
+class StartIndex:
+    """Patterns by the strings their matches begin with."""
+
+    patterns: tuple[re.Pattern[str], ...]
+    at_words: _Listing  # patterns that begin at a word start, found word by word
+    anywhere: _Listing  # patterns in scripts without spaces, found wherever they begin
+    searched: tuple[int, ...]  # patterns whose beginnings are unknown: searched in full
+
+    @classmethod
+    def of(cls, patterns: Sequence[re.Pattern[str]]) -> StartIndex:
+        at_words: dict[str, list[int]] = {}
+        anywhere: dict[str, list[int]] = {}
+        searched: list[int] = []
+        for number, pattern in enumerate(patterns):
+            starts = starting_strings(pattern.pattern)
+            listed = at_words
+            if starts is None:
+                starts, listed = anywhere_strings(pattern.pattern), anywhere
+            if starts is None:
+                searched.append(number)
+                continue
+            for text in starts:
+                listed.setdefault(text, []).append(number)
+        return cls(
+            tuple(patterns),
+            _Listing.of(at_words, r"(?<!\w)"),
+            _Listing.of(anywhere, ""),
+            tuple(searched),
+        )
+
+    def matches(self, text: str) -> dict[int, list[re.Match[str]]]:
+        """Every match of every pattern at the start of a word, or for a pattern in a
+        script without spaces wherever it begins (plus, for a searched pattern, its
+        non-overlapping matches anywhere), by pattern number, in order."""
+        found: dict[int, list[re.Match[str]]] = {}
+        self.at_words.add_matches(self.patterns, text, 0, found)
+        if self.anywhere.by_start:
+            first = _UNSPACED_LETTER.search(text)
+            if first is not None:  # every beginning holds such a letter, within its first 7
+                self.anywhere.add_matches(
+                    self.patterns, text, max(0, first.start() - PREFIX_LENGTH), found
+                )
         for number in self.searched:
             hits = list(self.patterns[number].finditer(text))
             if hits:
