@@ -162,24 +162,33 @@ _OWN_LETTER = re.compile(
     "(?![" + "".join(chr(code) for code in _LOOKALIKES) + "])"
     "[\u0370-\u03ff\u1f00-\u1fff\u0400-\u052f\u1c80-\u1c8f\u2de0-\u2dff\ua640-\ua69f]"
 )
+_LATIN_LETTER = re.compile("[A-Za-z]")
 _WORD_RUN = re.compile(r"\w+")
 
 
-def _unmask_word(word: re.Match[str]) -> str:
-    text = word.group()
-    return text if _OWN_LETTER.search(text) else text.translate(_LOOKALIKES)
-
-
 def unmask_lookalikes(text: str) -> str:
-    """Every word made only of Latin letters and Cyrillic or Greek look-alikes read all in
-    Latin ("kіll", "ԁіе"). The rules see this as a second reading of a message, beside the
-    text as written, so a word disguised letter by letter is found. A word with any other
-    Cyrillic or Greek letter in it is written in that script and stays as it is: Ukrainian
-    "мати" (mother) does not become a half-Latin "matи", nor Greek "πεθάνω" a "πeθάvω", so
-    the second reading of real Cyrillic or Greek text holds no made-up Latin words."""
+    """The words disguised with Cyrillic or Greek look-alikes read in Latin ("kіll",
+    "ԁіе"). The rules see this as a second reading of a message, beside the text as
+    written, so a word disguised letter by letter is found.
+
+    A word with any other Cyrillic or Greek letter in it is written in that script and
+    stays as it is. And in a text that holds such words, a short word made only of
+    look-alikes is a word of that script too ("не", "у", "на", "τι"): only words that
+    mix look-alikes with Latin letters are read in Latin there. Otherwise the second
+    reading of "я ніколи не вб'ю себе" would say "he" for "не" and lose the negation,
+    and the rule that matches in both readings would answer from the one that lost it."""
     if _LOOKALIKE.search(text) is None:
         return text
-    return _WORD_RUN.sub(_unmask_word, text)
+    words = _WORD_RUN.findall(text)
+    own_script = any(_OWN_LETTER.search(word) for word in words)
+
+    def unmask(word: re.Match[str]) -> str:
+        found = word.group()
+        if _OWN_LETTER.search(found) or (own_script and not _LATIN_LETTER.search(found)):
+            return found
+        return found.translate(_LOOKALIKES)
+
+    return _WORD_RUN.sub(unmask, text)
 
 
 # Spanish and Portuguese as typed in chat: short forms for whole words ("kiero" for

@@ -55,11 +55,17 @@ def test_each_script_is_read_in_one_spelling(raw: str, expected: str) -> None:
     [
         ("i want to kіll myself", "i want to kill myself"),  # one Cyrillic і in a Latin word
         ("і ԝаηт то ԁіе", "i want to die"),  # every letter a look-alike
+        ("мама", "mama"),  # a text with no other Cyrillic word: read as a disguise
         # Words with a Cyrillic or Greek letter that is no look-alike are real words in
-        # that script: they stay, whatever look-alikes they hold.
+        # that script: they stay, and so do the short words around them made only of
+        # look-alikes ("не", "у", "να", "τι"), which are that script's words too.
         ("мати каже", "мати каже"),
-        ("θέλω να πεθάνω", "θέλω va πεθάνω"),
-        ("Καλημέρα, τι κάνεις;", "Καλημέρα, ti κάνεις;"),
+        ("θέλω να πεθάνω", "θέλω να πεθάνω"),
+        ("Καλημέρα, τι κάνεις;", "Καλημέρα, τι κάνεις;"),
+        ("я ніколи не вбʼю себе", "я ніколи не вбʼю себе"),
+        ("у 2015 році", "у 2015 році"),
+        # A word mixing look-alikes with Latin letters is a disguise in any text.
+        ("я ніколи не хочу kіll myself", "я ніколи не хочу kill myself"),
     ],
 )
 def test_only_disguised_words_are_read_as_latin(text: str, expected: str) -> None:
