@@ -19,6 +19,7 @@ a letter, so the rest pay nothing for it.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -96,8 +97,10 @@ class _Listing:
             )
             for text in listed
         }
-        finder = re.compile(rf"{anchor}(?=({_trie(sorted(listed))}))" if listed else "(?!)")
-        return cls(by_start, finder)
+        if not listed:
+            return cls(by_start, re.compile("(?!)"))
+        firsts = _class_of(sorted({text[0] for text in listed}))
+        return cls(by_start, re.compile(rf"{anchor}(?={firsts})(?=({_grouped_trie(listed)}))"))
 
     def add_matches(
         self,
@@ -183,6 +186,35 @@ def _trie(words: list[str]) -> str:
     if len(alternatives) == 1:
         return alternatives[0]
     return "(?:" + "|".join(alternatives) + ")"
+
+
+def _grouped_trie(listed: dict[str, list[int]]) -> str:
+    """The trie of every beginning, its first letters split into groups of about the
+    square root of their number. The regex engine skips a group whose class holds no
+    letter at a place in one step, and tries the letters of a group one by one only where
+    the class matched: some twenty steps at a place instead of one for each of the
+    hundreds of first letters of eleven scripts. The longest beginning still wins."""
+    by_first: dict[str, list[str]] = {}
+    for text in sorted(listed):
+        by_first.setdefault(text[0], []).append(text[1:])
+    firsts = sorted(by_first)
+    size = max(1, math.isqrt(len(firsts)))
+    groups = [firsts[at : at + size] for at in range(0, len(firsts), size)]
+    return (
+        "(?:"
+        + "|".join(
+            _class_of(group)
+            + "(?:"
+            + "|".join(f"(?<={re.escape(first)}){_trie(by_first[first])}" for first in group)
+            + ")"
+            for group in groups
+        )
+        + ")"
+    )
+
+
+def _class_of(letters: list[str]) -> str:
+    return "[" + "".join(re.escape(letter) for letter in letters) + "]"
 
 
 def _starts_a_word(items: list[tuple[Any, Any]]) -> bool:

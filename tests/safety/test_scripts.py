@@ -4,10 +4,11 @@ index finds rules in scripts written without spaces, wherever they begin."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import pytest
 
-from bot.safety.normalise import normalise, unmask_lookalikes
+from bot.safety.normalise import _STABLE, normalise, unmask_lookalikes
 from bot.safety.starts import StartIndex, anywhere_strings, starting_strings
 
 
@@ -133,3 +134,50 @@ def test_the_index_finds_what_a_search_finds_in_mixed_text() -> None:
             assert (searched is None) == (number not in found), (pattern.pattern, text)
             if searched is not None:
                 assert found[number][0].span() == searched.span()
+
+
+def _decomposed_and_composed(text: str) -> str:
+    """What normalising did to every non-ASCII run before stable letters skipped it."""
+    kept = {"\u3099", "\u309a"}
+    decomposed = unicodedata.normalize("NFKD", text)
+    unmarked = "".join(ch for ch in decomposed if not unicodedata.combining(ch) or ch in kept)
+    return unicodedata.normalize("NFKC", unmarked)
+
+
+def test_letters_that_skip_decomposing_read_as_if_they_had_not() -> None:
+    stable = re.compile(f"[{_STABLE}]")
+    letters = [chr(code) for code in range(0x30000) if stable.match(chr(code))]
+    assert len(letters) > 30_000  # Hangul, CJK, kana, Arabic, Cyrillic and Greek letters
+    different = [
+        letter
+        for letter in letters
+        if normalise(f"a{letter}a") != normalise(f"a{_decomposed_and_composed(letter)}a")
+        or _decomposed_and_composed(letter) != letter
+    ]
+    assert different == []
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("か\u3099", "が"),  # a kana and its voicing mark typed apart compose
+        ("가\u11a8", "각"),  # a Hangul syllable and a final jamo typed apart compose
+        ("ا\u0654", "ا"),  # a hamza typed apart still goes
+        ("и\u0306", "и"),  # a breve typed apart still goes
+    ],
+)
+def test_a_stable_letter_followed_by_a_mark_is_composed_with_it(raw: str, expected: str) -> None:
+    assert normalise(raw) == expected
+
+
+def test_the_grouped_finder_finds_the_longest_beginning_among_many_first_letters() -> None:
+    # Hundreds of first letters, in several groups: each start is still found, the longest first.
+    words = [chr(0x4E00 + step) + "死" for step in range(400)] + ["想死", "想死了"]
+    patterns = [re.compile(re.escape(word)) for word in words]
+    index = StartIndex.of(patterns)
+    assert index.searched == ()
+    text = "我" + "".join(chr(0x4E00 + step) + "死" for step in range(0, 400, 37)) + "又想死了"
+    found = index.matches(text)
+    expected = {number for number, pattern in enumerate(patterns) if pattern.search(text)}
+    assert set(found) == expected
+    assert found[len(words) - 1][0].group() == "想死了"
