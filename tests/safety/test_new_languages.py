@@ -4,11 +4,11 @@ said plainly in each, answer softened mentions with no more than a check, and le
 everyday exaggerations of each language alone.
 
 The phrases (phrases_new_languages.yaml) were written after the rules, apart from the
-labelled corpus, and scored once before any change (2026-12-02): 102 of 110 crisis and
-danger phrases got the full reply, no softened phrase got it and no ordinary phrase got
-any safety reply. The eight misses were then covered as classes of phrasing (a word order,
-an adverb between the words, a verb ending, "half a bottle" beside "a whole one"), so this
-set now asserts the rules and no longer measures how they meet new wording.
+labelled corpus, in three rounds, each scored before any change (2026-12-02; the file's
+header has the figures: 102/110, then 62/121 on paraphrases of the issue's classes, then
+15/55 with 10 of 88 hard negatives flagged). Each round's misses were covered as classes
+of phrasing, so this set now asserts the rules and no longer measures how they meet new
+wording.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ def test_every_new_language_has_its_phrases() -> None:
     assert set(PHRASES) == set(LANGUAGES)
     for code in LANGUAGES:
         sets = PHRASES[code]
-        assert len(sets["full"]) >= 10 and len(sets["softened"]) >= 4, code
-        assert len(sets["ordinary"]) >= 5, code
+        assert len(sets["full"]) >= 25 and len(sets["softened"]) >= 4, code
+        assert len(sets["ordinary"]) >= 12, code
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
