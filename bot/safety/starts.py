@@ -31,6 +31,10 @@ from typing import Any
 # apart ("want to" from "was", "kill m" from "kill t"), so few rules are tried at each
 # word; a rule with too many beginnings to list is searched in full instead.
 PREFIX_LENGTH = 7
+# In scripts without spaces a character says more than a Latin letter, and rules there
+# have many more beginnings (every ideograph of an alternation): three characters tell
+# them apart, and keep the list, and the finder built from it, small.
+ANYWHERE_PREFIX_LENGTH = 3
 MAX_STARTS = 4000
 _MAX_CLASS = 8  # a character class is spelled out letter by letter only when this small
 _WORD_START = re.compile(r"(?<!\w)\w")
@@ -63,8 +67,8 @@ def starting_strings(pattern: str) -> frozenset[str] | None:
 
 
 def anywhere_strings(pattern: str) -> frozenset[str] | None:
-    """Strings of PREFIX_LENGTH characters or fewer, one of which begins every match of
-    `pattern`, when each holds a letter of a script written without spaces (so the
+    """Strings of ANYWHERE_PREFIX_LENGTH characters or fewer, one of which begins every
+    match of `pattern`, when each holds a letter of a script written without spaces (so the
     pattern is tried wherever one is found, not only at word starts); else None."""
     try:
         parsed = sre_parse.parse(pattern)
@@ -72,10 +76,11 @@ def anywhere_strings(pattern: str) -> frozenset[str] | None:
         return None
     if parsed.state.flags & re.IGNORECASE:
         return None
-    starts = _starts(list(parsed))
-    if starts is None or any(_UNSPACED_LETTER.search(text) is None for text, _ in starts):
-        return None
-    return frozenset(text for text, _ in starts)
+    for limit in (ANYWHERE_PREFIX_LENGTH, PREFIX_LENGTH):  # longer when a Latin word opens it
+        starts = _starts(list(parsed), limit)
+        if starts is not None and all(_UNSPACED_LETTER.search(text) for text, _ in starts):
+            return frozenset(text for text, _ in starts)
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,23 +241,23 @@ def _starts_a_word(items: list[tuple[Any, Any]]) -> bool:
     return False
 
 
-def _starts(items: list[tuple[Any, Any]]) -> set[_Start] | None:
+def _starts(items: list[tuple[Any, Any]], limit: int = PREFIX_LENGTH) -> set[_Start] | None:
     current: set[_Start] = {("", True)}
     for op, value in items:
-        if all(not complete or len(text) >= PREFIX_LENGTH for text, complete in current):
+        if all(not complete or len(text) >= limit for text, complete in current):
             break
-        piece = _piece_starts(op, value)
+        piece = _piece_starts(op, value, limit)
         following: set[_Start] = set()
         for text, complete in current:
-            if not complete or len(text) >= PREFIX_LENGTH:
-                following.add((text[:PREFIX_LENGTH], False))
+            if not complete or len(text) >= limit:
+                following.add((text[:limit], False))
             elif piece is None:
                 following.add((text, False))
             else:
                 for more, more_complete in piece:
                     joined = text + more
-                    if len(joined) >= PREFIX_LENGTH:
-                        following.add((joined[:PREFIX_LENGTH], False))
+                    if len(joined) >= limit:
+                        following.add((joined[:limit], False))
                     else:
                         following.add((joined, more_complete))
         if len(following) > MAX_STARTS:
@@ -261,25 +266,25 @@ def _starts(items: list[tuple[Any, Any]]) -> set[_Start] | None:
     return current
 
 
-def _piece_starts(op: Any, value: Any) -> set[_Start] | None:
+def _piece_starts(op: Any, value: Any, limit: int) -> set[_Start] | None:
     if op is sre.LITERAL:
         return {(chr(value), True)}
     if op is sre.IN:
         letters = _class(value)
         return None if letters is None else {(letter, True) for letter in letters}
     if op is sre.SUBPATTERN:
-        return _starts(list(value[-1]))
+        return _starts(list(value[-1]), limit)
     if op is sre.BRANCH:
         found: set[_Start] = set()
         for alternative in value[1]:
-            starts = _starts(list(alternative))
+            starts = _starts(list(alternative), limit)
             if starts is None:
                 return None
             found |= starts
         return found
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None)):
         low, high, body = value
-        inner = _starts(list(body))
+        inner = _starts(list(body), limit)
         if inner is None:
             return None
         once = {(text, complete and high == 1) for text, complete in inner}

@@ -83,8 +83,8 @@ def test_text_without_look_alikes_is_returned_as_it_is() -> None:
     [
         ("想死|自[杀殺]", {"想死", "自杀", "自殺"}),
         ("(?<![他她])想死(?!你)", {"想死"}),
-        ("od(?:した|する)", {"odした", "odする"}),  # a Latin beginning with kana after it
-        ("죽고 ?싶", {"죽고 싶", "죽고싶"}),
+        ("od(?:した|する)", {"odし", "odす"}),  # a Latin beginning with kana after it
+        ("죽고 ?싶", {"죽고 ", "죽고싶"}),
     ],
 )
 def test_a_rule_in_a_script_without_spaces_is_listed_by_its_beginnings(
@@ -181,3 +181,11 @@ def test_the_grouped_finder_finds_the_longest_beginning_among_many_first_letters
     expected = {number for number, pattern in enumerate(patterns) if pattern.search(text)}
     assert set(found) == expected
     assert found[len(words) - 1][0].group() == "想死了"
+
+
+def test_a_rule_without_spaces_is_listed_by_three_characters_where_they_suffice() -> None:
+    # Three characters of an ideograph run tell its rules apart and keep the finder small...
+    assert anywhere_strings("我想(?:死|自杀|消失)") == {"我想死", "我想自", "我想消"}
+    # ...but a beginning must hold such a letter, so a Latin word before kana is kept longer.
+    latin_first = anywhere_strings("(?:gps|airtag)(?:を)?つけられ")
+    assert latin_first == {"gpsをつけら", "gpsつけられ", "airtagを", "airtagつ"}
