@@ -36,6 +36,12 @@ PREFIX_LENGTH = 7
 # them apart, and keep the list, and the finder built from it, small.
 ANYWHERE_PREFIX_LENGTH = 3
 MAX_STARTS = 4000
+# A rule in another script with more beginnings than this is listed by shorter ones: a
+# letter of Arabic or Greek narrows a word down faster than a Latin one, and Arabic's
+# joined "and" (و, ف) doubles every beginning. Its finder, built at every start, stays
+# small; Latin-letter rules keep their seven letters, on which English screening relies.
+MANY_STARTS = 500
+SHORT_PREFIX_LENGTH = 4
 _MAX_CLASS = 8  # a character class is spelled out letter by letter only when this small
 _WORD_START = re.compile(r"(?<!\w)\w")
 # Letters of the scripts written without spaces between words: CJK ideographs (with their
@@ -61,6 +67,12 @@ def starting_strings(pattern: str) -> frozenset[str] | None:
     if parsed.state.flags & re.IGNORECASE or not _starts_a_word(list(parsed)):
         return None
     starts = _starts(list(parsed))
+    if (
+        starts is not None
+        and len(starts) > MANY_STARTS
+        and not any(text[0].isascii() for text, _ in starts)
+    ):
+        starts = _starts(list(parsed), SHORT_PREFIX_LENGTH)
     if starts is None or any(not text or not text[0].isalnum() for text, _ in starts):
         return None
     return frozenset(text for text, _ in starts)

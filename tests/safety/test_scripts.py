@@ -189,3 +189,19 @@ def test_a_rule_without_spaces_is_listed_by_three_characters_where_they_suffice(
     # ...but a beginning must hold such a letter, so a Latin word before kana is kept longer.
     latin_first = anywhere_strings("(?:gps|airtag)(?:を)?つけられ")
     assert latin_first == {"gpsをつけら", "gpsつけられ", "airtagを", "airtagつ"}
+
+
+def test_a_rule_with_many_beginnings_in_another_script_is_listed_by_four_letters() -> None:
+    words = [f"{first}{second}ب" for first in "بتثجحخدذرزسشصضطظعغ" for second in "ابتثجحخدذرزسشصض"]
+    arabic = r"\b(?:و|ف)?(?:" + "|".join(words) + ")يد"
+    starts = starting_strings(arabic)
+    assert starts is not None and 0 < len(starts) <= 1000
+    assert all(len(text) <= 4 for text in starts)
+    index = StartIndex.of([re.compile(arabic)])
+    assert index.searched == ()
+    assert index.matches("قال وبتبيد هنا")  # still found, after "and"
+    # Latin rules keep their seven letters, whatever their number.
+    many = [f"{a}{b}{c}xyzw" for a in "abcdefghi" for b in "jklmnopq" for c in "rstuvwxy"]
+    latin = starting_strings(r"\b(?:" + "|".join(many) + ")")
+    assert latin is not None and len(latin) > 500
+    assert all(len(text) == 7 for text in latin)
