@@ -32,7 +32,7 @@ from pathlib import Path
 
 from bench.common import REPO, Figure, _git, json_figures, machine, shown_command
 from bench.fresh_batch_files import LABELS, BatchFileError, newest_batch, read_batch
-from bench.fresh_batch_report import figures, run_heading, run_text, write_run
+from bench.fresh_batch_report import bar_figures, figures, run_heading, run_text, write_run
 from bench.fresh_batch_scoring import Screened, screen_batch
 from bot.content_pack.loader import load_pack
 from bot.safety.screen import SafetyScreen
@@ -92,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         found: dict[str, Figure] = {"batch": folder.name, "run": args.run}
         found.update(figures(items))
-        print(json_figures(found, {}, host.commit), flush=True)
+        measured, targets = bar_figures(items)
+        found.update(measured)
+        print(json_figures(found, targets, host.commit), flush=True)
     return 0
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.fresh_batch_files import LanguageFile
-from bench.fresh_batch_report import SECTION, run_text, write_run
+from bench.fresh_batch_report import SECTION, bar_figures, run_text, write_run
 from bench.fresh_batch_scoring import Outcome, model_verdict, screen_batch, screen_phrase, tally
 from bot.content_pack.pack import ContentPack
 from bot.safety.rules import Intent, ReplyLevel
@@ -116,3 +116,27 @@ def test_a_run_s_text_names_what_was_scored() -> None:
     assert "Scored: the rules at abc." in text
     assert "the rules alone were scored" in text
     assert "| English | 1 | 0.0% (0/1) |" in text
+
+
+def test_the_bar_counts_what_misses_each_limit() -> None:
+    full = FakeScreen(FakeDetection(ReplyLevel.CRISIS), sends=True)
+    check = FakeScreen(FakeDetection(ReplyLevel.CHECK), sends=True)
+    silent = FakeScreen(FakeDetection(ReplyLevel.NONE), sends=False)
+    items = [
+        screen_phrase(full, "en", "crisis", "a"),  # type: ignore[arg-type]
+        screen_phrase(check, "de", "danger", "b"),  # type: ignore[arg-type]
+        screen_phrase(silent, "es", "crisis", "c"),  # type: ignore[arg-type]
+        screen_phrase(silent, "ko", "crisis", "d"),  # type: ignore[arg-type]
+        screen_phrase(full, "ko", "ordinary", "e"),  # type: ignore[arg-type]
+        screen_phrase(silent, "en", "ordinary", "f"),  # type: ignore[arg-type]
+    ]
+    measured, targets = bar_figures(items)
+    assert measured == {
+        "first11_crisis_danger_nothing_pct": 33.3,
+        "first11_crisis_danger_not_full_pct": 66.7,
+        "new11_crisis_danger_nothing_pct": 100.0,
+        "all_ordinary_full_pct": 50.0,
+        "all_ordinary_check_pct": 0.0,
+    }
+    assert targets["all_ordinary_full_pct"] == 3.0
+    assert targets["all_ordinary_check_pct"] == 10.0
