@@ -10,7 +10,7 @@ the router does for free text, to see whether it would offer the pause (urge) or
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 from bench.fresh_batch_files import LanguageFile
@@ -120,11 +120,9 @@ class Tally:
     flow_intent: int = 0  # ordinary/softened: an urge or contact intent found
     model_seen: int = 0
     model_raised: int = 0
-    languages: set[str] = field(default_factory=set)
 
     def add(self, item: Screened) -> None:
         self.phrases += 1
-        self.languages.add(item.language)
         match item.outcome:
             case Outcome.FULL:
                 self.full += 1
