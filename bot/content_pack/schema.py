@@ -17,6 +17,15 @@ from pydantic import (
     model_validator,
 )
 
+from bot.content_pack.schema_sources import (
+    NUMBER_FIELDS,
+    EmergencySource,
+    HelplineSource,
+    NumberField,
+    ReviewNote,
+    confirming_sites,
+)
+
 # The smallest message limit of the platforms we serve (Discord: 2,000 characters).
 MAX_MESSAGE_CHARS = 2000
 MAX_BUTTON_LABEL_CHARS = 40
@@ -298,30 +307,56 @@ class EmergencyNumbers(_Strict):
     fire: DialNumber | None = None
     # An emergency number that takes text messages from anyone, for when speaking is unsafe.
     sms: DialNumber | None = None
-    source: SourceNote
+    # A summary of where the numbers come from; the pages themselves are in `sources`.
+    source: SourceNote | None = None
     checked: date
-    # True where the number is the best we know rather than well established, or is
-    # borrowed from the country whose services answer there: re-check these first.
+    # The pages that state the numbers (schema_sources.py): a number two sites state is
+    # confirmed. `steady content check` fails on an unconfirmed number in an entry
+    # without `review: true`.
+    sources: list[EmergencySource] = Field(default_factory=list)
+    # True where a number is not confirmed by two sources: the reply says so, and gives
+    # `fallback` too. `note` says what is known and why it is not confirmed.
     review: bool = False
+    note: ReviewNote | None = None
+    # Numbers known to reach emergency services there when the entry's are unconfirmed:
+    # 112 or 911 from a mobile phone, which every GSM, 3G, 4G and 5G phone places as an
+    # emergency call (see `fallback_sources` in the file).
+    fallback: list[DialNumber] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _dialable(self) -> EmergencyNumbers:
-        if self.general is None and (self.police is None or self.ambulance is None):
-            raise ValueError(f"{self.code}: needs a general number, or police and ambulance")
+        # Where no number of a service is known, the fallback is what there is to dial.
+        missing = self.general is None and (self.police is None or self.ambulance is None)
+        if missing and not self.fallback:
+            raise ValueError(
+                f"{self.code}: needs a general number, or police and ambulance, or a fallback"
+            )
         return self
 
     @property
     def police_number(self) -> str:
-        return self.police or self.general or ""
+        return self.police or self.general or next(iter(self.fallback), "")
 
     @property
     def ambulance_number(self) -> str:
-        return self.ambulance or self.general or ""
+        return self.ambulance or self.general or next(iter(self.fallback), "")
+
+    @property
+    def unconfirmed(self) -> tuple[NumberField, ...]:
+        """The services whose number fewer than two sites state, in NUMBER_FIELDS order."""
+        return tuple(
+            field
+            for field in NUMBER_FIELDS
+            if (number := getattr(self, field)) is not None
+            and confirming_sites(self.sources, field, number) < 2
+        )
 
 
 class EmergencyNumbersFile(_Strict):
     """Emergency numbers for every ISO 3166-1 country (the loader checks none is missing)."""
 
+    # Why a `fallback` number is known to reach help: the pages that say so.
+    fallback_sources: list[HelplineSource] = Field(default_factory=list)
     countries: list[EmergencyNumbers] = Field(min_length=1)
 
     @field_validator("countries")
@@ -374,15 +409,28 @@ class CrisisResource(_Strict):
     contact: Annotated[str, StringConstraints(min_length=2, max_length=100)]
     hours: Hours
     url: HttpsUrl | None = None
-    source: SourceNote
+    # A summary of where the line comes from; the pages themselves are in `sources`.
+    source: SourceNote | None = None
     last_verified: date
-    # True where the entry is written from well-established knowledge that no stored page
-    # confirmed: re-check these first, before release.
+    # The pages that state its numbers: each number in `contact` is confirmed when two
+    # sites state it (schema_sources.py).
+    sources: list[HelplineSource] = Field(default_factory=list)
+    # The languages it answers in, first the one it answers in by default; the reply
+    # names them to a user who reads another ("en", "es", "de"...).
+    languages: list[LocaleCode] = Field(default_factory=list)
+    # True where a number is not confirmed by two sources: the reply says so, and `note`
+    # says what is known and why it is not confirmed.
     review: bool = False
+    note: ReviewNote | None = None
 
     @property
     def can_write(self) -> bool:
         return "text" in self.modes or "chat" in self.modes
+
+    @property
+    def language(self) -> str | None:
+        """The language it answers in by default, where the data says."""
+        return self.languages[0] if self.languages else None
 
 
 class CountryResources(_Strict):

@@ -1,0 +1,217 @@
+"""`steady content check` holds every number a person in danger may dial to two sources:
+a number two sites state is confirmed; one that is not needs its entry marked for review,
+with a note (and, for emergency numbers, a fallback) so the reply can say so plainly."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bot.content_pack.audit import audit_pack
+from bot.content_pack.loader import load_pack
+from bot.content_pack.sources_check import check_sources
+
+REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
+EMERGENCY = "emergency_numbers.yaml"
+
+Data = dict[str, Any]
+
+
+@pytest.fixture
+def pack_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "content"
+    shutil.copytree(REPO_CONTENT, target)
+    return target
+
+
+def edit(path: Path, change: Callable[[Data], None]) -> None:
+    data = yaml.safe_load(path.read_text("utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+
+
+def entry(data: Data, code: str) -> Data:
+    found: Data = next(c for c in data["countries"] if c["code"] == code)
+    return found
+
+
+def helpline(data: Data, resource_id: str) -> Data:
+    found: Data = next(
+        r for country in data["countries"] for r in country["resources"] if r["id"] == resource_id
+    )
+    return found
+
+
+def findings(content: Path) -> list[str]:
+    return [str(finding) for finding in check_sources(load_pack(content, "en"), content)]
+
+
+def source(url: str, **numbers: str) -> Data:
+    return {"url": url, "checked": "2026-12-02", "says": "states the numbers", "numbers": numbers}
+
+
+def test_the_shipped_pack_passes() -> None:
+    report = audit_pack(load_pack(REPO_CONTENT, "en"), REPO_CONTENT)
+    assert [str(f) for f in report.failures if "site" in f.message or "review" in f.message] == []
+
+
+def test_two_sites_confirm_an_entry(pack_copy: Path) -> None:
+    def two_sites(data: Data) -> None:
+        germany = entry(data, "DE")
+        germany["sources"] = [
+            source("https://www.example-city.de/notruf", police="110", ambulance="112"),
+            source("https://feuerwehr.example.org/notruf", police="110", ambulance="112"),
+        ]
+        germany.pop("fire", None)
+
+    edit(pack_copy / EMERGENCY, two_sites)
+    assert [f for f in findings(pack_copy) if " DE:" in f] == []
+    assert load_pack(pack_copy, "en").emergency["DE"].unconfirmed == ()
+
+
+def test_an_entry_with_one_source_fails(pack_copy: Path) -> None:
+    def one_site(data: Data) -> None:
+        germany = entry(data, "DE")
+        germany["sources"] = [
+            source("https://www.example-city.de/notruf", police="110", ambulance="112"),
+            # Another page of the same site is not a second source.
+            source("https://example-city.de/112", police="110", ambulance="112"),
+        ]
+        germany.pop("fire", None)
+
+    edit(pack_copy / EMERGENCY, one_site)
+    found = [f for f in findings(pack_copy) if " DE:" in f]
+    assert found == [
+        "emergency_numbers.yaml DE: police 110 is stated by 1 site(s); 2 needed, "
+        "or mark the entry review: true with a note and a fallback",
+        "emergency_numbers.yaml DE: ambulance 112 is stated by 1 site(s); 2 needed, "
+        "or mark the entry review: true with a note and a fallback",
+    ]
+
+
+def test_a_source_stating_another_number_does_not_confirm(pack_copy: Path) -> None:
+    def other_number(data: Data) -> None:
+        germany = entry(data, "DE")
+        germany["sources"] = [
+            source("https://a.example.de/", police="110", ambulance="112"),
+            source("https://b.example.de/", police="110", ambulance="19222"),
+        ]
+        germany.pop("fire", None)
+
+    edit(pack_copy / EMERGENCY, other_number)
+    assert load_pack(pack_copy, "en").emergency["DE"].unconfirmed == ("ambulance",)
+
+
+def test_a_marked_and_hedged_entry_passes(pack_copy: Path) -> None:
+    def marked(data: Data) -> None:
+        germany = entry(data, "DE")
+        germany["sources"] = [source("https://a.example.de/", police="110", ambulance="112")]
+        germany.update(review=True, fallback=["112"], note="Only one page states these numbers.")
+
+    edit(pack_copy / EMERGENCY, marked)
+    assert [f for f in findings(pack_copy) if " DE:" in f] == []
+
+
+def test_a_marked_entry_needs_its_note_and_fallback(pack_copy: Path) -> None:
+    def bare_mark(data: Data) -> None:
+        germany = entry(data, "DE")
+        germany["sources"] = [source("https://a.example.de/", police="110", ambulance="112")]
+        germany["review"] = True
+
+    edit(pack_copy / EMERGENCY, bare_mark)
+    assert [f for f in findings(pack_copy) if " DE:" in f] == [
+        "emergency_numbers.yaml DE: marked for review without a note of what is known and why",
+        "emergency_numbers.yaml DE: marked for review without a fallback number to give as well",
+    ]
+
+
+def test_a_fallback_must_be_confirmed_itself(pack_copy: Path) -> None:
+    def odd_fallback(data: Data) -> None:
+        germany = entry(data, "DE")
+        germany.update(review=True, fallback=["999"], note="Testing a fallback nobody states.")
+
+    edit(pack_copy / EMERGENCY, odd_fallback)
+    expected = (
+        "emergency_numbers.yaml DE: fallback 999 is not one that fallback_sources confirm twice"
+    )
+    assert expected in findings(pack_copy)
+
+
+def test_an_entry_without_a_service_number_dials_its_fallback(pack_copy: Path) -> None:
+    def police_only(data: Data) -> None:
+        germany = entry(data, "DE")
+        germany.pop("ambulance")
+        germany.update(review=True, fallback=["112"], note="No ambulance number is known here.")
+
+    edit(pack_copy / EMERGENCY, police_only)
+    germany = load_pack(pack_copy, "en").emergency["DE"]
+    assert (germany.police_number, germany.ambulance_number) == ("110", "112")
+
+
+def test_a_helpline_with_one_source_fails_and_two_pass(pack_copy: Path) -> None:
+    path = pack_copy / "en" / "crisis.yaml"
+
+    def one_site(data: Data) -> None:
+        line = helpline(data, "gb-samaritans")
+        for key in ("review", "note", "source"):
+            line.pop(key, None)
+        line["sources"] = [{**source("https://www.samaritans.org/"), "numbers": ["116 123"]}]
+
+    edit(path, one_site)
+    assert (
+        "en/crisis.yaml gb-samaritans: 116123 is stated by 1 site(s); 2 needed, "
+        "or mark it review: true with a note"
+    ) in findings(pack_copy)
+
+    def two_sites(data: Data) -> None:
+        line = helpline(data, "gb-samaritans")
+        line["sources"].append({**source("https://www.nhs.uk/"), "numbers": ["116123"]})
+
+    edit(path, two_sites)
+    assert [f for f in findings(pack_copy) if "gb-samaritans" in f] == []
+
+
+def test_a_marked_helpline_passes_with_a_note_and_fails_without(pack_copy: Path) -> None:
+    path = pack_copy / "en" / "crisis.yaml"
+
+    def marked(data: Data) -> None:
+        line = helpline(data, "gb-samaritans")
+        line.update(sources=[], review=True, note="Not confirmed by two sites yet.")
+
+    edit(path, marked)
+    assert [f for f in findings(pack_copy) if "gb-samaritans" in f] == []
+
+    edit(path, lambda data: helpline(data, "gb-samaritans").pop("note"))
+    assert [f for f in findings(pack_copy) if "gb-samaritans" in f] == [
+        "en/crisis.yaml gb-samaritans: marked for review without a note of what is known and why"
+    ]
+
+
+def test_a_helpline_says_which_language_it_answers_in(pack_copy: Path) -> None:
+    edit(pack_copy / "es" / "crisis.yaml", lambda data: helpline(data, "gb-shout").pop("languages"))
+    assert (
+        "es/crisis.yaml gb-shout: languages is missing: say which language(s) it answers in"
+    ) in findings(pack_copy)
+
+
+def test_every_number_in_a_contact_needs_its_sources(pack_copy: Path) -> None:
+    def text_number_unsourced(data: Data) -> None:
+        line = helpline(data, "gb-samaritans")
+        for key in ("review", "note", "source"):
+            line.pop(key, None)
+        line["contact"] = "Call free on 116 123 or text 07725 909090"
+        line["sources"] = [
+            {**source("https://www.samaritans.org/"), "numbers": ["116 123"]},
+            {**source("https://www.nhs.uk/"), "numbers": ["116 123"]},
+        ]
+
+    edit(pack_copy / "en" / "crisis.yaml", text_number_unsourced)
+    assert [f for f in findings(pack_copy) if "gb-samaritans" in f] == [
+        "en/crisis.yaml gb-samaritans: 07725909090 is stated by 0 site(s); 2 needed, "
+        "or mark it review: true with a note"
+    ]
