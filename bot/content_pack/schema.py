@@ -23,7 +23,7 @@ from bot.content_pack.schema_sources import (
     HelplineSource,
     NumberField,
     ReviewNote,
-    confirming_sites,
+    emergency_confirmation,
 )
 
 # The smallest message limit of the platforms we serve (Discord: 2,000 characters).
@@ -310,9 +310,9 @@ class EmergencyNumbers(_Strict):
     # A summary of where the numbers come from; the pages themselves are in `sources`.
     source: SourceNote | None = None
     checked: date
-    # The pages that state the numbers (schema_sources.py): a number two sites state is
-    # confirmed. `steady content check` fails on an unconfirmed number in an entry
-    # without `review: true`.
+    # The pages that state the numbers (schema_sources.py): a number two publishers state,
+    # one of them first-hand, is confirmed. `steady content check` fails on an
+    # unconfirmed number in an entry without `review: true`.
     sources: list[EmergencySource] = Field(default_factory=list)
     # True where a number is not confirmed by two sources: the reply says so, and gives
     # `fallback` too. `note` says what is known and why it is not confirmed.
@@ -343,12 +343,13 @@ class EmergencyNumbers(_Strict):
 
     @property
     def unconfirmed(self) -> tuple[NumberField, ...]:
-        """The services whose number fewer than two sites state, in NUMBER_FIELDS order."""
+        """The services whose number two publishers do not confirm, in NUMBER_FIELDS
+        order."""
         return tuple(
             field
             for field in NUMBER_FIELDS
             if (number := getattr(self, field)) is not None
-            and confirming_sites(self.sources, field, number) < 2
+            and not emergency_confirmation(self.sources, field, number).confirmed
         )
 
 
@@ -413,7 +414,7 @@ class CrisisResource(_Strict):
     source: SourceNote | None = None
     last_verified: date
     # The pages that state its numbers: each number in `contact` is confirmed when two
-    # sites state it (schema_sources.py).
+    # publishers state it, one of them first-hand (schema_sources.py).
     sources: list[HelplineSource] = Field(default_factory=list)
     # The languages it answers in, first the one it answers in by default; the reply
     # names them to a user who reads another ("en", "es", "de"...).

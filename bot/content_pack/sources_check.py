@@ -1,17 +1,23 @@
 """The content check's hold on facts a person in danger relies on: every emergency number
-and every helpline number is stated by two independent sources (two sites), or its entry
-is marked `review: true` and carries what the reply needs to say so plainly.
+and every helpline number is stated by two independent publishers, one of them first-hand
+(schema_sources.py), or its entry is marked `review: true` and carries what the reply
+needs to say so plainly.
 
 An unconfirmed emergency entry needs a `note` (what is known, why it is unconfirmed) and
-a `fallback` number that is itself confirmed: one the file's `fallback_sources` state
-on two sites (112 and 911, which mobile phones place as emergency calls everywhere). An
-unconfirmed helpline needs a `note`. An entry may stay marked although two sites state
-its numbers, where a report says the line does not answer: its note says so.
+a `fallback` number that is itself confirmed: one the file's `fallback_sources` confirm
+(112 and 911, which mobile phones place as emergency calls everywhere). An unconfirmed
+helpline needs a `note`. An entry may stay marked although two publishers state its
+numbers, where a report says the line does not answer: its note says so.
+
+Publishers are named by hand, so the check also holds the names steady: one site is
+given one publisher, and one publisher one kind, across every file. Otherwise a second
+spelling of a name, or two names for one newspaper, would count as a second source.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -21,15 +27,17 @@ from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import CrisisResource, EmergencyNumbers, EmergencyNumbersFile
 from bot.content_pack.schema_sources import (
     HelplineSource,
-    confirming_sites,
+    Source,
     digits,
+    emergency_confirmation,
+    helpline_confirmation,
     numbers_in,
-    sites_stating,
+    publisher_key,
 )
 from bot.content_pack.yaml_lines import YamlSyntaxError, load_located
 
 EMERGENCY_FILE = "emergency_numbers.yaml"
-SITES_NEEDED = 2
+NEEDED = "2 publishers needed, one of them first-hand"
 
 
 def check_sources(pack: ContentPack, content_dir: Path) -> list[Finding]:
@@ -40,14 +48,22 @@ def check_sources(pack: ContentPack, content_dir: Path) -> list[Finding]:
         digits(number)
         for source in fallback_sources
         for number in source.numbers
-        if sites_stating(fallback_sources, digits(number)) >= SITES_NEEDED
+        if helpline_confirmation(fallback_sources, digits(number)).confirmed
     }
+    every_source: list[tuple[str, Source]] = [
+        (f"{EMERGENCY_FILE} fallback_sources", s) for s in fallback_sources
+    ]
     for code in sorted(pack.emergency):
-        found += _emergency(pack.emergency[code], known_fallbacks)
+        entry = pack.emergency[code]
+        found += _emergency(entry, known_fallbacks)
+        every_source += [(f"{EMERGENCY_FILE} {code}", s) for s in entry.sources]
     for locale, content in sorted(pack.locales.items()):
         for country in content.crisis.countries:
             for resource in country.resources:
-                found += _helpline(f"{locale}/crisis.yaml {resource.id}", resource)
+                where = f"{locale}/crisis.yaml {resource.id}"
+                found += _helpline(where, resource)
+                every_source += [(where, s) for s in resource.sources]
+    found += _publishers_named_steadily(every_source)
     return found
 
 
@@ -64,11 +80,11 @@ def _fallback_sources(path: Path) -> list[HelplineSource]:
 def _fallbacks_confirmed(sources: list[HelplineSource]) -> Iterator[Finding]:
     stated = {digits(number) for source in sources for number in source.numbers}
     for number in sorted(stated):
-        if sites_stating(sources, number) < SITES_NEEDED:
+        confirmation = helpline_confirmation(sources, number)
+        if not confirmation.confirmed:
             yield Finding(
                 f"{EMERGENCY_FILE} fallback_sources",
-                f"{number} is stated by {sites_stating(sources, number)} site(s); "
-                f"{SITES_NEEDED} needed",
+                f"{number} is {confirmation.describe()}; {NEEDED}",
             )
 
 
@@ -78,10 +94,10 @@ def _emergency(entry: EmergencyNumbers, known_fallbacks: set[str]) -> Iterator[F
     if not entry.review:
         for field in unconfirmed:
             number = getattr(entry, field)
-            sites = confirming_sites(entry.sources, field, number)
+            confirmation = emergency_confirmation(entry.sources, field, number)
             yield Finding(
                 where,
-                f"{field} {number} is stated by {sites} site(s); {SITES_NEEDED} needed, "
+                f"{field} {number} is {confirmation.describe()}; {NEEDED}, "
                 "or mark the entry review: true with a note and a fallback",
             )
         return
@@ -102,15 +118,43 @@ def _helpline(where: str, resource: CrisisResource) -> Iterator[Finding]:
         yield Finding(where, "contact gives no number to call or text")
     if not resource.languages:
         yield Finding(where, "languages is missing: say which language(s) it answers in")
-    unconfirmed = [n for n in numbers if sites_stating(resource.sources, n) < SITES_NEEDED]
     if not resource.review:
-        for number in unconfirmed:
-            sites = sites_stating(resource.sources, number)
-            yield Finding(
-                where,
-                f"{number} is stated by {sites} site(s); {SITES_NEEDED} needed, "
-                "or mark it review: true with a note",
-            )
+        for number in numbers:
+            confirmation = helpline_confirmation(resource.sources, number)
+            if not confirmation.confirmed:
+                yield Finding(
+                    where,
+                    f"{number} is {confirmation.describe()}; {NEEDED}, "
+                    "or mark it review: true with a note",
+                )
         return
     if resource.note is None:
         yield Finding(where, "marked for review without a note of what is known and why")
+
+
+def _publishers_named_steadily(sources: Iterable[tuple[str, Source]]) -> Iterator[Finding]:
+    """One site, one publisher; one publisher, one kind (each reported where it first
+    differs from the name or kind given before)."""
+    publisher_of_site: dict[str, str] = {}
+    kind_of_publisher: dict[str, str] = {}
+    reported: defaultdict[str, set[str]] = defaultdict(set)
+    for where, source in sources:
+        named = publisher_of_site.setdefault(source.site, source.publisher)
+        if (
+            publisher_key(named) != source.publisher_key
+            and source.publisher not in reported[source.site]
+        ):
+            reported[source.site].add(source.publisher)
+            yield Finding(
+                where,
+                f"{source.site} is published by {named!r} elsewhere, here by "
+                f"{source.publisher!r}: one site is one publisher",
+            )
+        kind = kind_of_publisher.setdefault(source.publisher_key, source.kind)
+        if kind != source.kind and source.kind not in reported[source.publisher_key]:
+            reported[source.publisher_key].add(source.kind)
+            yield Finding(
+                where,
+                f"{source.publisher!r} is a source of kind {kind!r} elsewhere, here "
+                f"{source.kind!r}: one publisher is one kind",
+            )

@@ -1,6 +1,7 @@
 """`steady content check` holds every number a person in danger may dial to two sources:
-a number two sites state is confirmed; one that is not needs its entry marked for review,
-with a note (and, for emergency numbers, a fallback) so the reply can say so plainly."""
+a number two publishers state, one of them first-hand, is confirmed; one that is not needs
+its entry marked for review, with a note (and, for emergency numbers, a fallback) so the
+reply can say so plainly."""
 
 from __future__ import annotations
 
@@ -51,55 +52,165 @@ def findings(content: Path) -> list[str]:
     return [str(finding) for finding in check_sources(load_pack(content, "en"), content)]
 
 
-def source(url: str, **numbers: str) -> Data:
-    return {"url": url, "checked": "2026-12-02", "says": "states the numbers", "numbers": numbers}
+def source(url: str, publisher: str, kind: str = "official", **numbers: str) -> Data:
+    return {
+        "url": url,
+        "publisher": publisher,
+        "kind": kind,
+        "checked": "2026-12-02",
+        "says": "states the numbers",
+        "numbers": numbers,
+    }
+
+
+def line_source(url: str, publisher: str, *numbers: str, kind: str = "official") -> Data:
+    return {**source(url, publisher, kind), "numbers": list(numbers)}
+
+
+ANDROID = (
+    "https://github.com/LineageOS/android_packages_services_Telephony/blob/x/ecc/input/eccdata.txt"
+)
+LIBPHONENUMBER = "https://github.com/google/libphonenumber/blob/x/resources/ShortNumberMetadata.xml"
+WIKIPEDIA = "https://en.wikipedia.org/wiki/List_of_emergency_telephone_numbers"
 
 
 def test_the_shipped_pack_passes() -> None:
     report = audit_pack(load_pack(REPO_CONTENT, "en"), REPO_CONTENT)
-    assert [str(f) for f in report.failures if "site" in f.message or "review" in f.message] == []
+    assert [
+        str(f) for f in report.failures if "publisher" in f.message or "review" in f.message
+    ] == []
 
 
-def test_two_sites_confirm_an_entry(pack_copy: Path) -> None:
-    def two_sites(data: Data) -> None:
+def test_two_publishers_confirm_an_entry(pack_copy: Path) -> None:
+    def two_publishers(data: Data) -> None:
         germany = entry(data, "DE")
         germany["sources"] = [
-            source("https://www.example-city.de/notruf", police="110", ambulance="112"),
-            source("https://feuerwehr.example.org/notruf", police="110", ambulance="112"),
+            source("https://www.example-city.de/notruf", "City", police="110", ambulance="112"),
+            source("https://feuerwehr.example.org/", "Fire brigade", police="110", ambulance="112"),
         ]
         germany.pop("fire", None)
 
-    edit(pack_copy / EMERGENCY, two_sites)
+    edit(pack_copy / EMERGENCY, two_publishers)
     assert [f for f in findings(pack_copy) if " DE:" in f] == []
     assert load_pack(pack_copy, "en").emergency["DE"].unconfirmed == ()
 
 
-def test_an_entry_with_one_source_fails(pack_copy: Path) -> None:
-    def one_site(data: Data) -> None:
+def test_an_entry_with_one_publisher_fails(pack_copy: Path) -> None:
+    def one_publisher(data: Data) -> None:
         germany = entry(data, "DE")
         germany["sources"] = [
-            source("https://www.example-city.de/notruf", police="110", ambulance="112"),
-            # Another page of the same site is not a second source.
-            source("https://example-city.de/112", police="110", ambulance="112"),
+            source("https://www.example-city.de/notruf", "City", police="110", ambulance="112"),
+            # Another page of the same publisher, on another site, is not a second source.
+            source("https://city-portal.example/112", "CITY", police="110", ambulance="112"),
         ]
         germany.pop("fire", None)
 
-    edit(pack_copy / EMERGENCY, one_site)
+    edit(pack_copy / EMERGENCY, one_publisher)
     found = [f for f in findings(pack_copy) if " DE:" in f]
     assert found == [
-        "emergency_numbers.yaml DE: police 110 is stated by 1 site(s); 2 needed, "
+        "emergency_numbers.yaml DE: police 110 is stated by 1 publisher(s) (City); "
+        "2 publishers needed, one of them first-hand, "
         "or mark the entry review: true with a note and a fallback",
-        "emergency_numbers.yaml DE: ambulance 112 is stated by 1 site(s); 2 needed, "
+        "emergency_numbers.yaml DE: ambulance 112 is stated by 1 publisher(s) (City); "
+        "2 publishers needed, one of them first-hand, "
         "or mark the entry review: true with a note and a fallback",
     ]
+
+
+def test_android_and_libphonenumber_are_one_publisher(pack_copy: Path) -> None:
+    def google_twice(data: Data) -> None:
+        italy = entry(data, "IT")
+        italy["sources"] = [
+            source(ANDROID, "Google", "dataset", general="112", ambulance="118"),
+            source(LIBPHONENUMBER, "Google", "dataset", general="112", ambulance="118"),
+        ]
+        italy.update(ambulance="118", review=False)
+        for key in ("police", "fire", "note", "fallback", "source"):
+            italy.pop(key, None)
+
+    edit(pack_copy / EMERGENCY, google_twice)
+    assert load_pack(pack_copy, "en").emergency["IT"].unconfirmed == ("general", "ambulance")
+    assert (
+        "emergency_numbers.yaml IT: ambulance 118 is stated by 1 publisher(s) (Google); "
+        "2 publishers needed, one of them first-hand, "
+        "or mark the entry review: true with a note and a fallback"
+    ) in findings(pack_copy)
+
+
+def test_an_encyclopedia_confirms_only_beside_a_first_hand_source(pack_copy: Path) -> None:
+    def android_and_wikipedia(data: Data) -> None:
+        italy = entry(data, "IT")
+        italy["sources"] = [
+            source(ANDROID, "Google", "dataset", general="112", ambulance="118"),
+            source(WIKIPEDIA, "Wikipedia", "encyclopedia", general="112", ambulance="118"),
+        ]
+        italy.update(ambulance="118", review=True, fallback=["112"], note="Second-hand only.")
+
+    edit(pack_copy / EMERGENCY, android_and_wikipedia)
+    assert load_pack(pack_copy, "en").emergency["IT"].unconfirmed == ("general", "ambulance")
+    edit(pack_copy / EMERGENCY, lambda data: entry(data, "IT").update(review=False))
+    assert (
+        "emergency_numbers.yaml IT: ambulance 118 is stated by 2 publisher(s) (Google, "
+        "Wikipedia), none first-hand; 2 publishers needed, one of them first-hand, "
+        "or mark the entry review: true with a note and a fallback"
+    ) in findings(pack_copy)
+    edit(pack_copy / EMERGENCY, lambda data: entry(data, "IT").update(review=True))
+
+    def and_a_region(data: Data) -> None:
+        entry(data, "IT")["sources"].append(
+            source("https://www.regione.example.it/118", "A region", ambulance="118")
+        )
+
+    edit(pack_copy / EMERGENCY, and_a_region)
+    assert load_pack(pack_copy, "en").emergency["IT"].unconfirmed == ("general",)
+
+    def region_and_wikipedia_alone(data: Data) -> None:
+        entry(data, "IT")["sources"].pop(0)
+
+    edit(pack_copy / EMERGENCY, region_and_wikipedia_alone)
+    assert load_pack(pack_copy, "en").emergency["IT"].unconfirmed == ("general",)
+
+
+def test_one_site_is_one_publisher_and_one_publisher_one_kind(pack_copy: Path) -> None:
+    def renamed(data: Data) -> None:
+        germany = entry(data, "DE")
+        germany["sources"] = [
+            source("https://news.example.de/a", "Example News", "press", police="110"),
+            # A second name for the same site would count it twice.
+            source("https://news.example.de/b", "Example Daily", "press", police="110"),
+            source(ANDROID, "Google", "official", police="110"),
+        ]
+        germany.update(review=True, fallback=["112"], note="Testing how publishers are named.")
+
+    edit(pack_copy / EMERGENCY, renamed)
+    found = [f for f in findings(pack_copy) if " DE:" in f]
+    assert found == [
+        "emergency_numbers.yaml DE: news.example.de is published by 'Example News' "
+        "elsewhere, here by 'Example Daily': one site is one publisher",
+        "emergency_numbers.yaml DE: 'Google' is a source of kind 'dataset' elsewhere, "
+        "here 'official': one publisher is one kind",
+    ]
+
+
+def test_repositories_of_two_accounts_are_two_sites(pack_copy: Path) -> None:
+    def two_accounts(data: Data) -> None:
+        germany = entry(data, "DE")
+        germany["sources"] = [
+            source(ANDROID, "Google", "dataset", police="110"),
+            source("https://github.com/example-city/data/blob/x/n.csv", "City", police="110"),
+        ]
+        germany.update(review=True, fallback=["112"], note="Testing sites on a shared host.")
+
+    edit(pack_copy / EMERGENCY, two_accounts)
+    assert [f for f in findings(pack_copy) if " DE:" in f] == []
 
 
 def test_a_source_stating_another_number_does_not_confirm(pack_copy: Path) -> None:
     def other_number(data: Data) -> None:
         germany = entry(data, "DE")
         germany["sources"] = [
-            source("https://a.example.de/", police="110", ambulance="112"),
-            source("https://b.example.de/", police="110", ambulance="19222"),
+            source("https://a.example.de/", "Alpha", police="110", ambulance="112"),
+            source("https://b.example.de/", "Beta", police="110", ambulance="19222"),
         ]
         germany.pop("fire", None)
 
@@ -110,7 +221,9 @@ def test_a_source_stating_another_number_does_not_confirm(pack_copy: Path) -> No
 def test_a_marked_and_hedged_entry_passes(pack_copy: Path) -> None:
     def marked(data: Data) -> None:
         germany = entry(data, "DE")
-        germany["sources"] = [source("https://a.example.de/", police="110", ambulance="112")]
+        germany["sources"] = [
+            source("https://a.example.de/", "Alpha", police="110", ambulance="112")
+        ]
         germany.update(review=True, fallback=["112"], note="Only one page states these numbers.")
 
     edit(pack_copy / EMERGENCY, marked)
@@ -120,7 +233,9 @@ def test_a_marked_and_hedged_entry_passes(pack_copy: Path) -> None:
 def test_a_marked_entry_needs_its_note_and_fallback(pack_copy: Path) -> None:
     def bare_mark(data: Data) -> None:
         germany = entry(data, "DE")
-        germany["sources"] = [source("https://a.example.de/", police="110", ambulance="112")]
+        germany["sources"] = [
+            source("https://a.example.de/", "Alpha", police="110", ambulance="112")
+        ]
         germany["review"] = True
 
     edit(pack_copy / EMERGENCY, bare_mark)
@@ -160,17 +275,17 @@ def test_a_helpline_with_one_source_fails_and_two_pass(pack_copy: Path) -> None:
         line = helpline(data, "gb-samaritans")
         for key in ("review", "note", "source"):
             line.pop(key, None)
-        line["sources"] = [{**source("https://www.samaritans.org/"), "numbers": ["116 123"]}]
+        line["sources"] = [line_source("https://www.samaritans.org/", "Samaritans", "116 123")]
 
     edit(path, one_site)
     assert (
-        "en/crisis.yaml gb-samaritans: 116123 is stated by 1 site(s); 2 needed, "
-        "or mark it review: true with a note"
+        "en/crisis.yaml gb-samaritans: 116123 is stated by 1 publisher(s) (Samaritans); "
+        "2 publishers needed, one of them first-hand, or mark it review: true with a note"
     ) in findings(pack_copy)
 
     def two_sites(data: Data) -> None:
         line = helpline(data, "gb-samaritans")
-        line["sources"].append({**source("https://www.nhs.uk/"), "numbers": ["116123"]})
+        line["sources"].append(line_source("https://www.nhs.uk/", "NHS", "116123"))
 
     edit(path, two_sites)
     assert [f for f in findings(pack_copy) if "gb-samaritans" in f] == []
@@ -181,7 +296,7 @@ def test_a_marked_helpline_passes_with_a_note_and_fails_without(pack_copy: Path)
 
     def marked(data: Data) -> None:
         line = helpline(data, "gb-samaritans")
-        line.update(sources=[], review=True, note="Not confirmed by two sites yet.")
+        line.update(sources=[], review=True, note="Not confirmed by two publishers yet.")
 
     edit(path, marked)
     assert [f for f in findings(pack_copy) if "gb-samaritans" in f] == []
@@ -206,12 +321,12 @@ def test_every_number_in_a_contact_needs_its_sources(pack_copy: Path) -> None:
             line.pop(key, None)
         line["contact"] = "Call free on 116 123 or text 07725 909090"
         line["sources"] = [
-            {**source("https://www.samaritans.org/"), "numbers": ["116 123"]},
-            {**source("https://www.nhs.uk/"), "numbers": ["116 123"]},
+            line_source("https://www.samaritans.org/", "Samaritans", "116 123"),
+            line_source("https://www.nhs.uk/", "NHS", "116 123"),
         ]
 
     edit(pack_copy / "en" / "crisis.yaml", text_number_unsourced)
     assert [f for f in findings(pack_copy) if "gb-samaritans" in f] == [
-        "en/crisis.yaml gb-samaritans: 07725909090 is stated by 0 site(s); 2 needed, "
-        "or mark it review: true with a note"
+        "en/crisis.yaml gb-samaritans: 07725909090 is stated by 0 publisher(s); "
+        "2 publishers needed, one of them first-hand, or mark it review: true with a note"
     ]
