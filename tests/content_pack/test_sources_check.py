@@ -67,6 +67,18 @@ def line_source(url: str, publisher: str, *numbers: str, kind: str = "official")
     return {**source(url, publisher, kind), "numbers": list(numbers)}
 
 
+def sources_of(code: str, *sources: Data) -> Callable[[Data], None]:
+    """An edit that gives an entry these sources and drops its fire number (left out of
+    these tests)."""
+
+    def change(data: Data) -> None:
+        found = entry(data, code)
+        found["sources"] = list(sources)
+        found.pop("fire", None)
+
+    return change
+
+
 ANDROID = (
     "https://github.com/LineageOS/android_packages_services_Telephony/blob/x/ecc/input/eccdata.txt"
 )
@@ -82,29 +94,23 @@ def test_the_shipped_pack_passes() -> None:
 
 
 def test_two_publishers_confirm_an_entry(pack_copy: Path) -> None:
-    def two_publishers(data: Data) -> None:
-        germany = entry(data, "DE")
-        germany["sources"] = [
-            source("https://www.example-city.de/notruf", "City", police="110", ambulance="112"),
-            source("https://feuerwehr.example.org/", "Fire brigade", police="110", ambulance="112"),
-        ]
-        germany.pop("fire", None)
-
+    two_publishers = sources_of(
+        "DE",
+        source("https://www.example-city.de/notruf", "City", police="110", ambulance="112"),
+        source("https://feuerwehr.example.org/", "Fire brigade", police="110", ambulance="112"),
+    )
     edit(pack_copy / EMERGENCY, two_publishers)
     assert [f for f in findings(pack_copy) if " DE:" in f] == []
     assert load_pack(pack_copy, "en").emergency["DE"].unconfirmed == ()
 
 
 def test_an_entry_with_one_publisher_fails(pack_copy: Path) -> None:
-    def one_publisher(data: Data) -> None:
-        germany = entry(data, "DE")
-        germany["sources"] = [
-            source("https://www.example-city.de/notruf", "City", police="110", ambulance="112"),
-            # Another page of the same publisher, on another site, is not a second source.
-            source("https://city-portal.example/112", "CITY", police="110", ambulance="112"),
-        ]
-        germany.pop("fire", None)
-
+    one_publisher = sources_of(
+        "DE",
+        source("https://www.example-city.de/notruf", "City", police="110", ambulance="112"),
+        # Another page of the same publisher, on another site, is not a second source.
+        source("https://city-portal.example/112", "CITY", police="110", ambulance="112"),
+    )
     edit(pack_copy / EMERGENCY, one_publisher)
     found = [f for f in findings(pack_copy) if " DE:" in f]
     assert found == [
@@ -145,6 +151,8 @@ def test_an_encyclopedia_confirms_only_beside_a_first_hand_source(pack_copy: Pat
             source(WIKIPEDIA, "Wikipedia", "encyclopedia", general="112", ambulance="118"),
         ]
         italy.update(ambulance="118", review=True, fallback=["112"], note="Second-hand only.")
+        for key in ("police", "fire"):
+            italy.pop(key, None)
 
     edit(pack_copy / EMERGENCY, android_and_wikipedia)
     assert load_pack(pack_copy, "en").emergency["IT"].unconfirmed == ("general", "ambulance")
@@ -206,14 +214,11 @@ def test_repositories_of_two_accounts_are_two_sites(pack_copy: Path) -> None:
 
 
 def test_a_source_stating_another_number_does_not_confirm(pack_copy: Path) -> None:
-    def other_number(data: Data) -> None:
-        germany = entry(data, "DE")
-        germany["sources"] = [
-            source("https://a.example.de/", "Alpha", police="110", ambulance="112"),
-            source("https://b.example.de/", "Beta", police="110", ambulance="19222"),
-        ]
-        germany.pop("fire", None)
-
+    other_number = sources_of(
+        "DE",
+        source("https://a.example.de/", "Alpha", police="110", ambulance="112"),
+        source("https://b.example.de/", "Beta", police="110", ambulance="19222"),
+    )
     edit(pack_copy / EMERGENCY, other_number)
     assert load_pack(pack_copy, "en").emergency["DE"].unconfirmed == ("ambulance",)
 
