@@ -21,7 +21,7 @@ from bot.content_pack.findings import Finding
 from bot.content_pack.pack import ContentPack, LocaleContent
 from bot.content_pack.parity import check_parity
 from bot.content_pack.schema import AvoidPhrasesFile, ReplyCategory
-from bot.content_pack.sources_check import check_sources
+from bot.content_pack.sources_check import check_sources, sources_summary
 from bot.content_pack.yaml_lines import YamlSyntaxError, load_located
 
 AVOID_FILE = "avoid_phrases.yaml"
@@ -56,6 +56,7 @@ def audit_pack(pack: ContentPack, content_dir: Path) -> AuditReport:
         report.notes += affirmation_shapes(content)
     report.failures += check_parity(pack)
     report.failures += check_sources(pack, content_dir)
+    report.notes += sources_summary(pack)
     return report
 
 

@@ -67,6 +67,33 @@ def check_sources(pack: ContentPack, content_dir: Path) -> list[Finding]:
     return found
 
 
+def sources_summary(pack: ContentPack) -> list[str]:
+    """How many entries two publishers confirm and how many are marked for review, for
+    `steady content check` to print: the share still hedged is the work left."""
+    entries = list(pack.emergency.values())
+    lines = [_tally("emergency numbers", [not entry.review for entry in entries])]
+    for locale, content in sorted(pack.locales.items()):
+        lines.append(
+            _tally(
+                f"{locale} helplines",
+                [
+                    not resource.review
+                    for country in content.crisis.countries
+                    for resource in country.resources
+                ],
+            )
+        )
+    return ["sources of the numbers to dial:", *lines]
+
+
+def _tally(what: str, confirmed: list[bool]) -> str:
+    twice = sum(confirmed)
+    return (
+        f"  {what}: {len(confirmed)} entries, {twice} confirmed by two publishers, "
+        f"{len(confirmed) - twice} marked review and hedged"
+    )
+
+
 def _fallback_sources(path: Path) -> list[HelplineSource]:
     """The file-wide sources of the fallback numbers (the pack keeps only the entries;
     the file loaded already, so reading it again cannot fail on a pack that loads)."""

@@ -15,7 +15,8 @@ import yaml
 
 from bot.content_pack.audit import audit_pack
 from bot.content_pack.loader import load_pack
-from bot.content_pack.sources_check import check_sources
+from bot.content_pack.sources_check import check_sources, sources_summary
+from tests.helpers.processes import steady
 
 REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
 EMERGENCY = "emergency_numbers.yaml"
@@ -335,3 +336,55 @@ def test_every_number_in_a_contact_needs_its_sources(pack_copy: Path) -> None:
         "en/crisis.yaml gb-samaritans: 07725909090 is stated by 0 publisher(s); "
         "2 publishers needed, one of them first-hand, or mark it review: true with a note"
     ]
+
+
+def test_the_check_counts_confirmed_and_hedged_entries(pack_copy: Path) -> None:
+    def counts(content: Path) -> tuple[int, int, int]:
+        pack = load_pack(content, "en")
+        line = next(s for s in sources_summary(pack) if "emergency numbers" in s)
+        total, confirmed, hedged = (int(word) for word in line.split() if word.isdigit())
+        return total, confirmed, hedged
+
+    total, confirmed, hedged = counts(pack_copy)
+    assert total == confirmed + hedged == len(load_pack(pack_copy, "en").emergency)
+
+    def hedge_germany(data: Data) -> None:
+        entry(data, "DE").update(review=True, fallback=["112"], note="Marked to test the count.")
+
+    assert not entry(yaml.safe_load((pack_copy / EMERGENCY).read_text("utf-8")), "DE").get("review")
+    edit(pack_copy / EMERGENCY, hedge_germany)
+    assert counts(pack_copy) == (total, confirmed - 1, hedged + 1)
+
+
+def test_steady_content_check_fails_on_an_unconfirmed_entry_unless_hedged(
+    pack_copy: Path, tmp_path: Path
+) -> None:
+    """The command an editor runs: an emergency entry one page confirms fails it, and
+    passes once it is marked for review with a note and a fallback to give as well."""
+
+    def check() -> tuple[int, str]:
+        result = steady(["content", "check"], tmp_path / "data", STEADY_CONTENT_DIR=str(pack_copy))
+        return result.returncode, result.stdout
+
+    def one_page(data: Data) -> None:
+        germany = entry(data, "DE")
+        germany["sources"] = [
+            source("https://a.example.de/", "Alpha", police="110", ambulance="112")
+        ]
+        germany.pop("fire", None)
+        for key in ("review", "note", "fallback"):
+            germany.pop(key, None)
+
+    edit(pack_copy / EMERGENCY, one_page)
+    code, printed = check()
+    assert code == 1
+    assert "emergency_numbers.yaml DE: police 110 is stated by 1 publisher(s) (Alpha)" in printed
+    assert "content pack is valid" not in printed
+
+    def hedged(data: Data) -> None:
+        entry(data, "DE").update(review=True, fallback=["112"], note="Only one page states it.")
+
+    edit(pack_copy / EMERGENCY, hedged)
+    code, printed = check()
+    assert code == 0, printed
+    assert "content pack is valid" in printed
