@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from bot.content_pack.findings import Finding
 from bot.content_pack.pack import ContentPack
-from bot.content_pack.schema import CrisisResource, EmergencyNumbers, EmergencyNumbersFile
+from bot.content_pack.schema_crisis import CrisisResource, EmergencyNumbers, EmergencyNumbersFile
 from bot.content_pack.schema_sources import (
     HelplineSource,
     Source,
