@@ -27,7 +27,7 @@ WORDS = frozenset({"text", "title", "intro", "closing"})
 WORD_LISTS = frozenset({"steps"})
 # A helpline's facts, which do not change with the language it is described in.
 # Its address may differ: a locale may link the line's page in its own language.
-HELPLINE_FACTS = ("kind", "modes", "hours")
+HELPLINE_FACTS = ("kind", "modes", "hours", "languages")
 
 
 def check_parity(pack: ContentPack) -> list[Finding]:

@@ -1,31 +1,68 @@
-"""The shape of each content file, checked by pydantic."""
+"""The shape of each content file, checked by pydantic: the words (affirmations,
+openings, check-in replies, commands, messages, exercises, reflections) here; detection
+rules in schema_detection.py; emergency numbers, helplines and country names in
+schema_crisis.py. Their models are importable from here as well, as they always were."""
 
 from __future__ import annotations
 
-import re
 import warnings
-from datetime import date
 from enum import StrEnum
 from typing import Annotated, Literal, get_args
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StringConstraints,
-    field_validator,
-    model_validator,
+from pydantic import Field, StringConstraints, field_validator, model_validator
+
+from bot.content_pack.schema_base import (
+    MAX_BUTTON_LABEL_CHARS,
+    MAX_COMMAND_DESCRIPTION_CHARS,
+    MAX_MESSAGE_CHARS,
+    ItemId,
+    LocaleCode,
+    StrictModel,
+    clean_text,
+)
+from bot.content_pack.schema_crisis import (
+    HOURS_PATTERN,
+    ContactMode,
+    CountriesFile,
+    CountryName,
+    CountryResources,
+    CrisisFallback,
+    CrisisFile,
+    CrisisResource,
+    DialNumber,
+    EmergencyNumbers,
+    EmergencyNumbersFile,
+    HelplineDirectory,
+    Hours,
+)
+from bot.content_pack.schema_detection import (
+    DetectionContext,
+    DetectionException,
+    DetectionFile,
+    DetectionRule,
 )
 
-# The smallest message limit of the platforms we serve (Discord: 2,000 characters).
-MAX_MESSAGE_CHARS = 2000
-MAX_BUTTON_LABEL_CHARS = 40
-MAX_COMMAND_DESCRIPTION_CHARS = 100  # Discord's limit for slash command descriptions
-
-ItemId = Annotated[
-    str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*(-[a-z0-9_]+)*$", max_length=48)
+# Importable from here: the models of the other files of the pack, and the limits.
+__all__ = [
+    "HOURS_PATTERN",
+    "MAX_BUTTON_LABEL_CHARS",
+    "ContactMode",
+    "CountriesFile",
+    "CountryName",
+    "CountryResources",
+    "CrisisFallback",
+    "CrisisFile",
+    "CrisisResource",
+    "DetectionContext",
+    "DetectionException",
+    "DetectionFile",
+    "DetectionRule",
+    "DialNumber",
+    "EmergencyNumbers",
+    "EmergencyNumbersFile",
+    "HelplineDirectory",
+    "Hours",
 ]
-LocaleCode = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$")]
 
 
 class Theme(StrEnum):
@@ -62,25 +99,14 @@ class Theme(StrEnum):
     PRACTICAL = "practical"
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def _clean(text: str) -> str:
-    stripped = text.strip()
-    if not stripped:
-        raise ValueError("text is empty")
-    return stripped
-
-
-class Affirmation(_Strict):
+class Affirmation(StrictModel):
     id: ItemId
     theme: Theme
     text: Annotated[str, StringConstraints(max_length=400)]
     # Makes sense to someone who has told us nothing yet: no assumed situation or history.
     first: bool = False
 
-    _strip = field_validator("text")(_clean)
+    _strip = field_validator("text")(clean_text)
 
 
 # "neutral" reads like an app notification and is safe on a lock screen someone else sees;
@@ -94,20 +120,20 @@ OpeningRegister = Literal["neutral", "warm"]
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message='Field name "register"', category=UserWarning)
 
-    class Opening(_Strict):
+    class Opening(StrictModel):
         id: ItemId
         time_of_day: Literal["morning", "afternoon", "evening", "any"]
         register: OpeningRegister
         text: Annotated[str, StringConstraints(max_length=80)]
 
-        _strip = field_validator("text")(_clean)
+        _strip = field_validator("text")(clean_text)
 
 
 # still_there: for someone who lives with the person, or went back.
 ReplyCategory = Literal["hard_day", "middle_day", "good_day", "strong_urge", "still_there"]
 
 
-class CheckInReply(_Strict):
+class CheckInReply(StrictModel):
     """What Steady says after a check-in, chosen by how the day went."""
 
     id: ItemId
@@ -117,10 +143,10 @@ class CheckInReply(_Strict):
     time_of_day: Literal["morning", "afternoon", "evening", "any"] = "any"
     text: Annotated[str, StringConstraints(max_length=400)]
 
-    _strip = field_validator("text")(_clean)
+    _strip = field_validator("text")(clean_text)
 
 
-class CommandInfo(_Strict):
+class CommandInfo(StrictModel):
     name: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
     description: Annotated[
         str, StringConstraints(min_length=3, max_length=MAX_COMMAND_DESCRIPTION_CHARS)
@@ -142,17 +168,17 @@ class CommandInfo(_Strict):
         return name
 
 
-class AffirmationsFile(_Strict):
+class AffirmationsFile(StrictModel):
     locale: LocaleCode
     affirmations: list[Affirmation] = Field(min_length=1)
 
 
-class OpeningsFile(_Strict):
+class OpeningsFile(StrictModel):
     locale: LocaleCode
     openings: list[Opening] = Field(min_length=1)
 
 
-class CheckInRepliesFile(_Strict):
+class CheckInRepliesFile(StrictModel):
     locale: LocaleCode
     checkin_replies: list[CheckInReply] = Field(min_length=1)
 
@@ -166,7 +192,7 @@ class CheckInRepliesFile(_Strict):
         return replies
 
 
-class CommandsFile(_Strict):
+class CommandsFile(StrictModel):
     locale: LocaleCode
     commands: list[CommandInfo] = Field(min_length=1)
 
@@ -178,7 +204,7 @@ MessageText = Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
 PluralForms = dict[PluralKey, MessageText]
 
 
-class MessagesFile(_Strict):
+class MessagesFile(StrictModel):
     """Each message is one text, or, when it holds a count, one text per plural form.
 
     A key may carry a platform (`pause.write_let_gone@telegram`): that platform's wording
@@ -206,225 +232,12 @@ class MessagesFile(_Strict):
         return cleaned
 
 
-def _compiles(pattern: str) -> str:
-    try:
-        re.compile(pattern)
-    except re.error as error:
-        raise ValueError(f"pattern does not compile: {error}") from None
-    return pattern
-
-
-class DetectionException(_Strict):
-    """A harmless idiom blanked out before the rules run ("killing it at work")."""
-
-    id: ItemId
-    pattern: str
-
-    _valid = field_validator("pattern")(_compiles)
-
-
-class DetectionRule(_Strict):
-    id: ItemId
-    intent: Literal["crisis", "danger", "contacted", "urge"]
-    pattern: str
-    note: Annotated[str, StringConstraints(min_length=3, max_length=200)]
-
-    _valid = field_validator("pattern")(_compiles)
-
-
-class DetectionContext(_Strict):
-    """A language's signs that crisis words are softened by their context: what turns a
-    full reply into a short check (bot/safety/rules.py reads them; every language's cues
-    apply to every match). Each is a pattern. The words just before a match are read for
-    `negation` and `title`; the rest of its sentence for `distant_past`, `accident` and
-    `present` (which keeps the reply full); what follows it for `contrast` (which undoes
-    a negation), `other_reflexive` (someone acting on themselves), `first_object`
-    ("without me") and `topic` ("suicide prevention"). `first_person` and
-    `other_person` are words naming who a match is about; `other_object`, `possessive`
-    and `recipient` are read inside the match only; `clause_break` words ("and", "but")
-    end the stretch of words read for who a match is about."""
-
-    negation: str | None = None
-    contrast: str | None = None
-    other_reflexive: str | None = None
-    distant_past: str | None = None
-    accident: str | None = None
-    title: str | None = None
-    present: str | None = None
-    first_person: str | None = None
-    other_person: str | None = None
-    other_object: str | None = None
-    first_object: str | None = None
-    possessive: str | None = None
-    recipient: str | None = None
-    topic: str | None = None
-    clause_break: str | None = None
-
-    @field_validator("*")
-    @classmethod
-    def _valid(cls, pattern: str | None) -> str | None:
-        return None if pattern is None else _compiles(pattern)
-
-
-class DetectionFile(_Strict):
-    locale: LocaleCode
-    exceptions: list[DetectionException] = Field(default_factory=list)
-    rules: list[DetectionRule] = Field(min_length=1)
-    context: DetectionContext | None = None
-
-
-HttpsUrl = Annotated[str, StringConstraints(pattern=r"^https://[^\s]+$", max_length=300)]
-CountryCode = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
-# Where a fact was checked: an organisation or page name, or the page's address.
-SourceNote = Annotated[str, StringConstraints(min_length=3, max_length=300)]
-# A number as it is dialled, in digits with spaces, and * or # for short codes ("*4141").
-DialNumber = Annotated[str, StringConstraints(pattern=r"^[0-9*#][0-9 *#]{0,14}$")]
-# Opening hours are written one way everywhere: "24/7", "Hours vary", or day ranges with
-# 24-hour times joined by en dashes ("Mon–Fri 9:00–17:00", "Daily 17:00–24:00").
-_DAYS = r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun)(–(Mon|Tue|Wed|Thu|Fri|Sat|Sun))?|Daily"
-_SPAN = rf"({_DAYS}) \d{{1,2}}:\d{{2}}–\d{{1,2}}:\d{{2}}"
-HOURS_PATTERN = rf"^(24/7|Hours vary|{_SPAN}(, {_SPAN})*)$"
-Hours = Annotated[str, StringConstraints(pattern=HOURS_PATTERN, max_length=60)]
-
-
-class EmergencyNumbers(_Strict):
-    """The numbers to dial in one country. `general` reaches every service; `police` and
-    `ambulance` are given where they differ from it (Germany: 110 and 112)."""
-
-    code: CountryCode
-    general: DialNumber | None = None
-    police: DialNumber | None = None
-    ambulance: DialNumber | None = None
-    fire: DialNumber | None = None
-    # An emergency number that takes text messages from anyone, for when speaking is unsafe.
-    sms: DialNumber | None = None
-    source: SourceNote
-    checked: date
-    # True where the number is the best we know rather than well established, or is
-    # borrowed from the country whose services answer there: re-check these first.
-    review: bool = False
-
-    @model_validator(mode="after")
-    def _dialable(self) -> EmergencyNumbers:
-        if self.general is None and (self.police is None or self.ambulance is None):
-            raise ValueError(f"{self.code}: needs a general number, or police and ambulance")
-        return self
-
-    @property
-    def police_number(self) -> str:
-        return self.police or self.general or ""
-
-    @property
-    def ambulance_number(self) -> str:
-        return self.ambulance or self.general or ""
-
-
-class EmergencyNumbersFile(_Strict):
-    """Emergency numbers for every ISO 3166-1 country (the loader checks none is missing)."""
-
-    countries: list[EmergencyNumbers] = Field(min_length=1)
-
-    @field_validator("countries")
-    @classmethod
-    def _unique(cls, countries: list[EmergencyNumbers]) -> list[EmergencyNumbers]:
-        codes = [country.code for country in countries]
-        twice = sorted({code for code in codes if codes.count(code) > 1})
-        if twice:
-            raise ValueError(f"listed twice: {', '.join(twice)}")
-        return countries
-
-
-class CountryName(_Strict):
-    """A country's name for a button, and as it reads inside a sentence
-    ("999 in the United Kingdom"); `in_sentence` is only given where it differs."""
-
-    code: CountryCode
-    name: Annotated[str, StringConstraints(min_length=2, max_length=MAX_BUTTON_LABEL_CHARS)]
-    in_sentence: Annotated[str, StringConstraints(min_length=2, max_length=60)] | None = None
-
-    @property
-    def sentence_name(self) -> str:
-        return self.in_sentence or self.name
-
-
-class CountriesFile(_Strict):
-    locale: LocaleCode
-    # Offered as buttons when nothing, not even a time zone, tells us where someone is.
-    likely_when_unknown: list[CountryCode] = Field(min_length=1, max_length=8)
-    countries: list[CountryName] = Field(min_length=1)
-
-    @field_validator("countries")
-    @classmethod
-    def _unique(cls, countries: list[CountryName]) -> list[CountryName]:
-        codes = [country.code for country in countries]
-        if len(codes) != len(set(codes)):
-            raise ValueError("a country is listed twice")
-        return countries
-
-
-ContactMode = Literal["call", "text", "chat"]
-
-
-class CrisisResource(_Strict):
-    id: ItemId
-    name: Annotated[str, StringConstraints(min_length=2, max_length=100)]
-    kind: Literal["crisis", "domestic_abuse"]
-    # How it can be reached: text and chat come first for someone who cannot speak aloud.
-    modes: list[ContactMode] = Field(min_length=1)
-    contact: Annotated[str, StringConstraints(min_length=2, max_length=100)]
-    hours: Hours
-    url: HttpsUrl | None = None
-    source: SourceNote
-    last_verified: date
-    # True where the entry is written from well-established knowledge that no stored page
-    # confirmed: re-check these first, before release.
-    review: bool = False
-
-    @property
-    def can_write(self) -> bool:
-        return "text" in self.modes or "chat" in self.modes
-
-
-class CountryResources(_Strict):
-    code: CountryCode
-    # Empty where no helpline could be confirmed: the emergency number and the
-    # worldwide directory are shown instead.
-    resources: list[CrisisResource] = Field(default_factory=list)
-
-
-class HelplineDirectory(_Strict):
-    name: Annotated[str, StringConstraints(min_length=2, max_length=100)]
-    url: HttpsUrl
-    source: SourceNote
-    last_verified: date
-
-
-class CrisisFallback(_Strict):
-    directory: HelplineDirectory
-
-
-class CrisisFile(_Strict):
-    """Helplines per country. Every entry names where its number was checked, and when."""
-
-    locale: LocaleCode
-    fallback: CrisisFallback
-    countries: list[CountryResources] = Field(min_length=1)
-
-    @field_validator("countries")
-    @classmethod
-    def _unique_countries(cls, countries: list[CountryResources]) -> list[CountryResources]:
-        codes = [country.code for country in countries]
-        if len(codes) != len(set(codes)):
-            raise ValueError("a country is listed twice")
-        return countries
-
-
-class PacePhase(_Strict):
+class PacePhase(StrictModel):
     phase: Literal["in", "hold", "out"]
     seconds: int = Field(ge=1, le=8)
 
 
-class Exercise(_Strict):
+class Exercise(StrictModel):
     id: ItemId
     kind: Literal["grounding", "breathing"]
     title: Annotated[str, StringConstraints(min_length=2, max_length=28)]
@@ -445,12 +258,12 @@ class Exercise(_Strict):
         return self
 
 
-class ExercisesFile(_Strict):
+class ExercisesFile(StrictModel):
     locale: LocaleCode
     exercises: list[Exercise] = Field(min_length=1)
 
 
-class Reflection(_Strict):
+class Reflection(StrictModel):
     id: ItemId
     theme: Literal[
         "whole_picture",
@@ -476,12 +289,12 @@ class Reflection(_Strict):
     text: Annotated[str, StringConstraints(min_length=5, max_length=300)]
 
 
-class ReflectionsFile(_Strict):
+class ReflectionsFile(StrictModel):
     locale: LocaleCode
     reflections: list[Reflection] = Field(min_length=2)
 
 
-class AvoidPhrasesFile(_Strict):
+class AvoidPhrasesFile(StrictModel):
     """Idioms that echo self-harm or suicide, which no sentence of the pack may use."""
 
     locale: LocaleCode

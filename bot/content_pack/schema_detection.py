@@ -1,0 +1,79 @@
+"""The shape of detection.yaml: the rules that recognise crisis, danger, contact and urge
+in what a user writes, the idioms blanked out before they run, and a language's context
+cues (bot/safety/rules.py reads them)."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, field_validator
+
+from bot.content_pack.schema_base import ItemId, LocaleCode, StrictModel
+
+
+def _compiles(pattern: str) -> str:
+    try:
+        re.compile(pattern)
+    except re.error as error:
+        raise ValueError(f"pattern does not compile: {error}") from None
+    return pattern
+
+
+class DetectionException(StrictModel):
+    """A harmless idiom blanked out before the rules run ("killing it at work")."""
+
+    id: ItemId
+    pattern: str
+
+    _valid = field_validator("pattern")(_compiles)
+
+
+class DetectionRule(StrictModel):
+    id: ItemId
+    intent: Literal["crisis", "danger", "contacted", "urge"]
+    pattern: str
+    note: Annotated[str, StringConstraints(min_length=3, max_length=200)]
+
+    _valid = field_validator("pattern")(_compiles)
+
+
+class DetectionContext(StrictModel):
+    """A language's signs that crisis words are softened by their context: what turns a
+    full reply into a short check (bot/safety/rules.py reads them; every language's cues
+    apply to every match). Each is a pattern. The words just before a match are read for
+    `negation` and `title`; the rest of its sentence for `distant_past`, `accident` and
+    `present` (which keeps the reply full); what follows it for `contrast` (which undoes
+    a negation), `other_reflexive` (someone acting on themselves), `first_object`
+    ("without me") and `topic` ("suicide prevention"). `first_person` and
+    `other_person` are words naming who a match is about; `other_object`, `possessive`
+    and `recipient` are read inside the match only; `clause_break` words ("and", "but")
+    end the stretch of words read for who a match is about."""
+
+    negation: str | None = None
+    contrast: str | None = None
+    other_reflexive: str | None = None
+    distant_past: str | None = None
+    accident: str | None = None
+    title: str | None = None
+    present: str | None = None
+    first_person: str | None = None
+    other_person: str | None = None
+    other_object: str | None = None
+    first_object: str | None = None
+    possessive: str | None = None
+    recipient: str | None = None
+    topic: str | None = None
+    clause_break: str | None = None
+
+    @field_validator("*")
+    @classmethod
+    def _valid(cls, pattern: str | None) -> str | None:
+        return None if pattern is None else _compiles(pattern)
+
+
+class DetectionFile(StrictModel):
+    locale: LocaleCode
+    exceptions: list[DetectionException] = Field(default_factory=list)
+    rules: list[DetectionRule] = Field(min_length=1)
+    context: DetectionContext | None = None
