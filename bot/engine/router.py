@@ -157,7 +157,7 @@ class Router:
             log_event(log, "user.lookup_slow", logging.WARNING, platform=address.platform)
         ctx = self._context(event, known)
         # Safety first: before any lock, flow, queue or database write can stand in the way.
-        urgent = await self._urgent(event, ctx, user)
+        urgent = _sent_first(await self._urgent(event, ctx, user))
         if urgent is not None:
             lookup.cancel()  # a no-op when it has finished; else nothing more waits on it
             # The interrupted question again: bounded too, the crisis reply cannot wait on it.
@@ -214,7 +214,7 @@ class Router:
         lookup = asyncio.ensure_future(self._user_for(event))
         known, _ = await _within(lookup, USER_LOOKUP_SECONDS)
         lookup.cancel()
-        return await self._urgent(event, self._context(event, known), known.user)
+        return _sent_first(await self._urgent(event, self._context(event, known), known.user))
 
     def _context(self, event: Event, known: KnownUser) -> FlowContext:
         """The user's own language once we know them; until then, their app's."""
@@ -693,6 +693,11 @@ def _go_private(ctx: FlowContext, command: Command) -> Reply:
     """Personal things never happen in a group: point to the private chat instead."""
     button = Button(ctx.text(Msg.GROUP_OPEN_PRIVATE), "", open_private=command.value)
     return Reply(ctx.text(Msg.GROUP_GO_PRIVATE), buttons=((button,),))
+
+
+def _sent_first(replies: list[Reply] | None) -> list[Reply] | None:
+    """Safety replies go out in the urgent lane: before every other send waiting."""
+    return None if replies is None else [replace(reply, urgent=True) for reply in replies]
 
 
 def _discreetly(user: User | None, replies: list[Reply], now: datetime) -> list[Reply]:

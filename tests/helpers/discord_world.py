@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 from bot.adapters.discord.adapter import DiscordAdapter, DiscordConfig
+from bot.adapters.lanes import UNLIMITED, Caps
 from bot.core.clock import ManualClock
 from bot.core.events import Event
 from bot.core.replies import Reply
@@ -75,12 +76,15 @@ class RecordingRouter(Router):
 
 def discord_config(dc: FakeDiscord, **overrides: Any) -> DiscordConfig:
     # No gateway URL: the adapter asks the API for it (GET /gateway/bot), as in production.
+    # No limits: the fake keeps none either unless a test asks it to (rate_limits=True),
+    # and then gives the adapter Discord's own (caps=DISCORD_CAPS).
     settings: dict[str, Any] = {
         "token": dc.token,
         "api_base_url": dc.api_url,
         "guild_ready_timeout": 0.05,
         "request_timeout": 5.0,
         "ready_timeout": 10.0,
+        "caps": UNLIMITED,
     }
     return DiscordConfig(**(settings | overrides))
 
@@ -180,9 +184,12 @@ class DiscordWorld:
 
 
 @asynccontextmanager
-async def running_discord(services: Services, clock: ManualClock) -> AsyncIterator[DiscordWorld]:
-    """Steady on the fake Discord: one guild with a channel, two members and a moderator."""
-    async with FakeDiscord(clock=lambda: clock.now().timestamp()) as dc:
+async def running_discord(
+    services: Services, clock: ManualClock, caps: Caps = UNLIMITED, **fake: Any
+) -> AsyncIterator[DiscordWorld]:
+    """Steady on the fake Discord: one guild with a channel, two members and a moderator.
+    `fake` sets FakeDiscord's options (rate_limits=True), `caps` the adapter's limits."""
+    async with FakeDiscord(clock=lambda: clock.now().timestamp(), **fake) as dc:
         guild = dc.guild("Harbour")
         room = dc.channel(guild.id, "general")
         for user in (ANA, BEN):
@@ -190,7 +197,7 @@ async def running_discord(services: Services, clock: ManualClock) -> AsyncIterat
         dc.member(guild.id, MOD, permissions=dc.ordinary_permissions | (1 << 4))
         router = RecordingRouter(services, random.Random(5))
         adapter = DiscordAdapter(
-            discord_config(dc), router, services.db, services.content, sleep=no_wait
+            discord_config(dc, caps=caps), router, services.db, services.content, sleep=no_wait
         )
         outbox = outbox_for(services, clock, {adapter.platform: adapter}, sleep=no_wait)
         dispatcher = build_dispatcher(

@@ -1,6 +1,13 @@
 """The Discord adapter: discord.py's client on the shared event loop, DMs for everything
 personal, slash commands and buttons answered through interactions, and every platform
-error turned into one of the core's delivery errors."""
+error turned into one of the core's delivery errors.
+
+Every call that counts toward Discord's limits (50 requests a second for the bot, 5
+messages in 5 seconds in a channel) waits for room in its lane first (`bot/adapters/
+lanes.py`), so a bulk of check-ins never holds up a reply, and discord.py's own route
+buckets, which it keeps by the headers Discord sends, are never the ones to make a reply
+wait. Interactions and their followups do not count toward the bot's limit, and go at
+once."""
 
 from __future__ import annotations
 
@@ -18,12 +25,13 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.adapters.discord import errors
+from bot.adapters.discord import errors, outbound
 from bot.adapters.discord.commands import command_payloads
 from bot.adapters.discord.inbound import PLATFORM, dm_edit_event, dm_event, private_address
 from bot.adapters.discord.interactions import Interactions
 from bot.adapters.discord.outbound import Editable, Poster, post_piece, poster
 from bot.adapters.discord.render import NO_MENTIONS, text_pieces, view_for
+from bot.adapters.lanes import Caps, Lanes, lane_of
 from bot.adapters.sending import (
     Attempt,
     Background,
@@ -34,6 +42,7 @@ from bot.adapters.sending import (
     reply_all,
 )
 from bot.content_pack.pack import ContentPack
+from bot.coordination.send_budget import Lane, SendBudget
 from bot.core.events import Address
 from bot.core.platform import (
     DeliveryError,
@@ -63,6 +72,8 @@ class DiscordConfig:
     ready_timeout: float = 60.0
     # discord.py fires "ready" this long after the last guild arrived on the gateway.
     guild_ready_timeout: float = 2.0
+    # Discord's limits, as the lanes keep them; None: `outbound.DISCORD_CAPS`.
+    caps: Caps | None = None
 
 
 class _Client(discord.Client):
@@ -119,6 +130,7 @@ class DiscordAdapter:
         db: Database,
         content: ContentPack,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        budget: SendBudget | None = None,
     ) -> None:
         self._config = config
         self.router = router
@@ -130,6 +142,8 @@ class DiscordAdapter:
         self._gateway: asyncio.Task[None] | None = None
         self._dm_channels: dict[str, int] = {}  # user id -> DM channel id, as Discord gave it
         self._background = Background()
+        caps = config.caps or outbound.DISCORD_CAPS
+        self.lanes = Lanes(PLATFORM, caps, errors.asked_to_wait, budget, self._rate_limited)
         self._saved_endpoints: tuple[str, yarl.URL] | None = None
         self.interactions = Interactions(self)
         # People's messages and interactions whose handling is over (replies sent): a
@@ -217,6 +231,7 @@ class DiscordAdapter:
         if client is None:
             return
         await self._background.cancel_all()
+        await self.lanes.close()
         await client.close()
         if self._gateway is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -260,7 +275,7 @@ class DiscordAdapter:
 
     async def deliver(self, address: Address, reply: Reply) -> None:
         """A reply to what the user just did, each of its calls tried patiently."""
-        await self._send(address, reply, self.patient)
+        await self._send(address, reply, self.patient, lane_of(reply))
 
     @property
     def patient(self) -> Attempt:
@@ -269,23 +284,29 @@ class DiscordAdapter:
     # Outbound ---------------------------------------------------------------------------
 
     async def send(self, address: Address, reply: Reply) -> SentMessage | None:
-        """A scheduled send: the outbox retries it, so its first call is tried once."""
-        return await self._send(address, reply, once)
+        """A scheduled send, in the bulk lane: the outbox retries it, so its first call is
+        tried once."""
+        return await self._send(address, reply, once, Lane.BULK)
 
-    async def _send(self, address: Address, reply: Reply, first: Attempt) -> SentMessage:
+    async def _send(
+        self, address: Address, reply: Reply, first: Attempt, lane: Lane
+    ) -> SentMessage:
         target = private_address(address.user_id) if reply.private and address.is_group else address
-        channel = await self._channel(target, first)
+        channel = await self._channel(target, first, lane)
         if reply.edit_of is not None:
             message = channel.get_partial_message(int(reply.edit_of))
-            await first(functools.partial(self.edit, message, reply.text, view_for(reply)))
+            edit = functools.partial(self.edit, message, reply.text, view_for(reply), lane, target)
+            await first(edit)
             return SentMessage(target, reply.edit_of)
         post = poster(channel.send, silent=reply.silent)
         # `protect` has no Discord equivalent (any message can be copied or forwarded),
         # so it is not sent; `silent` is Discord's "suppress notifications" flag.
-        sent = await self.post(post, reply, first)
+        sent = await self.post(post, reply, first, lane, target)
         return SentMessage(target, str(sent.id))
 
-    async def _channel(self, address: Address, first: Attempt) -> discord.PartialMessageable:
+    async def _channel(
+        self, address: Address, first: Attempt, lane: Lane
+    ) -> discord.PartialMessageable:
         """A guild channel by its id; a user's DM channel, opened once and remembered."""
         client = self.client
         if address.is_group:
@@ -294,47 +315,81 @@ class DiscordAdapter:
         if channel_id is None:
             user_id = int(address.user_id)
             data = await first(
-                lambda: self.call(lambda: client.http.start_private_message(user_id))
+                lambda: self.call(lambda: client.http.start_private_message(user_id), lane)
             )
             channel_id = int(data["id"])
             self._dm_channels[address.user_id] = channel_id
         return client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
-    async def post(self, post: Poster, reply: Reply, first: Attempt) -> Editable:
+    async def post(
+        self,
+        post: Poster,
+        reply: Reply,
+        first: Attempt,
+        lane: Lane | None = None,
+        channel: Address | None = None,
+    ) -> Editable:
         """Send one reply through `post`: its text in pieces of at most 2,000 characters,
         an image on the first piece, the buttons under the last; frames then play by
-        editing the last piece. The first call is tried as `first` says."""
+        editing the last piece. The first call is tried as `first` says. Each call waits
+        in `lane` for room in `channel` (none: an interaction's followup, which goes at
+        once)."""
         view = view_for(reply)
         pieces = text_pieces(reply.frames[0].text if reply.frames else reply.text)
 
         async def piece_out(number: int, piece: str) -> Editable:
             image = reply.image if number == 0 else None
             buttons = view if number == len(pieces) - 1 else None
-            return await self.call(functools.partial(post_piece, post, piece, buttons, image))
+            piece_call = functools.partial(post_piece, post, piece, buttons, image)
+            return await self.call(piece_call, lane, channel)
 
         sent = await post_pieces(pieces, piece_out, first, self._sleep, self._rate_limited)
         if reply.frames:
 
             async def show(text: str) -> None:
-                await self.patient(functools.partial(self.edit, sent, text, view))
+                await self.patient(functools.partial(self.edit, sent, text, view, lane, channel))
 
             play_frames(self._background, reply, show, self._sleep, log, "discord.frames_stopped")
         return sent
 
-    async def edit(self, message: Editable, text: str, view: discord.ui.View | None) -> None:
+    async def edit(
+        self,
+        message: Editable,
+        text: str,
+        view: discord.ui.View | None,
+        lane: Lane | None = None,
+        channel: Address | None = None,
+    ) -> None:
         piece = text_pieces(text)[0]
         await self.call(
-            lambda: message.edit(content=piece, view=view, allowed_mentions=NO_MENTIONS)
+            lambda: message.edit(content=piece, view=view, allowed_mentions=NO_MENTIONS),
+            lane,
+            channel,
         )
 
     async def delete(self, message: SentMessage) -> bool:
         try:
-            channel = await self._channel(message.address, once)
-            await self.call(channel.get_partial_message(int(message.message_id)).delete)
+            channel = await self._channel(message.address, once, Lane.INTERACTIVE)
+            delete = channel.get_partial_message(int(message.message_id)).delete
+            await self.call(delete, Lane.INTERACTIVE, message.address)
         except DeliveryError as error:
             log_event(log, "discord.delete_failed", logging.INFO, exc_info=error)
             return False
         return True
 
-    async def call(self, request: Callable[[], Awaitable[Result]]) -> Result:
-        return await errors.call(request, self._config.request_timeout)
+    async def call(
+        self,
+        request: Callable[[], Awaitable[Result]],
+        lane: Lane | None = None,
+        channel: Address | None = None,
+    ) -> Result:
+        """One call, with Discord's errors as the core's. In a `lane`, it first waits for
+        room: in the bot's limit, and in `channel`'s when one is named."""
+        timeout = self._config.request_timeout
+        if lane is None:
+            return await errors.call(request, timeout)
+        chat_id = None if channel is None else channel.chat_id
+        group = channel is not None and channel.is_group
+        return await self.lanes.send(
+            lane, chat_id, group, lambda: errors.call(request, timeout), self._sleep
+        )

@@ -1,0 +1,251 @@
+"""The lanes at a platform's cap: a crisis reply overtakes a full bulk lane, a reply goes
+before queued bulk, bulk never takes the replies' share, and a 429 keeps its place.
+
+Time is virtual: the lanes' timer sleeps until the test moves the clock on."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import pytest
+
+from bot.adapters.lanes import Caps, Lanes
+from bot.coordination.send_budget import Burst, Lane, Limit
+from tests.helpers.waiting import until
+
+TELEGRAMISH = Caps(Limit(30, 1.0), group=Limit(20, 60.0), private=Burst(5, 1.0))
+
+
+class Refused(Exception):
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+def asked_to_wait(error: BaseException) -> float | None:
+    return error.seconds if isinstance(error, Refused) else None
+
+
+@dataclass
+class ManualTime:
+    """A clock the test moves; a sleep returns once the clock has passed its end."""
+
+    now: float = 1_000.0
+    _sleepers: list[tuple[float, asyncio.Future[None]]] = field(default_factory=list)
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._sleepers.append((self.now + seconds, woken))
+        await woken
+
+    def all_asleep(self) -> bool:
+        """Has everything woken by the last `advance` gone back to sleep until later?"""
+        return all(at > self.now for at, _ in self._sleepers) and bool(self._sleepers)
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        for at, woken in list(self._sleepers):
+            if at <= self.now and not woken.done():
+                woken.set_result(None)
+        self._sleepers = [(at, w) for at, w in self._sleepers if not w.done()]
+
+
+@dataclass
+class Platform:
+    """Records when each message arrived (its call runs at once) and can refuse one."""
+
+    time: ManualTime
+    arrived: list[tuple[str, float]] = field(default_factory=list)
+    refuse: dict[str, float] = field(default_factory=dict)  # name -> retry after, once
+
+    def call(self, name: str) -> Callable[[], Awaitable[str]]:
+        async def sent() -> str:
+            wait = self.refuse.pop(name, None)
+            if wait is not None:
+                raise Refused(wait)
+            self.arrived.append((name, self.time.now))
+            return name
+
+        return sent
+
+    def names(self, prefix: str) -> list[str]:
+        return [name for name, _ in self.arrived if name.startswith(prefix)]
+
+
+@pytest.fixture
+def time() -> ManualTime:
+    return ManualTime()
+
+
+@pytest.fixture
+def platform(time: ManualTime) -> Platform:
+    return Platform(time)
+
+
+@pytest.fixture
+async def lanes(time: ManualTime) -> Lanes:
+    return Lanes("telegram", TELEGRAMISH, asked_to_wait, now=time, sleep=time.sleep)
+
+
+def sending(
+    lanes: Lanes,
+    platform: Platform,
+    lane: Lane,
+    name: str,
+    chat: str | None = None,
+    group: bool = False,
+    pause: Callable[[float], Awaitable[None]] | None = None,
+) -> asyncio.Task[str]:
+    async def no_pause(_: float) -> None:
+        return None
+
+    return asyncio.create_task(
+        lanes.send(lane, chat, group, platform.call(name), pause or no_pause)
+    )
+
+
+async def stopped(tasks: list[asyncio.Task[str]]) -> None:
+    """Stop the senders still waiting (as the outbox's are stopped)."""
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def most_in_a_second(arrivals: list[float]) -> int:
+    return max(sum(1 for at in arrivals if start <= at < start + 1.0) for start in arrivals)
+
+
+async def bulk_burst(lanes: Lanes, platform: Platform, count: int) -> list[asyncio.Task[str]]:
+    """`count` check-ins to as many users, all asking at once, as the outbox's senders do."""
+    tasks = [sending(lanes, platform, Lane.BULK, f"bulk {n}", chat=str(n)) for n in range(count)]
+    await until(lambda: len(platform.names("bulk")) + lanes.waiting(Lane.BULK) >= count)
+    return tasks
+
+
+async def test_a_crisis_reply_overtakes_a_full_bulk_lane(
+    lanes: Lanes, platform: Platform, time: ManualTime
+) -> None:
+    tasks = await bulk_burst(lanes, platform, 100)
+    assert len(platform.arrived) == 27  # bulk's share of this second is used
+    crisis = sending(lanes, platform, Lane.URGENT, "crisis", chat="ana")
+    assert await crisis == "crisis"
+    assert platform.arrived[-1] == ("crisis", time.now)  # at once, no time passed
+    assert lanes.waiting(Lane.BULK) == 73  # every queued check-in is still behind it
+    await stopped(tasks)
+
+
+async def test_a_reply_goes_before_queued_bulk_and_urgent_before_both(
+    lanes: Lanes, platform: Platform, time: ManualTime
+) -> None:
+    tasks = await bulk_burst(lanes, platform, 60)
+    replies = [sending(lanes, platform, Lane.INTERACTIVE, f"reply {n}", chat=f"r{n}")
+               for n in range(5)]  # fmt: skip
+    await until(lambda: len(platform.names("reply")) == 2)  # the replies' share: 3 - 1
+    assert lanes.waiting(Lane.INTERACTIVE) == 3
+    crisis = sending(lanes, platform, Lane.URGENT, "crisis", chat="ana")
+    await crisis  # the last slot of the second, which nothing else may take
+    assert len(platform.arrived) == 30
+    time.advance(1.0)  # the second is over: the waiting replies go first, then bulk
+    await until(lambda: len(platform.names("reply")) == 5)
+    after = [name for name, at in platform.arrived if at == time.now]
+    assert after[:3] == ["reply 2", "reply 3", "reply 4"]
+    assert all(name.startswith("bulk") for name in after[3:])
+    await stopped(tasks + replies)
+
+
+async def test_bulk_never_takes_the_share_kept_for_replies(
+    lanes: Lanes, platform: Platform, time: ManualTime
+) -> None:
+    """Ten seconds of a burst: no second ever holds more than 27 check-ins, and at every
+    moment a reply and then a crisis reply find room at once."""
+    tasks = await bulk_burst(lanes, platform, 400)
+    for step in range(20):
+        time.advance(0.5)
+        await until(time.all_asleep, what="the lanes to wait for time again")
+        reply = sending(lanes, platform, Lane.INTERACTIVE, f"reply {step}", chat=f"r{step}")
+        crisis = sending(lanes, platform, Lane.URGENT, f"crisis {step}", chat=f"c{step}")
+        assert await reply and await crisis
+        assert platform.arrived[-2:] == [(f"reply {step}", time.now), (f"crisis {step}", time.now)]
+    bulk = [at for name, at in platform.arrived if name.startswith("bulk")]
+    assert len(bulk) > 200  # the burst went on meanwhile
+    assert most_in_a_second(bulk) <= 27
+    assert most_in_a_second([at for _, at in platform.arrived]) <= 30
+    await stopped(tasks)
+
+
+async def test_a_429_holds_its_lane_and_the_refused_message_keeps_its_place(
+    lanes: Lanes, platform: Platform, time: ManualTime
+) -> None:
+    waited: list[float] = []
+    pause_over = asyncio.Event()
+
+    async def pause(seconds: float) -> None:
+        waited.append(seconds)
+        await pause_over.wait()
+
+    platform.refuse["bulk 27"] = 2.0  # the first of those waiting for the next second
+    tasks = [
+        sending(lanes, platform, Lane.BULK, f"bulk {n}", chat=str(n), pause=pause)
+        for n in range(80)
+    ]
+    await until(lambda: lanes.waiting(Lane.BULK) == 53)
+    time.advance(1.0)
+    await until(lambda: waited == [2.0])
+    sent = len(platform.names("bulk"))
+    assert sent == 27 + 26  # the rest of that second's share went; the refused one waits
+    time.advance(1.0)  # a second later, bulk is still held by the 429 ...
+    reply = sending(lanes, platform, Lane.INTERACTIVE, "reply", chat="ana")
+    assert await reply == "reply"  # ... and the lanes above it are not
+    assert len(platform.names("bulk")) == sent
+    pause_over.set()  # the wait Telegram asked for is over
+    await until(lambda: len(platform.names("bulk")) > sent)
+    assert platform.names("bulk")[sent] == "bulk 27"  # before the 26 queued behind it
+    time.advance(10.0)
+    await asyncio.gather(*tasks)
+    assert sorted(platform.names("bulk")) == sorted(f"bulk {n}" for n in range(80))
+
+
+async def test_one_chat_at_its_limit_holds_up_nobody_else(
+    lanes: Lanes, platform: Platform, time: ManualTime
+) -> None:
+    group = [sending(lanes, platform, Lane.BULK, f"post {n}", chat="-100", group=True)
+             for n in range(20)]  # fmt: skip
+    await until(lambda: lanes.waiting(Lane.BULK) == 2)  # 18 posts: bulk's share of a group
+    others = await bulk_burst(lanes, platform, 5)
+    await asyncio.gather(*others)
+    assert len(platform.names("bulk")) == 5
+    time.advance(60.0)
+    await asyncio.gather(*group)
+    assert platform.names("post")[18:] == ["post 18", "post 19"]
+
+
+async def test_a_private_chat_gets_a_burst_then_one_a_second(
+    lanes: Lanes, platform: Platform, time: ManualTime
+) -> None:
+    replies = [sending(lanes, platform, Lane.INTERACTIVE, f"piece {n}", chat="ana")
+               for n in range(6)]  # fmt: skip
+    await until(lambda: len(platform.arrived) == 4)
+    crisis = sending(lanes, platform, Lane.URGENT, "crisis", chat="ana")
+    assert await crisis == "crisis"  # the chat's last token was kept for it
+    time.advance(2.0)  # it was a token all the same: the fifth piece waits a second more
+    await until(lambda: len(platform.arrived) == 6)
+    time.advance(1.0)
+    await asyncio.gather(*replies)
+    assert [at - 1_000.0 for _, at in platform.arrived] == [0, 0, 0, 0, 0, 2, 3]
+
+
+async def test_a_message_that_stops_waiting_gives_its_place_up(
+    lanes: Lanes, platform: Platform, time: ManualTime
+) -> None:
+    tasks = await bulk_burst(lanes, platform, 30)
+    tasks[-1].cancel()  # its sender was stopped
+    await asyncio.gather(tasks[-1], return_exceptions=True)
+    time.advance(1.0)
+    await asyncio.gather(*tasks[:-1])
+    assert len(platform.arrived) == 29
+    assert lanes.waiting(Lane.BULK) == 0
