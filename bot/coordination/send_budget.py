@@ -161,7 +161,7 @@ class SharedBudget:
         while True:
             async with self._pool.acquire() as connection:
                 taken = await send_budget.take_if_room(
-                    connection, scope, most, limit.sends, window_ms, self._now_ms()
+                    connection, scope, most, window_ms, self._now_ms()
                 )
                 if isinstance(taken, send_budget.Taken):
                     self._taken += 1

@@ -31,24 +31,25 @@ def scope_key(scope: str) -> int:
 
 
 async def take_if_room(
-    connection: asyncpg.Connection, scope: str, most: int, limit: int, window_ms: int, now_ms: int
+    connection: asyncpg.Connection, scope: str, most: int, window_ms: int, now_ms: int
 ) -> Taken | int:
-    """Count one send in `scope` if fewer than `most` (its lane's ceiling of `limit`)
-    are in the last `window_ms` or under way: its row when it is counted, else the
-    milliseconds until enough of them leave the window. One transaction, serialised per
-    scope by an advisory lock."""
+    """Count one send in `scope` if fewer than `most` (its lane's ceiling) are in the last
+    `window_ms` or under way: its row when it is counted, else the milliseconds until
+    enough of them leave the window. One transaction, serialised per scope by an
+    advisory lock. Only the newest `most` rows are read, newest first (the index on
+    (scope, sent_at) backwards): when there are that many, the oldest of them must leave
+    before one more fits, and every older one has left before it."""
     async with connection.transaction():
         await connection.execute("SELECT pg_advisory_xact_lock($1)", scope_key(scope))
         rows = await connection.fetch(
             "SELECT sent_at FROM send_budget WHERE scope = $1 AND sent_at > $2"
-            " ORDER BY sent_at LIMIT $3",
+            " ORDER BY sent_at DESC LIMIT $3",
             scope,
             now_ms - window_ms,
-            max(limit, most),
+            most,
         )
         if len(rows) >= most:
-            # The oldest len - most + 1 must leave before one more fits this lane.
-            return int(rows[len(rows) - most]["sent_at"]) + window_ms - now_ms
+            return int(rows[-1]["sent_at"]) + window_ms - now_ms
         row_id: int = await connection.fetchval(
             "INSERT INTO send_budget (scope, sent_at) VALUES ($1, $2) RETURNING id",
             scope,
