@@ -27,7 +27,15 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from bot.adapters.pacing import NEVER, Pace, Window, pace_for
-from bot.coordination.send_budget import Burst, Lane, Limit, LocalBudget, SendBudget, Ticket
+from bot.coordination.send_budget import (
+    Burst,
+    Lane,
+    Limit,
+    LocalBudget,
+    SendBudget,
+    Ticket,
+    ceiling,
+)
 from bot.core.replies import Reply
 
 Result = TypeVar("Result")
@@ -97,6 +105,11 @@ class Lanes:
         self._now = now
         self._sleep = sleep
         self._overall = Window(caps.overall)
+        # Bulk is spread over the window, not sent a window's share at once: a slot comes
+        # free every `_bulk_every`, and a reply waiting takes it first, instead of waiting
+        # for the window that bulk filled in its first moment to pass.
+        self._bulk_every = caps.overall.window_seconds / ceiling(Lane.BULK, caps.overall.sends)
+        self._bulk_next = -NEVER
         self._held = [0, 0, 0]  # 429s being waited out, by lane
         self._chats: dict[tuple[str, bool], _Chat] = {}
         self._waiting: dict[Lane, deque[_Waiter]] = {lane: deque() for lane in Lane}
@@ -147,10 +160,10 @@ class Lanes:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _wait_out(self, lane: Lane, chat: _Chat | None, wait: float, pause: Sleep) -> None:
-        """Hold `lane` and those below it while the platform's wait runs: in the refused
-        chat, and everywhere when the overall limit was what it most likely meant."""
-        everywhere = self._overall.ready_at(Lane.BULK, self._now()) > self._now() or chat is None
-        holds = [self._held] if everywhere else []
+        """Hold `lane` and those below it, everywhere and in the refused chat, while the
+        platform's wait runs. Which limit it meant, the platform does not say: a wait
+        this short (see LANE_WAIT_MOST) costs little where it was not needed."""
+        holds = [self._held]
         if chat is not None:
             chat.users += 1  # kept while held
             holds.append(chat.held)
@@ -171,7 +184,7 @@ class Lanes:
         if not front:
             self._grant()
         if not front and self._may_start(lane, chat, self._now()):
-            self._start(chat)
+            self._start(lane, chat)
         else:
             await self._wait_turn(lane, chat, front)
         slot = _Slot(chat, [])
@@ -218,12 +231,18 @@ class Lanes:
             chat = self._chats[key] = _Chat(pace_for(spec))
         return chat
 
+    def _overall_ready(self, lane: Lane, now: float) -> float:
+        ready = self._overall.ready_at(lane, now)
+        return max(ready, self._bulk_next) if lane is Lane.BULK else ready
+
     def _may_start(self, lane: Lane, chat: _Chat | None, now: float) -> bool:
-        if _held(self._held, lane) or self._overall.ready_at(lane, now) > now:
+        if _held(self._held, lane) or self._overall_ready(lane, now) > now:
             return False
         return chat is None or (not _held(chat.held, lane) and chat.pace.ready_at(lane, now) <= now)
 
-    def _start(self, chat: _Chat | None) -> None:
+    def _start(self, lane: Lane, chat: _Chat | None) -> None:
+        if lane is Lane.BULK:
+            self._bulk_next = self._now() + self._bulk_every
         self._overall.started()
         if chat is not None:
             chat.pace.started()
@@ -257,7 +276,7 @@ class Lanes:
                 continue
             if _held(self._held, lane):
                 break  # lifted by the sender that waits the 429 out, which then asks again
-            overall = self._overall.ready_at(lane, now)
+            overall = self._overall_ready(lane, now)
             if overall > now:
                 wake = min(wake, overall)
                 break  # the lanes below have lower ceilings: none of them has room either
@@ -275,9 +294,9 @@ class Lanes:
                     wake = min(wake, ready)
                     passed_over.append(waiter)
                     continue
-                self._start(chat)
+                self._start(lane, chat)
                 waiter.granted.set_result(None)
-                overall = self._overall.ready_at(lane, now)
+                overall = self._overall_ready(lane, now)
                 if overall > now:
                     wake = min(wake, overall)
                     break

@@ -72,6 +72,8 @@ from bot.storage.users import User, find_user, mark_reachable, set_country
 log = get_logger("router")
 
 CommandHandler = Callable[[FlowContext], Awaitable[list[Reply]]]
+# Sends urgent replies at once, before the rest of an event's replies are known.
+SendFirst = Callable[[list[Reply]], Awaitable[None]]
 
 # The user's row is read before the screen only for their country's helplines and their
 # language. A stalled read must not hold a crisis reply back: past this, the screen answers
@@ -142,8 +144,9 @@ class Router:
     def services(self) -> Services:
         return self._services
 
-    async def handle(self, event: Event) -> list[Reply]:
-        """The replies for one event, in order. Never raises."""
+    async def handle(self, event: Event, first: SendFirst | None = None) -> list[Reply]:
+        """The replies for one event, in order. Never raises. With `first`, urgent replies
+        are handed to it as soon as they are known, and the rest returned after."""
         # Text that is not valid Unicode could not be stored; a deep link runs its command.
         # A button that runs a command is that command (see bot.flows.caring).
         event = pressed_command(deep_linked(well_formed_event(event)))
@@ -161,8 +164,11 @@ class Router:
         if urgent is not None:
             lookup.cancel()  # a no-op when it has finished; else nothing more waits on it
             # The interrupted question again: bounded too, the crisis reply cannot wait on it.
-            after = await self._after_crisis(ctx, event, user)
-            return urgent + _discreetly(user, after, self._services.clock.now())
+            after = asyncio.ensure_future(self._after_crisis(ctx, event, user))
+            if first is not None:
+                await first(urgent)  # out now, while the rest is still worked out
+                urgent = []
+            return urgent + _discreetly(user, await after, self._services.clock.now())
         if isinstance(event, TextMessage) and event.edited:
             lookup.cancel()
             return []  # a changed message was screened; it answers no question

@@ -1,7 +1,9 @@
 """The lanes at a platform's cap: a crisis reply overtakes a full bulk lane, a reply goes
 before queued bulk, bulk never takes the replies' share, and a 429 keeps its place.
 
-Time is virtual: the lanes' timer sleeps until the test moves the clock on."""
+Time is virtual: the lanes' timer sleeps until the test moves the clock on. Bulk is spread
+over its window (one every 1/27 s at 27 a second), so a test moves the clock in steps of
+STEP, each of which lets at most one more check-in go."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from bot.coordination.send_budget import Burst, Lane, Limit
 from tests.helpers.waiting import until
 
 TELEGRAMISH = Caps(Limit(30, 1.0), group=Limit(20, 60.0), private=Burst(5, 1.0))
+STEP = 1.0001 / 27  # a hair more than bulk's spacing: one more check-in a step
 
 
 class Refused(Exception):
@@ -46,6 +49,9 @@ class ManualTime:
     def all_asleep(self) -> bool:
         """Has everything woken by the last `advance` gone back to sleep until later?"""
         return all(at > self.now for at, _ in self._sleepers) and bool(self._sleepers)
+
+    def nothing_due(self) -> bool:
+        return all(at > self.now for at, _ in self._sleepers)
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
@@ -127,15 +133,29 @@ async def bulk_burst(lanes: Lanes, platform: Platform, count: int) -> list[async
     return tasks
 
 
+async def steps(time: ManualTime, lanes: Lanes, count: int) -> None:
+    """Move the clock on `count` steps, letting the lanes do what each allows: until they
+    sleep again, or have nobody left waiting."""
+
+    def settled() -> bool:
+        idle = not any(lanes.waiting(lane) for lane in Lane)
+        return time.all_asleep() or (idle and time.nothing_due())
+
+    for _ in range(count):
+        time.advance(STEP)
+        await until(settled, what="the lanes to wait for time again")
+
+
 async def test_a_crisis_reply_overtakes_a_full_bulk_lane(
     lanes: Lanes, platform: Platform, time: ManualTime
 ) -> None:
     tasks = await bulk_burst(lanes, platform, 100)
-    assert len(platform.arrived) == 27  # bulk's share of this second is used
+    await steps(time, lanes, 24)  # nearly a second: bulk has sent its share of it
+    assert len(platform.arrived) == 25
     crisis = sending(lanes, platform, Lane.URGENT, "crisis", chat="ana")
     assert await crisis == "crisis"
     assert platform.arrived[-1] == ("crisis", time.now)  # at once, no time passed
-    assert lanes.waiting(Lane.BULK) == 73  # every queued check-in is still behind it
+    assert lanes.waiting(Lane.BULK) == 75  # every queued check-in is still behind it
     await stopped(tasks)
 
 
@@ -143,6 +163,8 @@ async def test_a_reply_goes_before_queued_bulk_and_urgent_before_both(
     lanes: Lanes, platform: Platform, time: ManualTime
 ) -> None:
     tasks = await bulk_burst(lanes, platform, 60)
+    await steps(time, lanes, 26)  # bulk's whole share of the second: 27
+    assert len(platform.names("bulk")) == 27
     replies = [sending(lanes, platform, Lane.INTERACTIVE, f"reply {n}", chat=f"r{n}")
                for n in range(5)]  # fmt: skip
     await until(lambda: len(platform.names("reply")) == 2)  # the replies' share: 3 - 1
@@ -150,27 +172,30 @@ async def test_a_reply_goes_before_queued_bulk_and_urgent_before_both(
     crisis = sending(lanes, platform, Lane.URGENT, "crisis", chat="ana")
     await crisis  # the last slot of the second, which nothing else may take
     assert len(platform.arrived) == 30
-    time.advance(1.0)  # the second is over: the waiting replies go first, then bulk
-    await until(lambda: len(platform.names("reply")) == 5)
-    after = [name for name, at in platform.arrived if at == time.now]
-    assert after[:3] == ["reply 2", "reply 3", "reply 4"]
-    assert all(name.startswith("bulk") for name in after[3:])
+    await steps(time, lanes, 6)  # as the second's first check-ins leave the window ...
+    assert platform.names("reply")[2:] == ["reply 2", "reply 3", "reply 4"]
+    after = [name for name, _ in platform.arrived[30:]]
+    assert after[:3] == ["reply 2", "reply 3", "reply 4"]  # ... replies take their slots
+    assert all(name.startswith("bulk") for name in after[3:])  # then bulk goes on
     await stopped(tasks + replies)
 
 
 async def test_bulk_never_takes_the_share_kept_for_replies(
     lanes: Lanes, platform: Platform, time: ManualTime
 ) -> None:
-    """Ten seconds of a burst: no second ever holds more than 27 check-ins, and at every
+    """Ten seconds of a burst: no second ever holds more than 27 check-ins, and at any
     moment a reply and then a crisis reply find room at once."""
     tasks = await bulk_burst(lanes, platform, 400)
-    for step in range(20):
-        time.advance(0.5)
-        await until(time.all_asleep, what="the lanes to wait for time again")
-        reply = sending(lanes, platform, Lane.INTERACTIVE, f"reply {step}", chat=f"r{step}")
-        crisis = sending(lanes, platform, Lane.URGENT, f"crisis {step}", chat=f"c{step}")
-        assert await reply and await crisis
-        assert platform.arrived[-2:] == [(f"reply {step}", time.now), (f"crisis {step}", time.now)]
+    for step in range(250):
+        await steps(time, lanes, 1)
+        if step % 13 == 0:
+            reply = sending(lanes, platform, Lane.INTERACTIVE, f"reply {step}", chat=f"r{step}")
+            crisis = sending(lanes, platform, Lane.URGENT, f"crisis {step}", chat=f"c{step}")
+            assert await reply and await crisis
+            assert platform.arrived[-2:] == [
+                (f"reply {step}", time.now),
+                (f"crisis {step}", time.now),
+            ]
     bulk = [at for name, at in platform.arrived if name.startswith("bulk")]
     assert len(bulk) > 200  # the burst went on meanwhile
     assert most_in_a_second(bulk) <= 27
@@ -188,26 +213,26 @@ async def test_a_429_holds_its_lane_and_the_refused_message_keeps_its_place(
         waited.append(seconds)
         await pause_over.wait()
 
-    platform.refuse["bulk 27"] = 2.0  # the first of those waiting for the next second
+    platform.refuse["bulk 5"] = 2.0
     tasks = [
         sending(lanes, platform, Lane.BULK, f"bulk {n}", chat=str(n), pause=pause)
-        for n in range(80)
+        for n in range(20)
     ]
-    await until(lambda: lanes.waiting(Lane.BULK) == 53)
-    time.advance(1.0)
+    await until(lambda: lanes.waiting(Lane.BULK) == 19)
+    await steps(time, lanes, 5)  # bulk 5 is refused ...
     await until(lambda: waited == [2.0])
     sent = len(platform.names("bulk"))
-    assert sent == 27 + 26  # the rest of that second's share went; the refused one waits
-    time.advance(1.0)  # a second later, bulk is still held by the 429 ...
+    assert sent == 5
+    time.advance(0.5)  # ... and holds bulk while it waits, however long that takes,
     reply = sending(lanes, platform, Lane.INTERACTIVE, "reply", chat="ana")
-    assert await reply == "reply"  # ... and the lanes above it are not
-    assert len(platform.names("bulk")) == sent
+    assert await reply == "reply"  # but not the lanes above it
+    assert len(platform.names("bulk")) == sent  # (serving the reply served no bulk)
     pause_over.set()  # the wait Telegram asked for is over
     await until(lambda: len(platform.names("bulk")) > sent)
-    assert platform.names("bulk")[sent] == "bulk 27"  # before the 26 queued behind it
-    time.advance(10.0)
+    assert platform.names("bulk")[sent] == "bulk 5"  # before the 14 queued behind it
+    await steps(time, lanes, 20)
     await asyncio.gather(*tasks)
-    assert sorted(platform.names("bulk")) == sorted(f"bulk {n}" for n in range(80))
+    assert platform.names("bulk") == [f"bulk {n}" for n in range(20)]
 
 
 async def test_one_chat_at_its_limit_holds_up_nobody_else(
@@ -215,11 +240,14 @@ async def test_one_chat_at_its_limit_holds_up_nobody_else(
 ) -> None:
     group = [sending(lanes, platform, Lane.BULK, f"post {n}", chat="-100", group=True)
              for n in range(20)]  # fmt: skip
-    await until(lambda: lanes.waiting(Lane.BULK) == 2)  # 18 posts: bulk's share of a group
+    await until(lambda: len(platform.names("post")) + lanes.waiting(Lane.BULK) == 20)
+    await steps(time, lanes, 20)
+    assert len(platform.names("post")) == 18  # bulk's share of a group's 20 a minute
     others = await bulk_burst(lanes, platform, 5)
-    await asyncio.gather(*others)
-    assert len(platform.names("bulk")) == 5
+    await steps(time, lanes, 5)
+    await asyncio.gather(*others)  # the group's waiting posts held none of them up
     time.advance(60.0)
+    await steps(time, lanes, 2)
     await asyncio.gather(*group)
     assert platform.names("post")[18:] == ["post 18", "post 19"]
 
@@ -242,10 +270,10 @@ async def test_a_private_chat_gets_a_burst_then_one_a_second(
 async def test_a_message_that_stops_waiting_gives_its_place_up(
     lanes: Lanes, platform: Platform, time: ManualTime
 ) -> None:
-    tasks = await bulk_burst(lanes, platform, 30)
-    tasks[-1].cancel()  # its sender was stopped
-    await asyncio.gather(tasks[-1], return_exceptions=True)
-    time.advance(1.0)
-    await asyncio.gather(*tasks[:-1])
-    assert len(platform.arrived) == 29
+    tasks = await bulk_burst(lanes, platform, 5)
+    tasks[1].cancel()  # its sender was stopped while it waited
+    await asyncio.gather(tasks[1], return_exceptions=True)
+    await steps(time, lanes, 4)
+    await asyncio.gather(tasks[0], *tasks[2:])
+    assert platform.names("bulk") == ["bulk 0", "bulk 2", "bulk 3", "bulk 4"]
     assert lanes.waiting(Lane.BULK) == 0

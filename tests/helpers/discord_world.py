@@ -20,7 +20,7 @@ from bot.core.events import Event
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outbox
 from bot.engine.due_work import build_dispatcher
-from bot.engine.router import Router
+from bot.engine.router import Router, SendFirst
 from bot.flows.context import Services
 from bot.scheduling.dispatcher import Dispatcher
 from tests.fakes.discord_api import (
@@ -52,10 +52,17 @@ class RecordingRouter(Router):
         self.answered: list[tuple[Event, list[Reply]]] = []
         self._changed = asyncio.Event()
 
-    async def handle(self, event: Event) -> list[Reply]:
+    async def handle(self, event: Event, first: SendFirst | None = None) -> list[Reply]:
         self.events.append(event)
-        replies = await super().handle(event)
-        self.answered.append((event, replies))
+        sent_first: list[Reply] = []
+
+        async def noted_first(urgent: list[Reply]) -> None:
+            assert first is not None
+            sent_first.extend(urgent)
+            await first(urgent)
+
+        replies = await super().handle(event, None if first is None else noted_first)
+        self.answered.append((event, sent_first + replies))  # everything it answered
         changed, self._changed = self._changed, asyncio.Event()
         changed.set()
         return replies

@@ -50,7 +50,7 @@ from bot.core.platform import (
     SentMessage,
 )
 from bot.core.replies import Reply
-from bot.engine.router import Router
+from bot.engine.router import Router, SendFirst
 from bot.logs import get_logger, log_event
 from bot.storage.db import Database
 
@@ -251,8 +251,9 @@ class DiscordAdapter:
         if message.author.bot or message.guild is not None or not message.content:
             return
         self.remember_dm(message.author.id, message.channel.id)
-        replies = await self.router.handle(dm_event(message.author.id, message.content))
-        await self.reply_all(private_address(message.author.id), replies)
+        address = private_address(message.author.id)
+        event = dm_event(message.author.id, message.content)
+        await self.reply_all(address, await self.router.handle(event, self.first_to(address)))
 
     async def on_message_edit(self, message: discord.Message) -> None:
         """A DM the user changed: screened like a new one, but never answered otherwise.
@@ -263,8 +264,9 @@ class DiscordAdapter:
         if message.edited_at is None:
             return
         self.remember_dm(message.author.id, message.channel.id)
-        replies = await self.router.handle(dm_edit_event(message.author.id, message.content))
-        await self.reply_all(private_address(message.author.id), replies)
+        address = private_address(message.author.id)
+        event = dm_edit_event(message.author.id, message.content)
+        await self.reply_all(address, await self.router.handle(event, self.first_to(address)))
 
     def remember_dm(self, user_id: int, channel_id: int | None) -> None:
         if channel_id is not None:
@@ -272,6 +274,10 @@ class DiscordAdapter:
 
     async def reply_all(self, address: Address, replies: list[Reply]) -> None:
         await reply_all(address, replies, self.deliver, log, "discord.reply_dropped")
+
+    def first_to(self, address: Address) -> SendFirst:
+        """Urgent replies sent the moment the router has them."""
+        return functools.partial(self.reply_all, address)
 
     async def deliver(self, address: Address, reply: Reply) -> None:
         """A reply to what the user just did, each of its calls tried patiently."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -38,7 +39,7 @@ from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMe
 from bot.core.platform import DeliveryError, LoginRefused, SentMessage
 from bot.core.replies import Reply
 from bot.delivery.sent_log import DeleteWindow, SentLog
-from bot.engine.router import Router
+from bot.engine.router import Router, SendFirst
 from bot.logs import get_logger, log_event
 from bot.reminders.chat_moves import follow_chat_move
 from bot.reminders.posting import chat_lost
@@ -219,7 +220,8 @@ class TelegramAdapter:
 
     async def _on_event(self, update: Update, event: Inbound) -> None:
         assert isinstance(event, Event)
-        await self._reply_all(event.address, await self._router.handle(event))
+        replies = await self._router.handle(event, self._first_to(event.address))
+        await self._reply_all(event.address, replies)
 
     async def _on_unhandled(self, update: Update, _: Inbound) -> None:
         if update.callback_query is not None:
@@ -287,7 +289,7 @@ class TelegramAdapter:
         assert isinstance(event, ButtonPressed)
         query = update.callback_query
         assert query is not None
-        handling = asyncio.ensure_future(self._router.handle(event))
+        handling = asyncio.ensure_future(self._router.handle(event, self._first_to(event.address)))
         try:
             replies = await asyncio.wait_for(asyncio.shield(handling), CALLBACK_ANSWER_WITHIN)
         except TimeoutError:
@@ -321,6 +323,10 @@ class TelegramAdapter:
 
     async def _reply_all(self, address: Address, replies: list[Reply]) -> None:
         await reply_all(address, replies, self._deliver, log, "telegram.reply_dropped")
+
+    def _first_to(self, address: Address) -> SendFirst:
+        """Urgent replies sent the moment the router has them."""
+        return functools.partial(self._reply_all, address)
 
     async def _deliver(self, address: Address, reply: Reply) -> None:
         """A reply to what the user just did, each of its calls tried patiently.
