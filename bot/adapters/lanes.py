@@ -34,7 +34,7 @@ from bot.coordination.send_budget import (
     LocalBudget,
     SendBudget,
     Ticket,
-    ceiling,
+    bulk_share,
 )
 from bot.core.replies import Reply
 
@@ -82,6 +82,7 @@ class _Waiter:
 
 @dataclass(eq=False, slots=True)
 class _Slot:
+    lane: Lane
     chat: _Chat | None
     tickets: list[Ticket | None]
 
@@ -108,7 +109,7 @@ class Lanes:
         # Bulk is spread over the window, not sent a window's share at once: a slot comes
         # free every `_bulk_every`, and a reply waiting takes it first, instead of waiting
         # for the window that bulk filled in its first moment to pass.
-        self._bulk_every = caps.overall.window_seconds / ceiling(Lane.BULK, caps.overall.sends)
+        self._bulk_every = caps.overall.window_seconds / bulk_share(caps.overall.sends)
         self._bulk_next = -NEVER
         self._held = [0, 0, 0]  # 429s being waited out, by lane
         self._chats: dict[tuple[str, bool], _Chat] = {}
@@ -187,7 +188,7 @@ class Lanes:
             self._start(lane, chat)
         else:
             await self._wait_turn(lane, chat, front)
-        slot = _Slot(chat, [])
+        slot = _Slot(lane, chat, [])
         try:
             slot.tickets.append(await self._budget.take(self._scope, self._caps.overall, lane))
             if group and self._caps.group is not None:
@@ -213,7 +214,7 @@ class Lanes:
             await waiter.granted
         except BaseException:
             if waiter.granted.done() and not waiter.granted.cancelled():
-                self._finish(_Slot(chat, []))  # started, then cancelled: never sent
+                self._finish(_Slot(lane, chat, []))  # started, then cancelled: never sent
             else:
                 waiter.granted.cancel()
             raise
@@ -243,17 +244,17 @@ class Lanes:
     def _start(self, lane: Lane, chat: _Chat | None) -> None:
         if lane is Lane.BULK:
             self._bulk_next = self._now() + self._bulk_every
-        self._overall.started()
+        self._overall.started(lane)
         if chat is not None:
-            chat.pace.started()
+            chat.pace.started(lane)
             chat.users += 1
 
     def _finish(self, slot: _Slot) -> None:
         now = self._now()
-        self._overall.finished(now)
+        self._overall.finished(slot.lane, now)
         chat = slot.chat
         if chat is not None:
-            chat.pace.finished(now)
+            chat.pace.finished(slot.lane, now)
             chat.users -= 1
         for ticket in slot.tickets:
             self._budget.settle(ticket)

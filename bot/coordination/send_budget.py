@@ -5,17 +5,18 @@ one a second in a private chat (short bursts allowed); Discord 50 requests a sec
 and 5 messages in 5 seconds in one channel. Every send counts in one of three lanes:
 
 - `URGENT`: crisis and danger replies, /sos and its buttons. They may take the whole
-  cap, so the room kept free for them is always there when one comes.
-- `INTERACTIVE`: replies to something a person just did. They may take all but the
-  urgent lane's room.
+  cap, so the last of it, which nothing else may take, is there when one comes.
+- `INTERACTIVE`: replies to something a person just did. They may take all of the cap
+  but that last message.
 - `BULK`: what the outbox sends (check-ins, reminders, follow-ups, caring notes, plan
-  reviews). It takes at most `BULK_SHARE` of a cap.
+  reviews). Its own sends take at most `BULK_SHARE` of a cap (`bulk_share`), and never
+  the last message either.
 
 Why 90%: a burst of check-ins at 8:00 then drains at 27 of Telegram's 30 messages a
-second (the most the 90%-of-cap target allows), and 3 a second stay free for replies
-at the very moment the most people answer. A person's reply takes any of those 3 at
-once, and any room bulk leaves unused; a crisis reply also the last one, which
-nothing else may take.
+second, and 3 a second stay free for replies at the very moment the most people answer:
+the burst drains at 90% of the cap while nobody writes, and at up to all of it while
+they do. A person's reply takes one of those 3 at once, or the next room bulk leaves
+(it always goes before bulk); a crisis reply also the last one.
 
 Within one worker the lanes are kept by `bot.adapters.lanes`, counting each message
 when its call returns (the platform counted it on arrival, somewhere inside the call).
@@ -76,13 +77,16 @@ class Burst:
 
 
 def ceiling(lane: Lane, sends: int) -> int:
-    """How many of `sends` a lane may fill: bulk at most its share, interactive all but
-    the last one, which only an urgent send takes."""
+    """How many of `sends` (every lane's together) there may be when a send of `lane`
+    starts, and it still fits: all but the last one, which only an urgent send takes."""
     if lane is Lane.URGENT or sends <= 1:
         return sends
-    if lane is Lane.INTERACTIVE:
-        return sends - 1
-    return max(1, min(sends - 1, int(sends * BULK_SHARE)))
+    return sends - 1
+
+
+def bulk_share(sends: int) -> int:
+    """How many of `sends` bulk's own sends may be."""
+    return max(1, min(ceiling(Lane.BULK, sends), int(sends * BULK_SHARE)))
 
 
 TELEGRAM_OVERALL = Limit(30, 1.0)
@@ -94,9 +98,10 @@ DISCORD_CHANNEL = Limit(5, 5.0)
 
 @dataclass(frozen=True, slots=True)
 class Ticket:
-    """A send counted in the shared log, to be dated when its call returns."""
+    """A send counted in the shared log (a row per scope), to be dated when its call
+    returns."""
 
-    row_id: int
+    row_ids: tuple[int, ...]
 
 
 class SendBudget(Protocol):
@@ -157,23 +162,24 @@ class SharedBudget:
 
     async def _take(self, scope: str, limit: Limit, lane: Lane) -> Ticket:
         window_ms = int(limit.window_seconds * 1000)
-        most = ceiling(lane, limit.sends)
+        room = [send_budget.Room(scope, ceiling(lane, limit.sends))]
+        if lane is Lane.BULK:  # and bulk's own share, counted apart
+            room.append(send_budget.Room(f"{scope} bulk", bulk_share(limit.sends)))
         while True:
             async with self._pool.acquire() as connection:
-                taken = await send_budget.take_if_room(
-                    connection, scope, most, window_ms, self._now_ms()
-                )
+                taken = await send_budget.take_if_room(connection, room, window_ms, self._now_ms())
                 if isinstance(taken, send_budget.Taken):
                     self._taken += 1
                     if self._taken % PURGE_EVERY == 0:
                         await send_budget.purge(connection, self._now_ms())
-                    return Ticket(taken.row_id)
+                    return Ticket(taken.row_ids)
             await self._sleep(min(max(taken, 1) / 1000, SHARED_POLL_SECONDS))
 
     def settle(self, ticket: Ticket | None) -> None:
         if ticket is None:
             return
-        self._to_settle.append((ticket.row_id, self._now_ms()))
+        now = self._now_ms()
+        self._to_settle.extend((row_id, now) for row_id in ticket.row_ids)
         if self._settling is None:
             self._settling = asyncio.create_task(self._settle(), name="send-budget-settle")
 

@@ -20,8 +20,16 @@ KEPT_MS = 60_000
 
 
 @dataclass(frozen=True, slots=True)
+class Room:
+    """At most `most` sends in `scope` when one more starts."""
+
+    scope: str
+    most: int
+
+
+@dataclass(frozen=True, slots=True)
 class Taken:
-    row_id: int
+    row_ids: tuple[int, ...]  # the send's row in each scope
 
 
 def scope_key(scope: str) -> int:
@@ -31,31 +39,39 @@ def scope_key(scope: str) -> int:
 
 
 async def take_if_room(
-    connection: asyncpg.Connection, scope: str, most: int, window_ms: int, now_ms: int
+    connection: asyncpg.Connection, room: Sequence[Room], window_ms: int, now_ms: int
 ) -> Taken | int:
-    """Count one send in `scope` if fewer than `most` (its lane's ceiling) are in the last
-    `window_ms` or under way: its row when it is counted, else the milliseconds until
-    enough of them leave the window. One transaction, serialised per scope by an
-    advisory lock. Only the newest `most` rows are read, newest first (the index on
-    (scope, sent_at) backwards): when there are that many, the oldest of them must leave
-    before one more fits, and every older one has left before it."""
+    """Count one send in each scope of `room` if each has fewer than its `most` in the
+    last `window_ms` or under way: its rows when it is counted, else the milliseconds
+    until enough of them leave the window. One transaction, serialised by an advisory
+    lock on the first scope (the others are only ever counted together with it). Only
+    the newest `most` rows are read, newest first (the index on (scope, sent_at),
+    backwards): when there are that many, the oldest of them must leave before one more
+    fits, and every older one has left before it."""
     async with connection.transaction():
-        await connection.execute("SELECT pg_advisory_xact_lock($1)", scope_key(scope))
-        rows = await connection.fetch(
-            "SELECT sent_at FROM send_budget WHERE scope = $1 AND sent_at > $2"
-            " ORDER BY sent_at DESC LIMIT $3",
-            scope,
-            now_ms - window_ms,
-            most,
-        )
-        if len(rows) >= most:
-            return int(rows[-1]["sent_at"]) + window_ms - now_ms
-        row_id: int = await connection.fetchval(
-            "INSERT INTO send_budget (scope, sent_at) VALUES ($1, $2) RETURNING id",
-            scope,
-            now_ms + PENDING_MS,
-        )
-        return Taken(row_id)
+        await connection.execute("SELECT pg_advisory_xact_lock($1)", scope_key(room[0].scope))
+        wait = 0
+        for each in room:
+            rows = await connection.fetch(
+                "SELECT sent_at FROM send_budget WHERE scope = $1 AND sent_at > $2"
+                " ORDER BY sent_at DESC LIMIT $3",
+                each.scope,
+                now_ms - window_ms,
+                each.most,
+            )
+            if len(rows) >= each.most:
+                wait = max(wait, int(rows[-1]["sent_at"]) + window_ms - now_ms)
+        if wait:
+            return wait
+        row_ids = []
+        for each in room:
+            row_id: int = await connection.fetchval(
+                "INSERT INTO send_budget (scope, sent_at) VALUES ($1, $2) RETURNING id",
+                each.scope,
+                now_ms + PENDING_MS,
+            )
+            row_ids.append(row_id)
+        return Taken(tuple(row_ids))
 
 
 async def date_returned(

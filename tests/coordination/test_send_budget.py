@@ -99,6 +99,20 @@ async def test_the_lanes_hold_across_two_workers(
 
 
 @pytest.mark.postgres_only
+async def test_bulk_never_takes_the_replies_share_across_two_workers(
+    two_pools: tuple[asyncpg.Pool, asyncpg.Pool],
+) -> None:
+    time = VirtualTime()
+    first, second = (SharedBudget(pool, time.sleep, time.now) for pool in two_pools)
+    start = time.now()
+    for number in range(27):  # both workers' check-ins, in turns
+        await sent((first, second)[number % 2], "telegram", OVERALL, Lane.BULK)
+    assert time.now() == start
+    await sent(first, "telegram", OVERALL, Lane.BULK)  # 3 are free, but not bulk's
+    assert time.now() == start + 1_000
+
+
+@pytest.mark.postgres_only
 async def test_a_send_counts_until_its_call_returns_then_from_then(
     two_pools: tuple[asyncpg.Pool, asyncpg.Pool],
 ) -> None:
