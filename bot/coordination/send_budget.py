@@ -47,6 +47,7 @@ Sleep = Callable[[float], Awaitable[None]]
 
 BULK_SHARE = 0.9
 PURGE_EVERY = 500  # sends between purges of the log's old rows
+REPLY_ASKS = 2  # interactive sends asking the shared budget at once, per worker
 # A shared wait is looked at again at least this often: a send in flight on another
 # worker (its row dated ahead, see `send_budget.PENDING_MS`) usually returns long before.
 SHARED_POLL_SECONDS = 0.02
@@ -134,9 +135,10 @@ class SharedBudget:
     did: on arrival, at the latest when the answer came. A worker that died mid-call
     leaves a row that ages out by itself.
 
-    Bulk sends ask one at a time per scope (each worker's outbox has dozens waiting): a
-    reply's ask then waits behind at most one bulk ask per worker at the database, not
-    behind all of them.
+    Bulk sends ask one at a time (each worker's outbox has dozens waiting), and replies
+    at most `REPLY_ASKS` at a time: an urgent ask then waits behind at most a few asks
+    per worker at the database, and always finds a connection of the budget's pool
+    (`bot.coordination.workers` gives it one more than all of those need).
     """
 
     def __init__(
@@ -149,14 +151,15 @@ class SharedBudget:
         self._sleep = sleep
         self._now_ms = now_ms
         self._taken = 0
-        self._bulk_turns: dict[str, asyncio.Lock] = {}
+        self._bulk_turn = asyncio.Lock()
+        self._reply_turns = asyncio.Semaphore(REPLY_ASKS)
         self._to_settle: list[tuple[int, int]] = []
         self._settling: asyncio.Task[None] | None = None
 
     async def take(self, scope: str, limit: Limit, lane: Lane) -> Ticket | None:
-        if lane is not Lane.BULK:
+        if lane is Lane.URGENT:
             return await self._take(scope, limit, lane)
-        turn = self._bulk_turns.setdefault(scope, asyncio.Lock())
+        turn = self._bulk_turn if lane is Lane.BULK else self._reply_turns
         async with turn:
             return await self._take(scope, limit, lane)
 

@@ -25,8 +25,9 @@ from bot.observability.metrics import Metrics
 # Updates of different users handled at once, each holding a connection for its turn;
 # more wait for a free one (a user's own next update waits in this process anyway).
 TURN_CONNECTIONS = 32
-# Asks of the send budget: one bulk ask at a time, and the replies' beside it.
-BUDGET_CONNECTIONS = 4
+# Asks of the send budget: one bulk ask at a time, two replies', the dating of returned
+# sends, and at least one left for an urgent ask (see SharedBudget).
+BUDGET_CONNECTIONS = 5
 SETTLE_AT_STOP_SECONDS = 1.0
 
 

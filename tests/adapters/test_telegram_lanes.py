@@ -14,6 +14,7 @@ from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.adapters.telegram.outbound import TELEGRAM_CAPS
 from bot.content_pack.ids import Msg
 from bot.coordination.send_budget import Lane, SharedBudget
+from bot.coordination.workers import BUDGET_CONNECTIONS
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.replies import Reply
@@ -113,7 +114,7 @@ async def worker(
 ) -> AsyncIterator[tuple[TelegramAdapter, Outbox]]:
     """One more worker on the shared database: its own adapter, lanes, outbox, and its
     own connections for the send budget (as `bot.coordination.workers` gives it)."""
-    pool = await asyncpg.create_pool(url, min_size=1, max_size=4)
+    pool = await asyncpg.create_pool(url, min_size=1, max_size=BUDGET_CONNECTIONS)
     try:
         config = TelegramConfig(
             token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1, caps=TELEGRAM_CAPS
