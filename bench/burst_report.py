@@ -268,13 +268,18 @@ HOW_TO_READ = [
     "- The bot is `steady run` in a process of its own on SQLite, polling; the fake Bot API,"
     " the probes and this script share another process. The fake keeps Telegram's limits on"
     " arrival (tests/fakes/flood_limits.py): 30 messages a second for the bot, a burst of 5"
-    " then one a second per private chat, 20 a minute per group; edits are not counted by"
-    " it, but the bot counts them.",
-    "- Lanes (bot/adapters/lanes.py): bulk (the check-ins) takes at most 90% of the cap, 27"
-    " of 30 a second, so a burst of check-ins alone drains a little under 27 a second (each"
-    " message counts from its call's return, so a window's 27 start again a round trip after"
-    " it ends). The drain target is on every message the platform accepted over the burst,"
-    " the replies to the probes included, against the cap.",
+    " then one a second per private chat, 20 a minute per group; edits (a pressed button's"
+    " message changed) are counted by neither it nor the bot, as Telegram counts messages"
+    " sent.",
+    "- Lanes (bot/adapters/lanes.py): bulk (the check-ins) sends at most 90% of the cap, 27"
+    " of 30 a second, spread evenly; replies go first, and may take the rest but the last"
+    " message, which is kept for crisis replies. So a burst alone drains a little under 27"
+    " a second (each message counts from its call's return, so each slot is free again a"
+    " round trip after a whole second: the longer the round trip, the lower the rate), and"
+    " with people writing, up to 29 in all. The drain target is on every message the"
+    " platform accepted over the burst, the replies to the probes included, against the cap;"
+    " the probes' replies (more than the 3 a second kept for replies) take some of bulk's"
+    " room, so check-ins alone drain slower than 27 while they do.",
     "- Idle: the probes one at a time before the due minute (nothing else to do). Burst: one"
     " probe starts every half second from the first check-in's arrival until the last's, each"
     " a person of their own (a private chat's own limit is never what is measured). A press"

@@ -163,12 +163,12 @@ class Router:
         urgent = _sent_first(await self._urgent(event, ctx, user))
         if urgent is not None:
             lookup.cancel()  # a no-op when it has finished; else nothing more waits on it
-            # The interrupted question again: bounded too, the crisis reply cannot wait on it.
-            after = asyncio.ensure_future(self._after_crisis(ctx, event, user))
             if first is not None:
-                await first(urgent)  # out now, while the rest is still worked out
+                await first(urgent)  # out now; the rest is worked out after
                 urgent = []
-            return urgent + _discreetly(user, await after, self._services.clock.now())
+            # The interrupted question again: bounded too, the crisis reply cannot wait on it.
+            after = await self._after_crisis(ctx, event, user)
+            return urgent + _discreetly(user, after, self._services.clock.now())
         if isinstance(event, TextMessage) and event.edited:
             lookup.cancel()
             return []  # a changed message was screened; it answers no question
