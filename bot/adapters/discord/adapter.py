@@ -15,10 +15,9 @@ import asyncio
 import contextlib
 import functools
 import logging
-import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import discord
 import yarl
@@ -26,6 +25,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.adapters.discord import errors, outbound
+from bot.adapters.discord.client import SteadyClient, intents
 from bot.adapters.discord.commands import command_payloads
 from bot.adapters.discord.inbound import PLATFORM, dm_edit_event, dm_event, private_address
 from bot.adapters.discord.interactions import Interactions
@@ -76,50 +76,6 @@ class DiscordConfig:
     caps: Caps | None = None
 
 
-class _Client(discord.Client):
-    """discord.py's client with its events handed to the adapter."""
-
-    def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
-        super().__init__(**options)
-        self._adapter = adapter
-
-    async def on_message(self, message: discord.Message) -> None:
-        try:
-            await self._adapter.on_message(message)
-        finally:
-            if not message.author.bot:
-                self._adapter.events_handled += 1
-
-    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
-        # The raw event, since no message is kept in memory (max_messages=None) for the
-        # plain one to compare with.
-        try:
-            await self._adapter.on_message_edit(payload.message)
-        finally:
-            if not payload.message.author.bot:
-                self._adapter.events_handled += 1
-
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        try:
-            await self._adapter.interactions.on_interaction(interaction)
-        finally:
-            self._adapter.events_handled += 1
-
-    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
-        # discord.py would print the traceback with the event's arguments: ids and kinds only.
-        error = sys.exc_info()[1]
-        log_event(log, "discord.event_failed", logging.ERROR, exc_info=error, handler=event_method)
-
-
-def intents() -> discord.Intents:
-    """Guilds (to know the channels commands come from) and DMs. DM content arrives without
-    the privileged message-content intent, and nothing here needs members or presences."""
-    chosen = discord.Intents.none()
-    chosen.guilds = True
-    chosen.dm_messages = True
-    return chosen
-
-
 class DiscordAdapter:
     platform = PLATFORM
 
@@ -138,7 +94,7 @@ class DiscordAdapter:
         self.content = content
         self._sleep = sleep
         self._rate_limited = router.services.metrics.adapter_rate_limited(PLATFORM)
-        self._client: _Client | None = None
+        self._client: SteadyClient | None = None
         self._gateway: asyncio.Task[None] | None = None
         self._dm_channels: dict[str, int] = {}  # user id -> DM channel id, as Discord gave it
         self._background = Background()
@@ -164,7 +120,7 @@ class DiscordAdapter:
         connection: with several workers only the leader connects, and the others send
         their scheduled messages over the HTTP API alone (`gateway=False`)."""
         self._point_at_endpoints()
-        client = _Client(
+        client = SteadyClient(
             self,
             intents=intents(),
             allowed_mentions=NO_MENTIONS,
