@@ -243,7 +243,14 @@ class Lanes:
 
     def _start(self, lane: Lane, chat: _Chat | None) -> None:
         if lane is Lane.BULK:
-            self._bulk_next = self._now() + self._bulk_every
+            # The next slot is one step after this one's, not after the moment it started:
+            # a busy loop that woke a little late does not push every later slot back
+            # with it (the burst drained at 22 a second of bulk's 27 so). Bulk that
+            # started a whole step or more after its slot (it had nothing to send) starts
+            # its spacing again from now: it never sends two at once.
+            now = self._now()
+            slot = self._bulk_next
+            self._bulk_next = (slot if now - slot < self._bulk_every else now) + self._bulk_every
         self._overall.started(lane)
         if chat is not None:
             chat.pace.started(lane)

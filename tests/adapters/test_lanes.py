@@ -133,16 +133,16 @@ async def bulk_burst(lanes: Lanes, platform: Platform, count: int) -> list[async
     return tasks
 
 
-async def steps(time: ManualTime, lanes: Lanes, count: int) -> None:
-    """Move the clock on `count` steps, letting the lanes do what each allows: until they
-    sleep again, or have nobody left waiting."""
+async def steps(time: ManualTime, lanes: Lanes, count: int, step: float = STEP) -> None:
+    """Move the clock on `count` steps (of `step` seconds), letting the lanes do what
+    each allows: until they sleep again, or have nobody left waiting."""
 
     def settled() -> bool:
         idle = not any(lanes.waiting(lane) for lane in Lane)
         return time.all_asleep() or (idle and time.nothing_due())
 
     for _ in range(count):
-        time.advance(STEP)
+        time.advance(step)
         await until(settled, what="the lanes to wait for time again")
 
 
@@ -200,6 +200,23 @@ async def test_bulk_never_takes_the_share_kept_for_replies(
     assert len(bulk) > 200  # the burst went on meanwhile
     assert most_in_a_second(bulk) <= 27
     assert most_in_a_second([at for _, at in platform.arrived]) <= 30
+    await stopped(tasks)
+
+
+async def test_bulk_keeps_its_pace_when_it_wakes_late(
+    lanes: Lanes, platform: Platform, time: ManualTime
+) -> None:
+    """The lanes' timer wakes a little after each bulk slot (here: on a coarse clock, up
+    to a third of a slot late, as a busy loop does). Each next slot still counts from the
+    last one's, not from when it started, so bulk sends its whole share of a second."""
+    tasks = await bulk_burst(lanes, platform, 100)
+    coarse = 1.0 / 27 / 3.1
+    await steps(time, lanes, int(0.99 / coarse), step=coarse)  # just under a second
+    bulk = platform.names("bulk")
+    assert len(bulk) == 27  # late wake-ups pushing each slot back would have sent ~21
+    await steps(time, lanes, int(1.0 / coarse), step=coarse)
+    arrivals = [at for _, at in platform.arrived]
+    assert most_in_a_second(arrivals) <= 27  # and never more than its share
     await stopped(tasks)
 
 
