@@ -80,3 +80,35 @@ async def test_the_fake_tells_its_limits_as_discord_does(
         assert [call.status for call in sends] == [200] * 7
         assert dc.rate_limited == 0
         assert sends[-1].arrived - sends[0].arrived >= 5.0  # the sixth waited for the bucket
+
+
+async def test_a_429_is_waited_out_as_told_and_the_check_in_sent_once(
+    services: Services, clock: ManualClock, text_of: Callable[..., str]
+) -> None:
+    """Discord refuses one check-in's DM (its channel's bucket, as another client of the
+    bot could empty it): discord.py waits what Discord asked and sends it again, holding
+    only that channel; a crisis DM meanwhile is answered at once, and no check-in is lost
+    or sent twice."""
+    async with running_discord(services, clock, caps=DISCORD_CAPS, rate_limits=True) as world:
+        dc = world.dc
+        users = [FIRST_USER + n for n in range(12)]
+        for user in users:
+            dc.user(user)
+        refused = dc.dm_channel(users[3]).id
+        dc.inject_rate_limit(SEND, 1.0, channel_id=refused)
+        await world.outbox.enqueue(
+            *(Outgoing(Address("discord", str(u), str(u)), Reply(f"check-in {u}")) for u in users)
+        )
+        refusal = await dc.wait_for(lambda c: c.route == SEND and c.status == 429)
+        dc.user_sends_dm(ANA, "i want to die")
+        await until(lambda: bool(dc.dm_texts(ANA)), what="the crisis reply")
+        assert dc.dm_texts(ANA)[0].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+        crisis_at = next(c.arrived for c in dc.calls_to(SEND)
+                         if c.params.get("channel_id") == str(dc.dm_channel(ANA).id))  # fmt: skip
+        await world.outbox.drain()
+        tries = [c for c in dc.calls_to(SEND) if c.params.get("channel_id") == str(refused)]
+        assert [c.status for c in tries] == [429, 200]  # tried again, once
+        assert tries[1].arrived - refusal.arrived >= 1.0  # after the wait Discord asked for
+        assert crisis_at < tries[1].arrived  # the crisis reply did not wait for it
+        assert all(len(dc.dm_texts(user)) == 1 for user in users)  # each exactly once
+        assert dc.rate_limited == 0  # the limits themselves never refused one

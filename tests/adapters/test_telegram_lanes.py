@@ -4,6 +4,7 @@ private chat), counted on arrival. The burst is sent in real time: a few seconds
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 
@@ -170,4 +171,43 @@ async def test_both_lanes_hold_across_two_workers(
         # Both workers' check-ins together kept bulk's share: the two lanes held.
         assert most_in_a_second(burst_arrivals(tg)) <= 27
         assert each_once(tg, FIRST_USER, 100)
+        assert tg.flood_refused == 0
+
+
+async def test_a_429_is_waited_out_as_told_and_the_check_in_keeps_its_place(
+    services: Services, clock: ManualClock, text_of: Callable[..., str]
+) -> None:
+    """Telegram refuses one check-in mid-burst (another client of the bot used the
+    room): bulk waits what Telegram asked, a crisis reply is not held meanwhile, and
+    the refused check-in goes first once the wait is over, sent once."""
+    pauses: list[float] = []
+    wait_over = asyncio.Event()
+
+    async def held(seconds: float) -> None:
+        pauses.append(seconds)
+        await wait_over.wait()
+
+    async with running_telegram(
+        services, clock, caps=TELEGRAM_CAPS, sleep=held, flood_limits=True
+    ) as world:
+        tg = world.tg
+        refused = FIRST_USER + 3
+        tg.inject_retry_after(2, method="sendMessage", chat_id=refused)
+        await world.outbox.enqueue(*checkins(FIRST_USER, 40))
+        await until(lambda: pauses == [2.0], what="the wait Telegram asked for")
+        tg.user_sends_text(ANA, ANA, CRISIS)
+        crisis = await tg.wait_for(first_reply_to(tg, ANA))
+        assert crisis.params["text"].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+        refusal = next(c for c in tg.calls_to("sendMessage") if c.status == 429)
+        assert refusal.params["chat_id"] == refused
+        # Bulk was held: only the check-ins already under way when the 429 came went on.
+        after_refusal = [at for at in burst_arrivals(tg) if at > refusal.arrived]
+        assert len(after_refusal) <= 2
+        wait_over.set()
+        await world.outbox.drain()
+        order = [call.params["chat_id"] for call in delivered(tg)
+                 if call.params["chat_id"] >= FIRST_USER]  # fmt: skip
+        assert 3 <= order.index(refused) <= 3 + len(after_refusal)  # its place kept
+        assert each_once(tg, FIRST_USER, 40)
+        assert pauses == [2.0]  # no other wait: the retry went through
         assert tg.flood_refused == 0
