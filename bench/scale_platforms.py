@@ -25,13 +25,12 @@ server and dropped afterwards; the workers on it share one STEADY_ENCRYPTION_KEY
    killed with SIGKILL; timed until the other's /healthz lists it, and until an update
    sent meanwhile and one sent after are answered.
 
-Telegram's flood limit (30 messages a second for the bot, kept by PTB's limiter in each
-worker and by the send budget all workers share on PostgreSQL) would hold every run to 30
+Telegram's flood limit (30 messages a second for the bot, kept by the lanes in each worker
+and by the send budget all workers share on PostgreSQL) would hold every run to 30
 messages a second and measure only the limit. So in runs 1 and 2 the worker is `steady
-run` with both switched off at run time (no file is changed): PTB's limiter as
-bench/telegram_roundtrip.py runs it (its code runs, it never waits), and the shared
-budget's window cut from a second to a millisecond (its SQL runs for every message, it
-never waits). Run 3 is `steady run` as it is.
+run` with the limits raised out of reach at run time (no file is changed): the lanes'
+code runs for every message, and so does the shared budget's SQL, but nothing waits.
+Run 3 is `steady run` as it is.
 
 Prints the tables and the checks; bench/RESULTS.md is left as it is. Exit status 1 when a
 target is missed.
@@ -77,7 +76,6 @@ from bench.telegram_roundtrip import (
     process_cpu_s,
     run_phase,
     screen_workload_texts,
-    steady_limiter,
     system_busy_s,
 )
 from bot.storage.crypto import generate_key_text
@@ -115,8 +113,10 @@ TAKE_OVER_TIMEOUT_S = 90.0  # a hang, not a slow take-over: the target decides t
 ANSWER_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 30.0
 POLL_S = 0.02  # how often a condition is looked at; it bounds nothing
-# The shared send budget's overall limit with its window cut to a millisecond: 30 a
-# millisecond is never reached, so every message runs the budget's SQL and none waits.
+# Telegram's limits as the lanes and the shared send budget keep them, cut to a hundred
+# thousand a millisecond: never reached, so every message runs the lanes' code and the
+# budget's SQL (overall, and per group), and none waits.
+UNBOUNDED_SENDS = 100_000
 UNBOUNDED_WINDOW_S = 0.001
 TAKE_OVER_CHATS = (9_100_001, 9_100_002, 9_100_003)  # before the kill, meanwhile, after
 TAKE_OVER_COMMAND = "/about"
@@ -264,13 +264,13 @@ def warnings_logged(workers: Sequence[Worker]) -> dict[str, int]:
 
 def serve_as_worker() -> int:
     """`steady run` with Telegram's flood limit switched off (see the top)."""
-    import bot.adapters.telegram.adapter as telegram_adapter  # noqa: PLC0415
     import bot.adapters.telegram.outbound as telegram_outbound  # noqa: PLC0415
+    from bot.adapters.lanes import Caps  # noqa: PLC0415
     from bot.cli import main as steady  # noqa: PLC0415
-    from bot.coordination.send_budget import TELEGRAM_OVERALL, Limit  # noqa: PLC0415
+    from bot.coordination.send_budget import Limit  # noqa: PLC0415
 
-    telegram_adapter.AIORateLimiter = steady_limiter(flood_limits=False)  # type: ignore[attr-defined,assignment]
-    telegram_outbound.TELEGRAM_OVERALL = Limit(TELEGRAM_OVERALL.sends, UNBOUNDED_WINDOW_S)  # type: ignore[attr-defined]
+    unbounded = Limit(UNBOUNDED_SENDS, UNBOUNDED_WINDOW_S)
+    telegram_outbound.TELEGRAM_CAPS = Caps(unbounded, group=unbounded)
     return steady(["run"])
 
 

@@ -28,10 +28,11 @@ How it is built, and why:
   tick is the 1-second interval tick (STEADY_TICK_SECONDS=1, one tick = 18 simulated
   minutes at the default speed). A check-in therefore leaves up to a tick after its minute;
   the figures count per local date, not per minute, so that lateness does not matter here.
-* Telegram's flood limit (PTB's 30 messages a second) is switched off in the bot process,
-  as in bench/telegram_roundtrip.py: it counts real seconds, and compressed days would
+* Telegram's flood limits for the bot and a private chat (30 messages a second, about one
+  a second in a chat, kept by the lanes) are switched off in the bot process, as in
+  bench/telegram_roundtrip.py: they count real seconds, and compressed days would
   otherwise be held to a thousandth of their rate. A 429 holds the message it refused for
-  its retry_after (the bot's own handling; PTB's limiter does not retry it).
+  its retry_after (the bot's own handling, in the refused message's lane).
 * Faults (bench/soak_faults.py): from the first user on, every Bot API call but getUpdates
   has a 5 % chance of a 429 with retry_after 1-3 s and a 2 % chance of a stall of 11 s, past
   the bot's 10 s request timeout (TelegramConfig.request_timeout; no setting changes it),

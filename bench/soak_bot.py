@@ -6,11 +6,12 @@ Settings come from the environment as for `steady run` (TELEGRAM_BOT_TOKEN,
 TELEGRAM_API_BASE_URL, STEADY_DATA_DIR, STEADY_TICK_SECONDS, ...); no `.env` file is read,
 so a developer's own settings cannot leak into a soak run.
 
-Telegram's flood limit (PTB's AIORateLimiter: 30 messages a second overall) is switched off
-here, as bench/telegram_roundtrip.py does: it is a limit per real second, and the soak
-compresses days into minutes, so it would cap the simulated users at a rate a thousand
-times below what the same users send over real days. A 429 with retry_after still makes
-the refused message wait that long before it is sent again.
+Telegram's flood limits for the bot and for a private chat (30 messages a second overall,
+about one a second in a chat, kept by the lanes) are switched off here, as
+bench/telegram_roundtrip.py does: they are limits per real second, and the soak compresses
+days into minutes, so they would cap the simulated users at a rate a thousand times below
+what the same users send over real days. A 429 with retry_after still makes the refused
+message wait that long before it is sent again.
 
 Simulated time is `sim-anchor + (time.time() - real-anchor) * speed` (Unix seconds). The soak
 process computes it with the same formula from the same three numbers, so the fake Bot API
@@ -26,13 +27,11 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-from telegram.ext import AIORateLimiter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
 
-import bot.adapters.telegram.adapter as telegram_adapter
+import bot.adapters.telegram.outbound as telegram_outbound
+from bot.adapters.lanes import UNLIMITED, Caps
 from bot.app import run_platforms
 from bot.config import Settings
 from bot.logs import configure_logging
@@ -53,9 +52,11 @@ class AcceleratedClock:
         return datetime.fromtimestamp(self.timestamp(), UTC)
 
 
-def without_flood_limit(*args: Any, **kwargs: Any) -> AIORateLimiter:
-    """The adapter's AIORateLimiter, with the overall per-second limit at 0 (off)."""
-    return AIORateLimiter(*args, **{**kwargs, "overall_max_rate": 0})
+def without_flood_limits() -> None:
+    """The lanes with no limit for the bot or a private chat (a group's is kept); read
+    when the adapter is made."""
+    kept = telegram_outbound.TELEGRAM_CAPS
+    telegram_outbound.TELEGRAM_CAPS = Caps(UNLIMITED.overall, group=kept.group)
 
 
 def main(argv: list[str]) -> int:
@@ -67,7 +68,7 @@ def main(argv: list[str]) -> int:
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     configure_logging(settings.log_level)
     # Swapped at run time in this process only; no file is changed.
-    telegram_adapter.AIORateLimiter = without_flood_limit  # type: ignore[misc,assignment]
+    without_flood_limits()
     clock = AcceleratedClock(args.sim_anchor, args.real_anchor, args.speed)
     asyncio.run(run_platforms(settings, clock=clock))
     return 0

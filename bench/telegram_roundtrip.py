@@ -16,8 +16,8 @@ process of its own ("driver" children, one variant after the other):
   has a CPU to itself and its CPU time and memory are its own;
 * `--variant steady` is the bot as `steady run` starts it: `run_platforms` (open_services,
   Router, TelegramAdapter with PTB polling, scheduled delivery), INFO logging to a file;
-* `--variant echo` is a bare PTB `Application` with the same builder options (AIORateLimiter,
-  concurrent_updates(True)), one MessageHandler echoing every text and one
+* `--variant echo` is a bare PTB `Application` with the same builder options
+  (concurrent_updates(True)) and PTB's AIORateLimiter, one MessageHandler echoing every text and one
   CallbackQueryHandler answering every press and sending a message.
 
 Each user is a closed loop: it sends its next update only once the bot has answered the
@@ -27,14 +27,13 @@ instant the fake receives the first sendMessage/editMessageText for that chat (f
 that reply message, not the answerCallbackQuery before it). For context the same is timed
 with a crowd of 50 other users, and for one more user alone (the round trip of an idle bot).
 
-Telegram's flood limits: PTB's AIORateLimiter allows 30 messages a second, which would cap
-both bots at the same rate and measure only the limiter. By default both variants run
-AIORateLimiter with its overall and group limits set to 0 (its code runs, it never waits).
-Both run the limiter as Steady's adapter builds it, `AIORateLimiter(max_retries=0,
-group_max_rate=0)` (STEADY_LIMITER): the Steady child swaps that name in
-bot.adapters.telegram.adapter for a builder that checks the adapter still asks for those
-settings and adds the switched-off limits (at run time; no file is changed).
-`--telegram-limits` keeps PTB's 30/s for both instead (slow: minutes a variant).
+Telegram's flood limits: 30 messages a second would cap both bots at the same rate and
+measure only the limit. By default both variants run their limiter with the limits so high
+that its code runs and it never waits: the echo bot PTB's AIORateLimiter with its overall
+and group limits set to 0, Steady its lanes (bot/adapters/lanes.py) with no limit to speak
+of (the Steady child sets bot.adapters.telegram.outbound.TELEGRAM_CAPS to lanes.UNLIMITED
+at run time; no file is changed). `--telegram-limits` keeps 30/s for both instead (slow:
+minutes a variant).
 
 The parent prints a table and writes it, with the command, to the "Telegram round trip"
 section of bench/RESULTS.md. The exit status is 1 when the target is missed or the run is
@@ -65,7 +64,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -82,9 +81,10 @@ from telegram.ext import (
     filters,
 )
 
-import bot.adapters.telegram.adapter as telegram_adapter
+import bot.adapters.telegram.outbound as telegram_outbound
 from bench.common import REPO, Check, Machine, machine, percentile, shown_command
 from bench.results import write_section
+from bot.adapters.lanes import UNLIMITED
 from bot.app import run_platforms
 from bot.config import Settings
 from bot.content_pack.countries import country_for_timezone
@@ -119,10 +119,9 @@ DISTURBED_SHARE = 0.15  # other processes busier than this (of one core): say so
 
 # PTB's limiter with Telegram's flood limits switched off (0 disables each limit).
 NO_FLOOD_LIMITS: dict[str, float] = {"overall_max_rate": 0, "group_max_rate": 0}
-# The limiter as Steady's TelegramAdapter builds it: no retry of a 429 inside PTB (the
-# adapter retries only the refused message), no group limit (its own pacer keeps that).
-# Both bots run it; the Steady child checks the adapter still asks for exactly this.
-STEADY_LIMITER: dict[str, int] = {"max_retries": 0, "group_max_rate": 0}
+# The echo bot's limiter: no retry of a 429 inside PTB, no group limit (as Steady's lanes:
+# a refused message alone waits, and groups are paced by their own window).
+ECHO_LIMITER: dict[str, int] = {"max_retries": 0, "group_max_rate": 0}
 
 # The zones users live in; each must map to a country, so onboarding can tap it.
 ZONES = (
@@ -953,25 +952,16 @@ def print_profile(profile_file: Path) -> None:
 
 
 def rate_limiter(flood_limits: bool) -> AIORateLimiter:
-    """The limiter both bots use: Steady's own settings, with or without the flood limits."""
+    """The echo bot's limiter, with or without the flood limits."""
     if flood_limits:
-        return AIORateLimiter(**STEADY_LIMITER)
-    return AIORateLimiter(**{**STEADY_LIMITER, **NO_FLOOD_LIMITS})  # type: ignore[arg-type]
+        return AIORateLimiter(**ECHO_LIMITER)
+    return AIORateLimiter(**{**ECHO_LIMITER, **NO_FLOOD_LIMITS})  # type: ignore[arg-type]
 
 
-def steady_limiter(flood_limits: bool) -> Callable[..., AIORateLimiter]:
-    """Stands in for the AIORateLimiter the adapter builds: refuses to run when the adapter
-    asks for other settings than STEADY_LIMITER (the echo bot would then compare unlike)."""
-
-    def build(*args: object, **settings: object) -> AIORateLimiter:
-        if args or settings != STEADY_LIMITER:
-            raise SystemExit(
-                f"the adapter now builds AIORateLimiter({args}, {settings}):"
-                " update STEADY_LIMITER in bench/telegram_roundtrip.py"
-            )
-        return rate_limiter(flood_limits)
-
-    return build
+def without_flood_limits() -> None:
+    """Steady's lanes with no limit to speak of: their code runs, nothing waits (set before
+    the adapter is made, which reads it then)."""
+    telegram_outbound.TELEGRAM_CAPS = UNLIMITED
 
 
 def watch_profile_signals(profiler: cProfile.Profile | None) -> None:
@@ -991,7 +981,8 @@ async def serve_steady(
 ) -> None:
     """Steady as `steady run` starts it, logging at INFO to a file in its data folder."""
     configure_logging(settings.log_level, stream=log_stream)
-    telegram_adapter.AIORateLimiter = steady_limiter(flood_limits)  # type: ignore[misc,assignment]
+    if not flood_limits:
+        without_flood_limits()
     watch_profile_signals(profiler)
     await run_platforms(settings)  # until SIGTERM, which it handles itself
 
@@ -1301,12 +1292,12 @@ def render(
         )
     )
     limits = (
-        "PTB's AIORateLimiter(max_retries=0, group_max_rate=0), as Steady's adapter builds it,"
-        " in both bots, with Telegram's overall flood limit on (30 messages/s)"
+        "Steady's lanes and the echo bot's PTB AIORateLimiter(max_retries=0,"
+        " group_max_rate=0), each with Telegram's overall flood limit on (30 messages/s)"
         if steady.flood_limits
-        else "PTB's AIORateLimiter(max_retries=0), as Steady's adapter builds it, in both"
-        " bots, with its flood limits switched off (overall_max_rate=0, group_max_rate=0):"
-        " its code runs, it never waits."
+        else "Steady's lanes with no limit to speak of, and the echo bot's PTB"
+        " AIORateLimiter(max_retries=0) with its flood limits switched off"
+        " (overall_max_rate=0, group_max_rate=0): the code of each runs, neither waits."
         " With the limits on, both bots would be held to 30 messages/s and the comparison"
         " would measure the limiter"
     )

@@ -263,9 +263,13 @@ def telegram_adapter(
     )
 
 
-def discord_adapter(settings: Settings, router: Router) -> DiscordAdapter:
+def discord_adapter(
+    settings: Settings, router: Router, budget: SendBudget | None = None
+) -> DiscordAdapter:
     services = router.services
-    return DiscordAdapter(discord_config(settings), router, services.db, services.content)
+    return DiscordAdapter(
+        discord_config(settings), router, services.db, services.content, budget=budget
+    )
 
 
 class PlatformUnreachable(Exception):
@@ -366,7 +370,7 @@ async def run_platforms(
         if settings.telegram.token:
             adapters[PLATFORM_TELEGRAM] = telegram_adapter(settings, router, shared.budget)
         if settings.discord.token:
-            adapters[PLATFORM_DISCORD] = discord_adapter(settings, router)
+            adapters[PLATFORM_DISCORD] = discord_adapter(settings, router, shared.budget)
         # The only worker starts every platform whole. Of several, each starts them as a
         # follower, and campaigns for what only one may run (see platform_roles).
         if shared.shared:

@@ -4,10 +4,13 @@ reply's text in pieces, frames played by editing, background work kept until sto
 Who retries what (one layer per path, nothing nested):
 
 - **Platform call.** Each adapter's `errors` module turns one call's failure into one of
-  the core's delivery errors and never retries it. PTB's rate limiter is set not to
-  retry (`max_retries=0`). discord.py cannot be told so: it waits out a 429 of up to
-  30 s (it accepts no less) and retries some 5xx answers inside the call, all within
-  the adapter's request timeout, so that stays bounded.
+  the core's delivery errors and never retries it. discord.py cannot be told so: it
+  waits out a 429 of up to 30 s (it accepts no less) and retries some 5xx answers inside
+  the call, all within the adapter's request timeout, so that stays bounded.
+- **Lanes** (`bot/adapters/lanes.py`): every message waits for room at the platform's
+  limits first. A 429 of up to 5 s is waited out there, holding the message's lane, and
+  the message tried again first; nothing of it was delivered. A longer one goes on to
+  the layers below.
 - **Replies** to what a user just did (`reply_all`, and Discord's interaction
   followups): every platform call of the reply (opening a DM, each piece, an edit) is
   tried `patiently` (`bot/adapters/retry.py`): rate limits waited out, network errors

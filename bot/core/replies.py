@@ -81,6 +81,8 @@ class Reply:
                never opened a private chat with the bot): typically a link to open one.
     command_menu: "full" or "discreet": this user's own command menu should now describe
                commands in full, or neutrally again (where a platform has per-chat menus).
+    urgent:    a crisis or danger reply (and /sos, its buttons): sent before anything else
+               waiting, in room nothing else may take.
     """
 
     text: str
@@ -95,6 +97,7 @@ class Reply:
     group_notice: Reply | None = None
     group_fallback: Reply | None = None
     command_menu: str | None = None
+    urgent: bool = False
 
     @property
     def flat_buttons(self) -> tuple[Button, ...]:

@@ -80,6 +80,8 @@ from bot.storage.users import User, find_user, mark_reachable, set_country
 log = get_logger("router")
 
 CommandHandler = Callable[[FlowContext], Awaitable[list[Reply]]]
+# Sends urgent replies at once, before the rest of an event's replies are known.
+SendFirst = Callable[[list[Reply]], Awaitable[None]]
 
 # The user's row is read before the screen only for their country's helplines and their
 # language. A stalled read must not hold a crisis reply back: past this, the screen answers
@@ -153,8 +155,9 @@ class Router:
     def services(self) -> Services:
         return self._services
 
-    async def handle(self, event: Event) -> list[Reply]:
-        """The replies for one event, in order. Never raises."""
+    async def handle(self, event: Event, first: SendFirst | None = None) -> list[Reply]:
+        """The replies for one event, in order. Never raises. With `first`, urgent replies
+        are handed to it as soon as they are known, and the rest returned after."""
         # Text that is not valid Unicode could not be stored; a deep link runs its command.
         # A button that runs a command is that command (see bot.flows.caring).
         event = pressed_command(deep_linked(well_formed_event(event)))
@@ -176,9 +179,12 @@ class Router:
             log_event(log, "user.lookup_slow", logging.WARNING, platform=address.platform)
         ctx = self._context(event, known)
         # Safety first: before any lock, flow, queue or database write can stand in the way.
-        urgent = await self._urgent(event, ctx, user)
+        urgent = _sent_first(await self._urgent(event, ctx, user))
         if urgent is not None:
             lookup.cancel()  # a no-op when it has finished; else nothing more waits on it
+            if first is not None:
+                await first(urgent)  # out now; the rest is worked out after
+                urgent = []
             # The interrupted question again: bounded too, the crisis reply cannot wait on it.
             after = await self._after_crisis(ctx, event, user)
             return urgent + _discreetly(user, after, self._services.clock.now())
@@ -233,7 +239,7 @@ class Router:
         lookup = asyncio.ensure_future(self._user_for(event))
         known, _ = await _within(lookup, USER_LOOKUP_SECONDS)
         lookup.cancel()
-        return await self._urgent(event, self._context(event, known), known.user)
+        return _sent_first(await self._urgent(event, self._context(event, known), known.user))
 
     def _context(self, event: Event, known: KnownUser) -> FlowContext:
         """The user's own language once we know them; until then, their app's."""
@@ -763,6 +769,11 @@ def _go_private(ctx: FlowContext, command: Command) -> Reply:
     """Personal things never happen in a group: point to the private chat instead."""
     button = Button(ctx.text(Msg.GROUP_OPEN_PRIVATE), "", open_private=command.value)
     return Reply(ctx.text(Msg.GROUP_GO_PRIVATE), buttons=((button,),))
+
+
+def _sent_first(replies: list[Reply] | None) -> list[Reply] | None:
+    """Safety replies go out in the urgent lane: before every other send waiting."""
+    return None if replies is None else [replace(reply, urgent=True) for reply in replies]
 
 
 def _discreetly(user: User | None, replies: list[Reply], now: datetime) -> list[Reply]:

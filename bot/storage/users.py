@@ -209,11 +209,15 @@ async def mark_onboarded(tx: Transaction, user_id: int, now: datetime) -> None:
     )
 
 
-async def move_chat(tx: Transaction, platform: str, old_chat_id: str, new_chat_id: str) -> None:
-    """Follow a chat to its new id (a Telegram group upgraded to a supergroup).
-    Found through the index on (platform, chat_id)."""
+async def move_chat(
+    tx: Transaction, platform: str, old_chat_id: str, new_chat_id: str, most: int
+) -> int:
+    """Follow a chat to its new id (a Telegram group upgraded to a supergroup): up to
+    `most` of its people, found through the index on (platform, chat_id). Returns how
+    many moved: fewer than `most` once none is left."""
     tx.changed_user_rows()
-    await tx.execute(
-        "UPDATE users SET chat_id = ? WHERE platform = ? AND chat_id = ?",
-        (new_chat_id, platform, old_chat_id),
+    return await tx.execute(
+        "UPDATE users SET chat_id = ? WHERE id IN"
+        " (SELECT id FROM users WHERE platform = ? AND chat_id = ? LIMIT ?)",
+        (new_chat_id, platform, old_chat_id, most),
     )

@@ -364,7 +364,7 @@ async def test_a_refused_later_piece_does_not_send_the_earlier_ones_again(
     original, attempts = telegram.adapter._outbound._send_text, []
 
     async def refuses_the_second(*args: Any) -> Any:
-        attempts.append(args[2][:12])
+        attempts.append(args[3][:12])  # (lane, address, reply, piece, ...)
         if len(attempts) == 2:
             raise TelegramRetryAfter(1)  # Telegram refuses the second piece, once
         return await original(*args)

@@ -4,10 +4,13 @@ upgrade, and paused (with one private note to their admin) when the group refuse
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
+from bot.adapters.telegram.outbound import TELEGRAM_CAPS
 from bot.content_pack.ids import Msg
+from bot.coordination.send_budget import Limit
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.replies import Reply
@@ -161,9 +164,8 @@ async def test_many_posts_to_one_group_are_paced_not_refused(
     both use a 3-second "minute", so 30 posts need the pacing and take seconds, not
     minutes. None draws a 429 from the strict fake, and every one arrives in order."""
     async with FakeTelegram(group_window_seconds=3.0) as tg:
-        config = TelegramConfig(
-            token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1, group_window_seconds=3.0
-        )
+        caps = replace(TELEGRAM_CAPS, group=Limit(20, 3.0))
+        config = TelegramConfig(token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1, caps=caps)
         adapter = TelegramAdapter(config, Router(services), services.db, services.content)
         await adapter.start()
         try:

@@ -1,3 +1,6 @@
+"""The send budget every worker on PostgreSQL shares: a platform's limits hold for all of
+them together, lane by lane, each send counted until its call returned."""
+
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
@@ -5,10 +8,12 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from bot.coordination.send_budget import Limit, SharedBudget
+from bot.coordination.send_budget import Lane, Limit, SharedBudget, Ticket
+from bot.storage.send_budget import PENDING_MS
 from tests.helpers.postgres_server import scratch_database, server_url
 
 GROUP = Limit(20, 60.0)
+OVERALL = Limit(30, 1.0)
 
 
 class VirtualTime:
@@ -45,6 +50,12 @@ async def two_pools() -> AsyncIterator[tuple[asyncpg.Pool, asyncpg.Pool]]:
             await second.close()
 
 
+async def sent(budget: SharedBudget, scope: str, limit: Limit, lane: Lane) -> None:
+    """One send: counted, its call returning at once, dated then."""
+    budget.settle(await budget.take(scope, limit, lane))
+    await budget.settled()
+
+
 @pytest.mark.postgres_only
 async def test_two_workers_keep_one_groups_limit_together(
     two_pools: tuple[asyncpg.Pool, asyncpg.Pool],
@@ -53,7 +64,7 @@ async def test_two_workers_keep_one_groups_limit_together(
     workers = [SharedBudget(pool, time.sleep, time.now) for pool in two_pools]
     sent_at: list[int] = []
     for number in range(45):  # the workers take turns, as two processes' sends would
-        await workers[number % 2].take("telegram group -100", GROUP)
+        await sent(workers[number % 2], "telegram group -100", GROUP, Lane.URGENT)
         sent_at.append(time.now())
 
     window = 60_000
@@ -66,10 +77,67 @@ async def test_two_workers_keep_one_groups_limit_together(
 
 
 @pytest.mark.postgres_only
+async def test_the_lanes_hold_across_two_workers(
+    two_pools: tuple[asyncpg.Pool, asyncpg.Pool],
+) -> None:
+    """One worker's check-ins fill bulk's share of the second; the other worker's
+    check-in waits, its replies take the rest but the last, and a crisis reply that."""
+    time = VirtualTime()
+    first, second = (SharedBudget(pool, time.sleep, time.now) for pool in two_pools)
+    start = time.now()
+    for _ in range(27):
+        await sent(first, "telegram", OVERALL, Lane.BULK)
+    assert time.now() == start
+    await sent(second, "telegram", OVERALL, Lane.INTERACTIVE)
+    await sent(second, "telegram", OVERALL, Lane.INTERACTIVE)
+    await sent(first, "telegram", OVERALL, Lane.URGENT)
+    assert time.now() == start  # none of them waited for bulk
+    await sent(second, "telegram", OVERALL, Lane.BULK)
+    assert time.now() == start + 1_000  # bulk waited for the second to pass
+    await sent(first, "telegram", OVERALL, Lane.URGENT)
+    assert time.now() == start + 1_000
+
+
+@pytest.mark.postgres_only
+async def test_bulk_never_takes_the_replies_share_across_two_workers(
+    two_pools: tuple[asyncpg.Pool, asyncpg.Pool],
+) -> None:
+    time = VirtualTime()
+    first, second = (SharedBudget(pool, time.sleep, time.now) for pool in two_pools)
+    start = time.now()
+    for number in range(27):  # both workers' check-ins, in turns
+        await sent((first, second)[number % 2], "telegram", OVERALL, Lane.BULK)
+    assert time.now() == start
+    await sent(first, "telegram", OVERALL, Lane.BULK)  # 3 are free, but not bulk's
+    assert time.now() == start + 1_000
+
+
+@pytest.mark.postgres_only
+async def test_a_send_counts_until_its_call_returns_then_from_then(
+    two_pools: tuple[asyncpg.Pool, asyncpg.Pool],
+) -> None:
+    """The platform counts a message on arrival, somewhere in its call: a send of one
+    worker still under way holds its place for the other, and is dated on return."""
+    time = VirtualTime()
+    first, second = (SharedBudget(pool, time.sleep, time.now) for pool in two_pools)
+    tight = Limit(2, 1.0)
+    under_way: list[Ticket | None] = [await first.take("telegram", tight, Lane.URGENT)]
+    under_way.append(await first.take("telegram", tight, Lane.URGENT))
+    start = time.now()
+    time.ms += 5_000  # the calls are slow ...
+    for ticket in under_way:  # ... and return now
+        first.settle(ticket)
+    await first.settled()
+    await sent(second, "telegram", tight, Lane.URGENT)
+    assert time.now() == start + 5_000 + 1_000  # a whole second after they returned
+    assert PENDING_MS > 5_000  # (not because they had aged out meanwhile)
+
+
+@pytest.mark.postgres_only
 async def test_scopes_do_not_share_a_budget(two_pools: tuple[asyncpg.Pool, asyncpg.Pool]) -> None:
     time = VirtualTime()
     budget = SharedBudget(two_pools[0], time.sleep, time.now)
     start = time.now()
     for chat in range(30):  # thirty groups, one message each: nobody waits
-        await budget.take(f"telegram group {chat}", GROUP)
+        await sent(budget, f"telegram group {chat}", GROUP, Lane.BULK)
     assert time.now() == start

@@ -48,6 +48,7 @@ from typing import Any, Final
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from tests.fakes.flood_limits import DiscordRateLimits, Refusal
 from tests.fakes.local_server import LocalServer, ServedFake
 
 API_VERSION: Final = 10
@@ -242,6 +243,7 @@ class RecordedCall:
     time: float
     status: int | None = None
     response: Any = None
+    arrived: float = 0.0  # the monotonic clock's reading on arrival (seconds)
 
     @property
     def ok(self) -> bool:
@@ -492,6 +494,9 @@ class FakeDiscord(ServedFake):
     * Inspect: ``calls``, ``calls_to(route)``, ``await wait_for(route_or_predicate)``,
       ``messages_in(channel)``, ``dm_of(user)``, ``ephemeral_responses_to(user)``,
       ``interactions``, ``commands``, ``unanswered_interactions()``, ``identifies``.
+    * Rate limits, with ``rate_limits=True``: 50 requests a second for the bot (not
+      interactions), 5 messages in 5 seconds per channel and route, with Discord's
+      ``X-RateLimit-*`` headers on every answer and its 429s (``rate_limited`` counts them).
     * Faults: ``inject_rate_limit(route, retry_after)``, ``inject_error``,
       ``inject_server_error``, ``inject_stall``, ``clear_faults()``; on the gateway,
       ``drop_connection()`` (the client should RESUME).
@@ -506,6 +511,7 @@ class FakeDiscord(ServedFake):
         heartbeat_interval_ms: int = HEARTBEAT_INTERVAL_MS,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
+        rate_limits: bool = False,
     ) -> None:
         self.token = token
         self.application_id = application_id
@@ -514,6 +520,8 @@ class FakeDiscord(ServedFake):
         self.clock = clock
         self.monotonic = monotonic
         self.bot = FakeUser(application_id, "steady", bot=True)
+        # Off by default, so tests about something else may call as fast as they like.
+        self.limits = DiscordRateLimits(clock, monotonic) if rate_limits else None
 
         self.calls: list[RecordedCall] = []
         # Dispatches of what people did (not the bot's own messages), for tests to wait
@@ -1294,6 +1302,7 @@ class FakeDiscord(ServedFake):
             files=[],
             authorized=request.headers.get("Authorization") == f"Bot {self.token}",
             time=self.clock(),
+            arrived=self.monotonic(),
         )
         self.calls.append(call)
         headers: dict[str, str] = {}
@@ -1302,6 +1311,7 @@ class FakeDiscord(ServedFake):
             call.route, call.params = route.name, params
             if route.needs_auth and not call.authorized:
                 raise _error(UNAUTHORIZED)
+            headers = self._rate_limited(route, params)
             call.body, call.files = await _read_body(request)
             await self._apply_faults(call)
             result = route.handler(call, params)
@@ -1309,7 +1319,7 @@ class FakeDiscord(ServedFake):
                 result = await result
             status, body = (204, None) if result is None else (200, result)
         except DiscordError as exc:
-            status, body, headers = exc.status, exc.body(), exc.headers
+            status, body, headers = exc.status, exc.body(), headers | exc.headers
         except Exception as exc:
             # A bug in the fake must not pass for a Discord outage; close() re-raises it.
             self.internal_errors.append(exc)
@@ -1326,6 +1336,24 @@ class FakeDiscord(ServedFake):
             status=status,
             headers={**headers, "Content-Type": "application/json"},
         )
+
+    @property
+    def rate_limited(self) -> int:
+        """429s the rate limits gave (not the injected ones)."""
+        return 0 if self.limits is None else self.limits.refused
+
+    def _rate_limited(self, route: _Route, params: dict[str, str]) -> dict[str, str]:
+        """The rate-limit headers for this request, or Discord's 429 for it."""
+        if self.limits is None:
+            return {}
+        # The bot's token counts toward its limit; an interaction's token does not.
+        found = self.limits.check(route.name, route.needs_auth, params.get("channel_id"))
+        if isinstance(found, Refusal):
+            body = {"retry_after": found.retry_after, "global": found.is_global}
+            raise DiscordError(
+                429, 0, "You are being rate limited.", headers=found.headers, extra=body
+            )
+        return found
 
     async def _apply_faults(self, call: RecordedCall) -> None:
         fault = next((f for f in self.faults if f.matches(call)), None)

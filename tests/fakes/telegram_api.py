@@ -46,6 +46,7 @@ from typing import Any, Final
 import aiohttp
 from aiohttp import web
 
+from tests.fakes.flood_limits import SlidingWindow, TokenBucket, whole_seconds
 from tests.fakes.local_server import LocalServer, ServedFake
 from tests.fakes.telegram_html import HtmlParseError, parse_html, trim_entities, utf16_len
 
@@ -122,6 +123,11 @@ _BUTTON_ACTIONS: Final = (
     "pay",
 )
 GROUP_MESSAGES_PER_MINUTE: Final = 20
+# With flood_limits=True: Telegram's 30 messages a second for a bot, and about one a
+# second in a private chat with short bursts allowed (a bucket of 5 here).
+BOT_MESSAGES_PER_SECOND: Final = 30
+PRIVATE_BURST: Final = 5
+PRIVATE_PER_SECOND: Final = 1.0
 GROUP_ANONYMOUS_BOT_ID: Final = 1087968824  # the sender Telegram shows for anonymous admins
 # Methods that put something in front of the user; these are what a block stops.
 _WRITE_METHODS: Final = frozenset(
@@ -251,6 +257,7 @@ class RecordedCall:
     content_type: str = ""
     status: int | None = None
     response: dict[str, Any] | None = None
+    arrived: float = 0.0  # the flood clock's reading on arrival (monotonic seconds)
 
     @property
     def ok(self) -> bool:
@@ -602,6 +609,10 @@ class FakeTelegram(ServedFake):
     * Privacy mode: ``FakeTelegram(privacy_mode=True)`` keeps ordinary group talk from the
       bot as Telegram does; what it kept is in ``withheld`` (its update id is None).
     * State: ``block(chat)`` / ``unblock(chat)``, ``set_member_status(chat, user, status)``.
+    * Flood limits: 20 messages a minute in a group, always (``group_window_seconds``
+      shortens the minute); with ``flood_limits=True`` also 30 a second for the bot and
+      about one a second in a private chat (a burst of 5), each counted on arrival and
+      refused with Telegram's 429 and retry_after (``flood_refused`` counts them).
     * Faults (one-shot by default, ``times=N`` or ``None`` for until ``clear_faults()``):
       ``inject_retry_after``, ``inject_blocked``, ``inject_migrate``, ``inject_server_error``,
       ``inject_stall``, and the general ``inject_error``.
@@ -622,6 +633,8 @@ class FakeTelegram(ServedFake):
         known_chats_only: bool = False,
         group_window_seconds: float = 60.0,
         privacy_mode: bool = False,
+        flood_limits: bool = False,
+        flood_clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.token = token
         # BotFather's /setprivacy. On (Telegram's own default for a new bot), a group
@@ -630,6 +643,12 @@ class FakeTelegram(ServedFake):
         self.privacy_mode = privacy_mode
         # Telegram's group flood limit is 20 messages a minute; tests shorten the minute.
         self.group_window_seconds = group_window_seconds
+        # Off by default, so tests about something else may send as fast as they like.
+        self.flood_limits = flood_limits
+        self._flood_clock = flood_clock  # seconds, monotonic: when each message arrived
+        self._bot_flood = SlidingWindow(BOT_MESSAGES_PER_SECOND, 1.0, flood_clock)
+        self._private_flood: dict[int, TokenBucket] = {}
+        self.flood_refused = 0
         self.bot_id = int(token.split(":", 1)[0])
         self.bot_username = bot_username
         self.bot_first_name = bot_first_name
@@ -1182,6 +1201,7 @@ class FakeTelegram(ServedFake):
             time=self.clock(),
             http_method=request.method,
             content_type=request.content_type,
+            arrived=self._flood_clock(),
         )
         self.calls.append(call)
         try:
@@ -1451,6 +1471,25 @@ class FakeTelegram(ServedFake):
             self._check_bot_may_post(raw)
         return int(raw)
 
+    def _check_flood(self, chat_id: int) -> None:
+        """With flood_limits: 30 messages a second for the bot, about one a second (a
+        burst allowed) in a private chat; then the group limit, which always holds."""
+        if self.flood_limits:
+            wait = self._bot_flood.arrive()
+            if wait is None and self.chats[chat_id].type == "private":
+                bucket = self._private_flood.get(chat_id)
+                if bucket is None:
+                    bucket = TokenBucket(PRIVATE_BURST, PRIVATE_PER_SECOND, self._flood_clock)
+                    self._private_flood[chat_id] = bucket
+                wait = bucket.arrive()
+            if wait is not None:
+                self.flood_refused += 1
+                retry = whole_seconds(wait)
+                raise ApiError(
+                    429, f"Too Many Requests: retry after {retry}", {"retry_after": retry}
+                )
+        self._check_group_flood(chat_id)
+
     def _check_group_flood(self, chat_id: int) -> None:
         """Telegram's documented flood limit: about 20 messages a minute in one group."""
         if self.chats[chat_id].type not in {"group", "supergroup"}:
@@ -1459,6 +1498,7 @@ class FakeTelegram(ServedFake):
         recent = [at for at in self._group_posts.get(chat_id, []) if now - at < window]
         if len(recent) >= GROUP_MESSAGES_PER_MINUTE:
             wait = int(window - (now - recent[0])) + 1
+            self.flood_refused += 1
             raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
         self._group_posts[chat_id] = [*recent, now]
 
@@ -1619,7 +1659,7 @@ class FakeTelegram(ServedFake):
 
     async def _send_message(self, params: dict[str, Any]) -> Any:
         chat_id = self._target_chat(params, "sendMessage")
-        self._check_group_flood(chat_id)
+        self._check_flood(chat_id)
         if "text" not in params:
             raise _bad("message text is empty")
         text, entities = self._formatted(
@@ -1711,7 +1751,7 @@ class FakeTelegram(ServedFake):
 
     async def _send_photo(self, params: dict[str, Any]) -> Any:
         chat_id = self._target_chat(params, "sendPhoto")
-        self._check_group_flood(chat_id)
+        self._check_flood(chat_id)
         stored = self._photo_file(params)
         caption, caption_entities = self._formatted(
             params.get("caption", ""), params.get("parse_mode"), params.get("caption_entities")

@@ -14,12 +14,13 @@ from datetime import timedelta
 from typing import Any
 
 from bot.adapters.discord.adapter import DiscordAdapter, DiscordConfig
+from bot.adapters.lanes import UNLIMITED, Caps
 from bot.core.clock import ManualClock
 from bot.core.events import Event
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outbox
 from bot.engine.due_work import build_dispatcher
-from bot.engine.router import Router
+from bot.engine.router import Router, SendFirst
 from bot.flows.context import Services
 from bot.scheduling.dispatcher import Dispatcher
 from tests.fakes.discord_api import (
@@ -51,10 +52,17 @@ class RecordingRouter(Router):
         self.answered: list[tuple[Event, list[Reply]]] = []
         self._changed = asyncio.Event()
 
-    async def handle(self, event: Event) -> list[Reply]:
+    async def handle(self, event: Event, first: SendFirst | None = None) -> list[Reply]:
         self.events.append(event)
-        replies = await super().handle(event)
-        self.answered.append((event, replies))
+        sent_first: list[Reply] = []
+
+        async def noted_first(urgent: list[Reply]) -> None:
+            assert first is not None
+            sent_first.extend(urgent)
+            await first(urgent)
+
+        replies = await super().handle(event, None if first is None else noted_first)
+        self.answered.append((event, sent_first + replies))  # everything it answered
         changed, self._changed = self._changed, asyncio.Event()
         changed.set()
         return replies
@@ -75,12 +83,15 @@ class RecordingRouter(Router):
 
 def discord_config(dc: FakeDiscord, **overrides: Any) -> DiscordConfig:
     # No gateway URL: the adapter asks the API for it (GET /gateway/bot), as in production.
+    # No limits: the fake keeps none either unless a test asks it to (rate_limits=True),
+    # and then gives the adapter Discord's own (caps=DISCORD_CAPS).
     settings: dict[str, Any] = {
         "token": dc.token,
         "api_base_url": dc.api_url,
         "guild_ready_timeout": 0.05,
         "request_timeout": 5.0,
         "ready_timeout": 10.0,
+        "caps": UNLIMITED,
     }
     return DiscordConfig(**(settings | overrides))
 
@@ -180,9 +191,12 @@ class DiscordWorld:
 
 
 @asynccontextmanager
-async def running_discord(services: Services, clock: ManualClock) -> AsyncIterator[DiscordWorld]:
-    """Steady on the fake Discord: one guild with a channel, two members and a moderator."""
-    async with FakeDiscord(clock=lambda: clock.now().timestamp()) as dc:
+async def running_discord(
+    services: Services, clock: ManualClock, caps: Caps = UNLIMITED, **fake: Any
+) -> AsyncIterator[DiscordWorld]:
+    """Steady on the fake Discord: one guild with a channel, two members and a moderator.
+    `fake` sets FakeDiscord's options (rate_limits=True), `caps` the adapter's limits."""
+    async with FakeDiscord(clock=lambda: clock.now().timestamp(), **fake) as dc:
         guild = dc.guild("Harbour")
         room = dc.channel(guild.id, "general")
         for user in (ANA, BEN):
@@ -190,7 +204,7 @@ async def running_discord(services: Services, clock: ManualClock) -> AsyncIterat
         dc.member(guild.id, MOD, permissions=dc.ordinary_permissions | (1 << 4))
         router = RecordingRouter(services, random.Random(5))
         adapter = DiscordAdapter(
-            discord_config(dc), router, services.db, services.content, sleep=no_wait
+            discord_config(dc, caps=caps), router, services.db, services.content, sleep=no_wait
         )
         outbox = outbox_for(services, clock, {adapter.platform: adapter}, sleep=no_wait)
         dispatcher = build_dispatcher(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from bot.adapters.lanes import UNLIMITED, Caps
 from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.core.clock import ManualClock
 from bot.delivery.outbox import Outbox
@@ -78,14 +79,23 @@ class TelegramWorld:
 
 @asynccontextmanager
 async def running_telegram(
-    services: Services, clock: ManualClock, **fake: Any
+    services: Services,
+    clock: ManualClock,
+    caps: Caps = UNLIMITED,
+    sleep: Callable[[float], Awaitable[None]] = no_wait,
+    **fake: Any,
 ) -> AsyncIterator[TelegramWorld]:
-    """Steady on the fake Bot API; `fake` sets FakeTelegram's options (privacy_mode...)."""
+    """Steady on the fake Bot API; `fake` sets FakeTelegram's options (privacy_mode...).
+
+    The adapter keeps no limits (`caps`) unless asked: the fake keeps only the group
+    one unless a test asks for all of them (flood_limits=True), and then gives the
+    adapter Telegram's own (caps=TELEGRAM_CAPS). The adapter pauses (a 429 waited out,
+    a frame) with `sleep`: at once, unless a test holds the pause to look inside it."""
     # One clock for the bot and Telegram's message dates (and its 48-hour delete window).
     async with FakeTelegram(clock=lambda: clock.now().timestamp(), **fake) as tg:
         router = Router(services, rng=random.Random(5))
-        config = TelegramConfig(token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1)
-        adapter = TelegramAdapter(config, router, services.db, services.content, sleep=no_wait)
+        config = TelegramConfig(token=tg.token, base_url=f"{tg.url}/bot", poll_timeout=1, caps=caps)
+        adapter = TelegramAdapter(config, router, services.db, services.content, sleep=sleep)
         outbox = outbox_for(services, clock, {adapter.platform: adapter}, sleep=no_wait)
         dispatcher = build_dispatcher(
             services, router.checkin, router.pause, outbox, grace=timedelta(hours=2)

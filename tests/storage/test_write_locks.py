@@ -14,6 +14,7 @@ from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.delivery.sent_log import SentLog
 from bot.flows.context import Services
+from bot.reminders import chat_moves
 from bot.reminders.chat_moves import follow_chat_move
 from bot.storage import batching, checkins, group_reminders, retention, sent_messages, users
 from bot.storage.batching import BatchSize
@@ -180,6 +181,25 @@ async def test_a_group_moves_to_its_new_id_with_its_people_and_reminders_found_b
     assert [reminder.number for reminder in moved] == [1]
     assert await group_reminders.list_for_chat(db, services.cipher, "telegram", "-100") == []
     found_by = await plan(
-        db, "UPDATE users SET chat_id = ? WHERE platform = ? AND chat_id = ?", ("x", "t", "y")
+        db,
+        "UPDATE users SET chat_id = ? WHERE id IN"
+        " (SELECT id FROM users WHERE platform = ? AND chat_id = ? LIMIT ?)",
+        ("x", "t", "y", 200),
     )
     assert "users_by_chat" in found_by
+
+
+async def test_a_big_group_moves_a_batch_of_people_at_a_time_to_the_last_one(
+    services: Services, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, now = services.db, clock.now()
+    in_group = [await new_user(db, f"g{n}", now, chat="-100") for n in range(7)]
+    monkeypatch.setattr(chat_moves, "FIRST_BATCH", 2)  # then 4: three transactions
+    transactions = db.hops
+
+    await chat_moves.follow_chat_move(db, "telegram", "-100", "-1000100")
+
+    for user_id in in_group:
+        user = await users.get_user(db, user_id)
+        assert user is not None and user.chat_id == "-1000100"
+    assert db.hops - transactions >= 3  # the reminders', then the people's batches

@@ -1,6 +1,13 @@
 """The Discord adapter: discord.py's client on the shared event loop, DMs for everything
 personal, slash commands and buttons answered through interactions, and every platform
-error turned into one of the core's delivery errors."""
+error turned into one of the core's delivery errors.
+
+Every call that counts toward Discord's limits (50 requests a second for the bot, 5
+messages in 5 seconds in a channel) waits for room in its lane first (`bot/adapters/
+lanes.py`), so a bulk of check-ins never holds up a reply, and discord.py's own route
+buckets, which it keeps by the headers Discord sends, are never the ones to make a reply
+wait. Interactions and their followups do not count toward the bot's limit, and go at
+once."""
 
 from __future__ import annotations
 
@@ -8,22 +15,23 @@ import asyncio
 import contextlib
 import functools
 import logging
-import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.adapters.discord import errors
+from bot.adapters.discord import errors, outbound
+from bot.adapters.discord.client import SteadyClient, intents
 from bot.adapters.discord.commands import command_payloads
 from bot.adapters.discord.inbound import PLATFORM, dm_edit_event, dm_event, private_address
 from bot.adapters.discord.interactions import Interactions
 from bot.adapters.discord.outbound import Editable, Poster, post_piece, poster
 from bot.adapters.discord.render import NO_MENTIONS, text_pieces, view_for
+from bot.adapters.lanes import Caps, Lanes, lane_of
 from bot.adapters.sending import (
     Attempt,
     Background,
@@ -34,6 +42,7 @@ from bot.adapters.sending import (
     reply_all,
 )
 from bot.content_pack.pack import ContentPack
+from bot.coordination.send_budget import Lane, SendBudget
 from bot.core.events import Address
 from bot.core.platform import (
     DeliveryError,
@@ -41,7 +50,7 @@ from bot.core.platform import (
     SentMessage,
 )
 from bot.core.replies import Reply
-from bot.engine.router import Router
+from bot.engine.router import Router, SendFirst
 from bot.logs import get_logger, log_event
 from bot.storage.db import Database
 
@@ -63,50 +72,8 @@ class DiscordConfig:
     ready_timeout: float = 60.0
     # discord.py fires "ready" this long after the last guild arrived on the gateway.
     guild_ready_timeout: float = 2.0
-
-
-class _Client(discord.Client):
-    """discord.py's client with its events handed to the adapter."""
-
-    def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
-        super().__init__(**options)
-        self._adapter = adapter
-
-    async def on_message(self, message: discord.Message) -> None:
-        try:
-            await self._adapter.on_message(message)
-        finally:
-            if not message.author.bot:
-                self._adapter.events_handled += 1
-
-    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
-        # The raw event, since no message is kept in memory (max_messages=None) for the
-        # plain one to compare with.
-        try:
-            await self._adapter.on_message_edit(payload.message)
-        finally:
-            if not payload.message.author.bot:
-                self._adapter.events_handled += 1
-
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        try:
-            await self._adapter.interactions.on_interaction(interaction)
-        finally:
-            self._adapter.events_handled += 1
-
-    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
-        # discord.py would print the traceback with the event's arguments: ids and kinds only.
-        error = sys.exc_info()[1]
-        log_event(log, "discord.event_failed", logging.ERROR, exc_info=error, handler=event_method)
-
-
-def intents() -> discord.Intents:
-    """Guilds (to know the channels commands come from) and DMs. DM content arrives without
-    the privileged message-content intent, and nothing here needs members or presences."""
-    chosen = discord.Intents.none()
-    chosen.guilds = True
-    chosen.dm_messages = True
-    return chosen
+    # Discord's limits, as the lanes keep them; None: `outbound.DISCORD_CAPS`.
+    caps: Caps | None = None
 
 
 class DiscordAdapter:
@@ -119,6 +86,7 @@ class DiscordAdapter:
         db: Database,
         content: ContentPack,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        budget: SendBudget | None = None,
     ) -> None:
         self._config = config
         self.router = router
@@ -126,10 +94,12 @@ class DiscordAdapter:
         self.content = content
         self._sleep = sleep
         self._rate_limited = router.services.metrics.adapter_rate_limited(PLATFORM)
-        self._client: _Client | None = None
+        self._client: SteadyClient | None = None
         self._gateway: asyncio.Task[None] | None = None
         self._dm_channels: dict[str, int] = {}  # user id -> DM channel id, as Discord gave it
         self._background = Background()
+        caps = config.caps or outbound.DISCORD_CAPS
+        self.lanes = Lanes(PLATFORM, caps, errors.asked_to_wait, budget, self._rate_limited)
         self._saved_endpoints: tuple[str, yarl.URL] | None = None
         self.interactions = Interactions(self)
         # People's messages and interactions whose handling is over (replies sent): a
@@ -150,7 +120,7 @@ class DiscordAdapter:
         connection: with several workers only the leader connects, and the others send
         their scheduled messages over the HTTP API alone (`gateway=False`)."""
         self._point_at_endpoints()
-        client = _Client(
+        client = SteadyClient(
             self,
             intents=intents(),
             allowed_mentions=NO_MENTIONS,
@@ -217,6 +187,7 @@ class DiscordAdapter:
         if client is None:
             return
         await self._background.cancel_all()
+        await self.lanes.close()
         await client.close()
         if self._gateway is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -236,8 +207,9 @@ class DiscordAdapter:
         if message.author.bot or message.guild is not None or not message.content:
             return
         self.remember_dm(message.author.id, message.channel.id)
-        replies = await self.router.handle(dm_event(message.author.id, message.content))
-        await self.reply_all(private_address(message.author.id), replies)
+        address = private_address(message.author.id)
+        event = dm_event(message.author.id, message.content)
+        await self.reply_all(address, await self.router.handle(event, self.first_to(address)))
 
     async def on_message_edit(self, message: discord.Message) -> None:
         """A DM the user changed: screened like a new one, but never answered otherwise.
@@ -248,8 +220,9 @@ class DiscordAdapter:
         if message.edited_at is None:
             return
         self.remember_dm(message.author.id, message.channel.id)
-        replies = await self.router.handle(dm_edit_event(message.author.id, message.content))
-        await self.reply_all(private_address(message.author.id), replies)
+        address = private_address(message.author.id)
+        event = dm_edit_event(message.author.id, message.content)
+        await self.reply_all(address, await self.router.handle(event, self.first_to(address)))
 
     def remember_dm(self, user_id: int, channel_id: int | None) -> None:
         if channel_id is not None:
@@ -258,9 +231,13 @@ class DiscordAdapter:
     async def reply_all(self, address: Address, replies: list[Reply]) -> None:
         await reply_all(address, replies, self.deliver, log, "discord.reply_dropped")
 
+    def first_to(self, address: Address) -> SendFirst:
+        """Urgent replies sent the moment the router has them."""
+        return functools.partial(self.reply_all, address)
+
     async def deliver(self, address: Address, reply: Reply) -> None:
         """A reply to what the user just did, each of its calls tried patiently."""
-        await self._send(address, reply, self.patient)
+        await self._send(address, reply, self.patient, lane_of(reply))
 
     @property
     def patient(self) -> Attempt:
@@ -269,23 +246,29 @@ class DiscordAdapter:
     # Outbound ---------------------------------------------------------------------------
 
     async def send(self, address: Address, reply: Reply) -> SentMessage | None:
-        """A scheduled send: the outbox retries it, so its first call is tried once."""
-        return await self._send(address, reply, once)
+        """A scheduled send, in the bulk lane: the outbox retries it, so its first call is
+        tried once."""
+        return await self._send(address, reply, once, Lane.BULK)
 
-    async def _send(self, address: Address, reply: Reply, first: Attempt) -> SentMessage:
+    async def _send(
+        self, address: Address, reply: Reply, first: Attempt, lane: Lane
+    ) -> SentMessage:
         target = private_address(address.user_id) if reply.private and address.is_group else address
-        channel = await self._channel(target, first)
+        channel = await self._channel(target, first, lane)
         if reply.edit_of is not None:
             message = channel.get_partial_message(int(reply.edit_of))
-            await first(functools.partial(self.edit, message, reply.text, view_for(reply)))
+            edit = functools.partial(self.edit, message, reply.text, view_for(reply), lane, target)
+            await first(edit)
             return SentMessage(target, reply.edit_of)
         post = poster(channel.send, silent=reply.silent)
         # `protect` has no Discord equivalent (any message can be copied or forwarded),
         # so it is not sent; `silent` is Discord's "suppress notifications" flag.
-        sent = await self.post(post, reply, first)
+        sent = await self.post(post, reply, first, lane, target)
         return SentMessage(target, str(sent.id))
 
-    async def _channel(self, address: Address, first: Attempt) -> discord.PartialMessageable:
+    async def _channel(
+        self, address: Address, first: Attempt, lane: Lane
+    ) -> discord.PartialMessageable:
         """A guild channel by its id; a user's DM channel, opened once and remembered."""
         client = self.client
         if address.is_group:
@@ -294,47 +277,81 @@ class DiscordAdapter:
         if channel_id is None:
             user_id = int(address.user_id)
             data = await first(
-                lambda: self.call(lambda: client.http.start_private_message(user_id))
+                lambda: self.call(lambda: client.http.start_private_message(user_id), lane)
             )
             channel_id = int(data["id"])
             self._dm_channels[address.user_id] = channel_id
         return client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
-    async def post(self, post: Poster, reply: Reply, first: Attempt) -> Editable:
+    async def post(
+        self,
+        post: Poster,
+        reply: Reply,
+        first: Attempt,
+        lane: Lane | None = None,
+        channel: Address | None = None,
+    ) -> Editable:
         """Send one reply through `post`: its text in pieces of at most 2,000 characters,
         an image on the first piece, the buttons under the last; frames then play by
-        editing the last piece. The first call is tried as `first` says."""
+        editing the last piece. The first call is tried as `first` says. Each call waits
+        in `lane` for room in `channel` (none: an interaction's followup, which goes at
+        once)."""
         view = view_for(reply)
         pieces = text_pieces(reply.frames[0].text if reply.frames else reply.text)
 
         async def piece_out(number: int, piece: str) -> Editable:
             image = reply.image if number == 0 else None
             buttons = view if number == len(pieces) - 1 else None
-            return await self.call(functools.partial(post_piece, post, piece, buttons, image))
+            piece_call = functools.partial(post_piece, post, piece, buttons, image)
+            return await self.call(piece_call, lane, channel)
 
         sent = await post_pieces(pieces, piece_out, first, self._sleep, self._rate_limited)
         if reply.frames:
 
             async def show(text: str) -> None:
-                await self.patient(functools.partial(self.edit, sent, text, view))
+                await self.patient(functools.partial(self.edit, sent, text, view, lane, channel))
 
             play_frames(self._background, reply, show, self._sleep, log, "discord.frames_stopped")
         return sent
 
-    async def edit(self, message: Editable, text: str, view: discord.ui.View | None) -> None:
+    async def edit(
+        self,
+        message: Editable,
+        text: str,
+        view: discord.ui.View | None,
+        lane: Lane | None = None,
+        channel: Address | None = None,
+    ) -> None:
         piece = text_pieces(text)[0]
         await self.call(
-            lambda: message.edit(content=piece, view=view, allowed_mentions=NO_MENTIONS)
+            lambda: message.edit(content=piece, view=view, allowed_mentions=NO_MENTIONS),
+            lane,
+            channel,
         )
 
     async def delete(self, message: SentMessage) -> bool:
         try:
-            channel = await self._channel(message.address, once)
-            await self.call(channel.get_partial_message(int(message.message_id)).delete)
+            channel = await self._channel(message.address, once, Lane.INTERACTIVE)
+            delete = channel.get_partial_message(int(message.message_id)).delete
+            await self.call(delete, Lane.INTERACTIVE, message.address)
         except DeliveryError as error:
             log_event(log, "discord.delete_failed", logging.INFO, exc_info=error)
             return False
         return True
 
-    async def call(self, request: Callable[[], Awaitable[Result]]) -> Result:
-        return await errors.call(request, self._config.request_timeout)
+    async def call(
+        self,
+        request: Callable[[], Awaitable[Result]],
+        lane: Lane | None = None,
+        channel: Address | None = None,
+    ) -> Result:
+        """One call, with Discord's errors as the core's. In a `lane`, it first waits for
+        room: in the bot's limit, and in `channel`'s when one is named."""
+        timeout = self._config.request_timeout
+        if lane is None:
+            return await errors.call(request, timeout)
+        chat_id = None if channel is None else channel.chat_id
+        group = channel is not None and channel.is_group
+        return await self.lanes.send(
+            lane, chat_id, group, lambda: errors.call(request, timeout), self._sleep
+        )

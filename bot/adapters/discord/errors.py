@@ -45,6 +45,11 @@ async def call(request: Callable[[], Awaitable[Result]], timeout: float) -> Resu
         raise TransientDeliveryError(type(error).__name__) from None
 
 
+def asked_to_wait(error: BaseException) -> float | None:
+    """The seconds a 429 asks for (one discord.py did not wait out); None otherwise."""
+    return error.seconds if isinstance(error, RetryAfter) else None
+
+
 def delivery_error(error: discord.HTTPException) -> DeliveryError:
     if error.status == 429:
         return RetryAfter(_retry_after(error))

@@ -11,7 +11,14 @@ from typing import Any, Protocol
 import discord
 
 from bot.adapters.discord.render import NO_MENTIONS
+from bot.adapters.lanes import Caps
+from bot.coordination.send_budget import DISCORD_CHANNEL, DISCORD_OVERALL
 from bot.core.replies import Image
+
+# Discord's limits as the lanes keep them: 50 requests a second for the bot, 5 messages
+# in 5 seconds in a channel (a DM is a channel too). Looked up when an adapter is made,
+# so a bench can switch them off at run time.
+DISCORD_CAPS = Caps(DISCORD_OVERALL, group=DISCORD_CHANNEL, private=DISCORD_CHANNEL)
 
 
 class Editable(Protocol):

@@ -1,12 +1,13 @@
-"""The Telegram adapter: PTB in manual lifecycle, polling or webhook, sending through PTB's
-rate limiter. It translates only: updates in (`inbound`), replies out (`outbound`),
-errors as the core's (`errors`); /wipe, a moved group and a lost one are handled by
-their neutral handlers below the adapters."""
+"""The Telegram adapter: PTB in manual lifecycle, polling or webhook, every message sent in
+its lane at Telegram's cap (`bot/adapters/lanes.py`). It translates only: updates in
+(`inbound`), replies out (`outbound`), errors as the core's (`errors`); /wipe, a moved
+group and a lost one are handled by their neutral handlers below the adapters."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -15,10 +16,11 @@ from datetime import timedelta
 from telegram import Bot, CallbackQuery, Update
 from telegram.constants import ChatMemberStatus
 from telegram.error import InvalidToken, TelegramError
-from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
+from telegram.ext import Application, ContextTypes, TypeHandler
 
-from bot.adapters.pacing import ChatPacer
+from bot.adapters.lanes import Caps, Lanes, lane_of
 from bot.adapters.sending import Attempt, Background, once, patient, reply_all
+from bot.adapters.telegram import outbound
 from bot.adapters.telegram.inbound import (
     PLATFORM,
     ChatMoved,
@@ -32,12 +34,12 @@ from bot.adapters.telegram.menu import ADMIN_COMMANDS, set_chat_menu, set_comman
 from bot.adapters.telegram.outbound import Outbound
 from bot.content_pack.ids import Command
 from bot.content_pack.pack import ContentPack
-from bot.coordination.send_budget import SendBudget
+from bot.coordination.send_budget import Lane, SendBudget
 from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
 from bot.core.platform import DeliveryError, LoginRefused, SentMessage
 from bot.core.replies import Reply
 from bot.delivery.sent_log import DeleteWindow, SentLog
-from bot.engine.router import Router
+from bot.engine.router import Router, SendFirst
 from bot.logs import get_logger, log_event
 from bot.reminders.chat_moves import follow_chat_move
 from bot.reminders.posting import chat_lost
@@ -65,9 +67,8 @@ class TelegramConfig:
     webhook_port: int = 8443
     poll_timeout: int = 10
     request_timeout: float = 10.0  # seconds for an ordinary Bot API call to answer
-    # Telegram refuses more than 20 messages a minute in one group.
-    group_limit: int = 20
-    group_window_seconds: float = 60.0
+    # Telegram's limits, as the lanes keep them; None: `outbound.TELEGRAM_CAPS`.
+    caps: Caps | None = None
 
 
 class TelegramAdapter:
@@ -95,7 +96,7 @@ class TelegramAdapter:
         self._outbound = Outbound(
             lambda: self.bot,
             lambda: self.deep_link,
-            ChatPacer(config.group_limit, config.group_window_seconds, sleep),
+            config.caps or outbound.TELEGRAM_CAPS,
             self._sent_log,
             self._background,
             sleep,
@@ -144,11 +145,9 @@ class TelegramAdapter:
             .token(self._config.token)
             .base_url(base)
             .base_file_url(base.removesuffix("/bot") + "/file/bot")
-            # PTB's limiter keeps the overall rate; its group limiter would also count
-            # admin checks and edits, so group messages are paced by our own pacer. It does
-            # not retry a 429 itself (max_retries=0): it would hold every send of the bot
-            # while it waits, where our callers wait only for the message that was refused.
-            .rate_limiter(AIORateLimiter(max_retries=0, group_max_rate=0))
+            # No PTB rate limiter: every message waits in its lane instead (Outbound), where
+            # a reply goes before the check-ins queued ahead of it, as PTB's one queue
+            # cannot do.
             .read_timeout(self._config.request_timeout)
             .write_timeout(self._config.request_timeout)
             .concurrent_updates(True)
@@ -207,6 +206,7 @@ class TelegramAdapter:
         if application.running:
             await application.stop()
         await self._background.cancel_all()
+        await self._outbound.lanes.close()
         await self._sent_log.flush()
         await application.shutdown()
         log_event(log, "telegram.stopped")
@@ -220,7 +220,8 @@ class TelegramAdapter:
 
     async def _on_event(self, update: Update, event: Inbound) -> None:
         assert isinstance(event, Event)
-        await self._reply_all(event.address, await self._router.handle(event))
+        replies = await self._router.handle(event, self._first_to(event.address))
+        await self._reply_all(event.address, replies)
 
     async def _on_unhandled(self, update: Update, _: Inbound) -> None:
         if update.callback_query is not None:
@@ -239,7 +240,7 @@ class TelegramAdapter:
             await self._reply_all(event.address, urgent)
             return
         said = await self._sent_log.wipe(event.address, self._delete_one, self._content)
-        await self._outbound.send(event.address, said, once)
+        await self._outbound.send(event.address, said, once, Lane.INTERACTIVE)
 
     async def _on_admin_command(self, update: Update, event: CommandIssued) -> None:
         if posted_as_the_group(update):
@@ -275,7 +276,7 @@ class TelegramAdapter:
         log_event(log, "telegram.group_lost", reminders=len(notes))
         for note in notes:
             try:
-                await self._outbound.send(note.address, note.reply, self._patient())
+                await self._outbound.send(note.address, note.reply, self._patient(), Lane.BULK)
             except DeliveryError as error:  # the admin never opened a private chat with us
                 log_event(log, "telegram.admin_note_dropped", logging.INFO, exc_info=error)
 
@@ -288,7 +289,7 @@ class TelegramAdapter:
         assert isinstance(event, ButtonPressed)
         query = update.callback_query
         assert query is not None
-        handling = asyncio.ensure_future(self._router.handle(event))
+        handling = asyncio.ensure_future(self._router.handle(event, self._first_to(event.address)))
         try:
             replies = await asyncio.wait_for(asyncio.shield(handling), CALLBACK_ANSWER_WITHIN)
         except TimeoutError:
@@ -323,6 +324,10 @@ class TelegramAdapter:
     async def _reply_all(self, address: Address, replies: list[Reply]) -> None:
         await reply_all(address, replies, self._deliver, log, "telegram.reply_dropped")
 
+    def _first_to(self, address: Address) -> SendFirst:
+        """Urgent replies sent the moment the router has them."""
+        return functools.partial(self._reply_all, address)
+
     async def _deliver(self, address: Address, reply: Reply) -> None:
         """A reply to what the user just did, each of its calls tried patiently.
 
@@ -332,17 +337,18 @@ class TelegramAdapter:
         if reply.command_menu is not None and not address.is_group:
             await self._set_chat_menu(address, full=reply.command_menu == "full")
         patient_call = self._patient()
+        lane = lane_of(reply)
         if not (reply.private and address.is_group):
-            await self._outbound.send(address, reply, patient_call)
+            await self._outbound.send(address, reply, patient_call, lane)
             return
         try:
-            await self._outbound.send(address, reply, patient_call)
+            await self._outbound.send(address, reply, patient_call, lane)
         except DeliveryError:
             if reply.group_fallback is not None:
-                await self._outbound.send(address, reply.group_fallback, patient_call)
+                await self._outbound.send(address, reply.group_fallback, patient_call, lane)
             return
         if reply.group_notice is not None:
-            await self._outbound.send(address, reply.group_notice, patient_call)
+            await self._outbound.send(address, reply.group_notice, patient_call, lane)
 
     def _patient(self) -> Attempt:
         return patient(self._sleep, self._rate_limited)
@@ -361,8 +367,13 @@ class TelegramAdapter:
     # Outbound: the adapter contract -------------------------------------------------------
 
     async def send(self, address: Address, reply: Reply) -> SentMessage | None:
-        """A scheduled send: the outbox retries it, so its first call is tried once."""
-        return await self._outbound.send(address, reply, once)
+        """A scheduled send, in the bulk lane: the outbox retries it, so its first call is
+        tried once."""
+        return await self._outbound.send(address, reply, once, Lane.BULK)
+
+    @property
+    def lanes(self) -> Lanes:
+        return self._outbound.lanes
 
     async def delete(self, message: SentMessage) -> bool:
         return await self._outbound.delete(message)

@@ -63,7 +63,7 @@ async def _once(request: Callable[[bool], Awaitable[Result]], plain: bool) -> Re
     except Forbidden as error:
         raise RecipientUnreachable(error.message) from None
     except TelegramRetryAfter as error:
-        raise RetryAfter(_seconds(error.retry_after)) from None
+        raise RetryAfter(seconds(error.retry_after)) from None
     except BadRequest as error:  # before NetworkError, which it is a kind of
         said = error.message.lower()
         if "can't parse entities" in said and not plain:
@@ -89,6 +89,7 @@ def _never_sent(error: TimedOut) -> bool:
     )
 
 
-def _seconds(retry_after: object) -> float:
+def seconds(retry_after: object) -> float:
+    """A 429's retry_after in seconds (PTB gives an int or a timedelta)."""
     total = getattr(retry_after, "total_seconds", None)
     return float(total()) if callable(total) else float(retry_after)  # type: ignore[arg-type]

@@ -1,22 +1,24 @@
-"""Replies out to Telegram: text in pieces, photos, edits, frames, group pacing.
+"""Replies out to Telegram: text in pieces, photos, edits, frames, each in its lane.
 
 Each Bot API call is tried as the caller's `Attempt` says (see `bot/adapters/sending.py`
-for who retries what); this module only shapes the calls.
+for who retries what); this module only shapes the calls. Every message and edit waits
+for room by its lane (`bot/adapters/lanes.py`): the caller says which.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from telegram import Bot, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, TelegramError
+from telegram.error import RetryAfter as TelegramRetryAfter
 
-from bot.adapters.pacing import ChatPacer
+from bot.adapters.lanes import Caps, Lanes
 from bot.adapters.retry import RateLimited, Sleep
 from bot.adapters.sending import Attempt, Background, patient, play_frames, post_pieces
 from bot.adapters.telegram import errors
@@ -25,7 +27,8 @@ from bot.adapters.telegram.render import MAX_CAPTION, formatted, keyboard, text_
 from bot.coordination.send_budget import (
     TELEGRAM_GROUP,
     TELEGRAM_OVERALL,
-    LocalBudget,
+    TELEGRAM_PRIVATE,
+    Lane,
     SendBudget,
 )
 from bot.core.events import Address
@@ -36,7 +39,18 @@ from bot.logs import get_logger, log_event
 
 log = get_logger("telegram")
 
+Result = TypeVar("Result")
 OnChatMoved = Callable[[str, str], Awaitable[None]]
+
+# Looked up when an adapter is made, so a bench can switch the limits off at run time.
+TELEGRAM_CAPS = Caps(TELEGRAM_OVERALL, group=TELEGRAM_GROUP, private=TELEGRAM_PRIVATE)
+
+
+def asked_to_wait(error: BaseException) -> float | None:
+    """The seconds a 429 asks for; None for any other failure."""
+    if isinstance(error, TelegramRetryAfter):
+        return errors.seconds(error.retry_after)
+    return None
 
 
 class Outbound:
@@ -44,7 +58,7 @@ class Outbound:
         self,
         bot: Callable[[], Bot],
         deep_link: Callable[[], str],
-        group_pacer: ChatPacer,
+        caps: Caps,
         sent_log: SentLog,
         background: Background,
         sleep: Sleep,
@@ -54,35 +68,36 @@ class Outbound:
     ) -> None:
         self._bot = bot
         self._deep_link = deep_link
-        self._group_pacer = group_pacer
         self._sent_log = sent_log
         self._background = background
         self._sleep = sleep
         self._on_chat_moved = on_chat_moved
         self._rate_limited = rate_limited
-        self._budget = budget or LocalBudget()
+        self.lanes = Lanes(PLATFORM, caps, asked_to_wait, budget, rate_limited)
 
-    async def send(self, address: Address, reply: Reply, first: Attempt) -> SentMessage:
-        """One reply; its first Bot API call tried as `first` says. A private reply asked
-        for in a group goes to the user's own chat; a group that became a supergroup is
-        followed to its new id and the reply sent there."""
+    async def send(self, address: Address, reply: Reply, first: Attempt, lane: Lane) -> SentMessage:
+        """One reply in `lane`; its first Bot API call tried as `first` says. A private
+        reply asked for in a group goes to the user's own chat; a group that became a
+        supergroup is followed to its new id and the reply sent there."""
         target = address
         if reply.private and address.is_group:
             target = Address(PLATFORM, address.user_id, address.user_id)
         try:
-            return await self._send(target, reply, first)
+            return await self._send(target, reply, first, lane)
         except ChatMigrated as migrated:
             new_chat = str(migrated.new_chat_id)
             await self._on_chat_moved(target.chat_id, new_chat)
-            return await self._send(replace(target, chat_id=new_chat), reply, first)
+            return await self._send(replace(target, chat_id=new_chat), reply, first, lane)
 
-    async def _send(self, address: Address, reply: Reply, first: Attempt) -> SentMessage:
+    async def _send(
+        self, address: Address, reply: Reply, first: Attempt, lane: Lane
+    ) -> SentMessage:
         if reply.edit_of is not None:
             await first(functools.partial(self._edit, address, reply.edit_of, reply))
             return SentMessage(address, reply.edit_of)
         if reply.image is not None:
             photo = await first(
-                lambda: errors.call(functools.partial(self._send_photo, address, reply))
+                lambda: errors.call(functools.partial(self._send_photo, lane, address, reply))
             )
             self._sent_log.remember(address, str(photo.message_id))
             return SentMessage(address, str(photo.message_id))
@@ -91,7 +106,7 @@ class Outbound:
         async def post(number: int, piece: str) -> Message:
             with_buttons = number == len(pieces) - 1  # buttons go under the last piece
             message = await errors.call(
-                functools.partial(self._send_text, address, reply, piece, with_buttons)
+                functools.partial(self._send_text, lane, address, reply, piece, with_buttons)
             )
             self._sent_log.remember(address, str(message.message_id))
             return message
@@ -118,45 +133,54 @@ class Outbound:
         return sent
 
     async def _send_text(
-        self, address: Address, reply: Reply, piece: str, with_buttons: bool, plain: bool
+        self,
+        lane: Lane,
+        address: Address,
+        reply: Reply,
+        piece: str,
+        with_buttons: bool,
+        plain: bool,
     ) -> Message:
-        async with self._paced(address):
-            return await self._bot().send_message(
+        return await self._in_lane(
+            lane,
+            address,
+            lambda: self._bot().send_message(
                 int(address.chat_id),
                 formatted(piece, plain),
                 parse_mode=None if plain else ParseMode.HTML,
                 reply_markup=keyboard(reply, self._deep_link()) if with_buttons else None,
                 disable_notification=reply.silent,
                 protect_content=reply.protect,
-            )
+            ),
+        )
 
-    async def _send_photo(self, address: Address, reply: Reply, plain: bool) -> Message:
-        assert reply.image is not None
-        async with self._paced(address):
-            return await self._bot().send_photo(
+    async def _send_photo(self, lane: Lane, address: Address, reply: Reply, plain: bool) -> Message:
+        image = reply.image
+        assert image is not None
+        return await self._in_lane(
+            lane,
+            address,
+            lambda: self._bot().send_photo(
                 int(address.chat_id),
-                photo=reply.image.png,
-                filename=reply.image.filename,
+                photo=image.png,
+                filename=image.filename,
                 caption=formatted(text_pieces(reply.text, MAX_CAPTION)[0], plain),
                 parse_mode=None if plain else ParseMode.HTML,
                 reply_markup=keyboard(reply, self._deep_link()),
                 disable_notification=reply.silent,
                 protect_content=reply.protect,
-            )
+            ),
+        )
 
-    @asynccontextmanager
-    async def _paced(self, address: Address) -> AsyncIterator[None]:
-        """Group messages take their turn under Telegram's per-group limit; others go.
-        With several workers each message is first counted in the shared budget too."""
-        await self._budget.take(PLATFORM, TELEGRAM_OVERALL)
-        if not address.is_group:
-            yield
-            return
-        async with self._group_pacer.turn(address.chat_id):
-            await self._budget.take(f"{PLATFORM} group {address.chat_id}", TELEGRAM_GROUP)
-            yield
+    async def _in_lane(
+        self, lane: Lane, address: Address, call: Callable[[], Awaitable[Result]]
+    ) -> Result:
+        """One Bot API call once its lane has room, overall and in its chat."""
+        return await self.lanes.send(lane, address.chat_id, address.is_group, call, self._sleep)
 
     async def _edit(self, address: Address, message_id: str, reply: Reply) -> None:
+        """An edit goes at once, outside the lanes: Telegram counts messages sent toward its
+        limits, not messages changed (nor does the fake, which keeps them as it does)."""
         try:
             await errors.call(
                 lambda plain: self._bot().edit_message_text(
