@@ -306,7 +306,7 @@ class AvoidPhrasesFile(StrictModel):
 TypedWord = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 
-class AnswersFile(_Strict):
+class AnswersFile(StrictModel):
     """Words people type that Steady reads, in one language: `yes` and `no` as short answers
     (never a country or zone code where a question can take them), and `place_leads`, the
     words before a place ("i live in", "vivo en"), left off before the place is looked up.

@@ -165,11 +165,24 @@ class Router:
         address = event.address
         if not (isinstance(event, TextMessage) and event.edited):
             self.on_screen.next_turn(address)
-        replies = await self._handled(event)
+        replies = await self._handled(event, self._noting(address, first))
         self.on_screen.note(address, replies, self._services.clock.now())
         return replies
 
-    async def _handled(self, event: Event) -> list[Reply]:
+    def _noting(self, address: Address, first: SendFirst | None) -> SendFirst | None:
+        """`first`, noting what it shows: a crisis reply sent ahead keeps its buttons
+        answerable by a typed label, as the replies returned after it do."""
+        if first is None:
+            return None
+        send_first = first
+
+        async def noted_then_sent(urgent: list[Reply]) -> None:
+            self.on_screen.note(address, urgent, self._services.clock.now())
+            await send_first(urgent)
+
+        return noted_then_sent
+
+    async def _handled(self, event: Event, first: SendFirst | None) -> list[Reply]:
         address = event.address
         # The user's row is read here, once, and passed down with the context.
         lookup = asyncio.ensure_future(self._user_for(event))
