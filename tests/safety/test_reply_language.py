@@ -30,11 +30,10 @@ def test_english_crisis_words_from_a_spanish_app_get_the_english_reply(
     assert intro_of(SafetyScreen(content), "i want to die", "es").startswith(english)
 
 
-def test_words_in_a_language_the_pack_does_not_speak_stay_in_the_users_locale(
-    content: ContentPack,
-) -> None:
-    english = content.text("en", Msg.SAFETY_CRISIS_INTRO)
-    assert intro_of(SafetyScreen(content), "ich will nicht mehr leben", "en").startswith(english)
+def test_words_in_a_reply_language_get_the_reply_in_it(content: ContentPack) -> None:
+    german = content.reply_languages["de"].text(Msg.SAFETY_CRISIS_INTRO)
+    assert intro_of(SafetyScreen(content), "ich will nicht mehr leben", "en").startswith(german)
+    assert intro_of(SafetyScreen(content), "ich will nicht mehr leben", "es").startswith(german)
 
 
 async def test_in_a_conversation_the_spanish_crisis_reply_comes_first(
