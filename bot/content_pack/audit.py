@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from bot.content_pack.findings import Finding
 from bot.content_pack.pack import ContentPack, LocaleContent
 from bot.content_pack.parity import check_parity
+from bot.content_pack.reply_check import check_crisis_replies
 from bot.content_pack.schema import AvoidPhrasesFile, ReplyCategory
 from bot.content_pack.yaml_lines import YamlSyntaxError, load_located
 
@@ -53,6 +54,7 @@ def audit_pack(pack: ContentPack, content_dir: Path) -> AuditReport:
         report.failures += check_counts(content)
         report.failures += check_rotation(content)
         report.notes += affirmation_shapes(content)
+    report.notes += [str(finding) for finding in check_crisis_replies(pack)]
     report.failures += check_parity(pack)
     return report
 
