@@ -586,6 +586,7 @@ class Msg(StrEnum):
     SAFETY_UNCONFIRMED_POLICE_FIRST = "safety.unconfirmed_police_first"
     SAFETY_UNCONFIRMED_AMBULANCE_FIRST = "safety.unconfirmed_ambulance_first"
     SAFETY_UNCONFIRMED_FALLBACK = "safety.unconfirmed_fallback"
+    SAFETY_UNCONFIRMED_ALSO = "safety.unconfirmed_also"
     SAFETY_UNCONFIRMED_NEARBY = "safety.unconfirmed_nearby"
     SAFETY_WIDE_NUMBERS = "safety.wide_numbers"
     SAFETY_GLANCE = "safety.glance"
@@ -594,6 +595,8 @@ class Msg(StrEnum):
     SAFETY_GLANCE_EMERGENCY_TWO = "safety.glance_emergency_two"
     SAFETY_GLANCE_UNCONFIRMED = "safety.glance_unconfirmed"
     SAFETY_GLANCE_HELPLINE = "safety.glance_helpline"
+    SAFETY_LINE_LANGUAGES = "safety.line_languages"
+    SAFETY_LINE_UNCONFIRMED = "safety.line_unconfirmed"
     CONTACT_CALL = "contact.call"
     CONTACT_TEXT = "contact.text"
     CONTACT_CALL_OR_TEXT = "contact.call_or_text"
@@ -604,6 +607,7 @@ class Msg(StrEnum):
     CONTACT_LANDLINE = "contact.landline"
     CONTACT_OPTION = "contact.option"
     CONTACT_CALLBACK = "contact.callback"
+    CONTACT_EITHER = "contact.either"
 
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
@@ -708,6 +712,8 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.SAFETY_UNCONFIRMED_POLICE_FIRST: frozenset({"police", "ambulance", "country"}),
     Msg.SAFETY_UNCONFIRMED_AMBULANCE_FIRST: frozenset({"police", "ambulance", "country"}),
     Msg.SAFETY_UNCONFIRMED_FALLBACK: frozenset({"numbers"}),
+    Msg.SAFETY_UNCONFIRMED_ALSO: frozenset({"number"}),
+    Msg.SAFETY_LINE_LANGUAGES: frozenset({"languages"}),
     Msg.SAFETY_GLANCE: frozenset({"country", "emergency", "helpline"}),
     Msg.SAFETY_GLANCE_ONLY: frozenset({"country", "emergency"}),
     Msg.SAFETY_GLANCE_EMERGENCY: frozenset({"number"}),
@@ -723,6 +729,7 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.CONTACT_LANDLINE: frozenset({"number"}),
     Msg.CONTACT_OPTION: frozenset({"contact", "option"}),
     Msg.CONTACT_CALLBACK: frozenset({"number"}),
+    Msg.CONTACT_EITHER: frozenset({"first", "second"}),
 }
 
 

@@ -54,7 +54,8 @@ REPLY_MESSAGES: frozenset[Msg] = frozenset(
         Msg.PLAN_BUTTON, Msg.HOURS_DAILY, Msg.HOURS_VARY, Msg.HOURS_ALWAYS, Msg.SAFETY_OR,
         Msg.SAFETY_UNCONFIRMED, Msg.SAFETY_UNCONFIRMED_POLICE_FIRST,
         Msg.SAFETY_UNCONFIRMED_AMBULANCE_FIRST, Msg.SAFETY_UNCONFIRMED_FALLBACK,
-        Msg.SAFETY_UNCONFIRMED_NEARBY,
+        Msg.SAFETY_UNCONFIRMED_NEARBY, Msg.SAFETY_UNCONFIRMED_ALSO,
+        Msg.SAFETY_LINE_LANGUAGES, Msg.SAFETY_LINE_UNCONFIRMED, Msg.CONTACT_EITHER,
         Msg.SAFETY_WIDE_NUMBERS, Msg.SAFETY_GLANCE, Msg.SAFETY_GLANCE_ONLY,
         Msg.SAFETY_GLANCE_EMERGENCY, Msg.SAFETY_GLANCE_EMERGENCY_TWO,
         Msg.SAFETY_GLANCE_UNCONFIRMED, Msg.SAFETY_GLANCE_HELPLINE, Msg.CONTACT_CALL,
@@ -83,6 +84,11 @@ def cldr_country_name(language: str, code: str) -> str | None:
     """The country's name in the language, as CLDR gives it."""
     name = _cldr(language).territories.get(code)
     return None if name is None else str(name)
+
+
+def language_name(language: str, code: str) -> str:
+    """A language's name in another, as CLDR gives it; its code where CLDR has none."""
+    return str(_cldr(language).languages.get(code) or code)
 
 
 @dataclass(frozen=True, slots=True)

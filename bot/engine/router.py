@@ -58,10 +58,10 @@ from bot.safety.buttons import (
     SOS_MORE,
     SOS_PLAN,
     SOS_SHOW,
+    of_kind,
     untagged,
 )
 from bot.safety.crisis_reply import Whereabouts
-from bot.safety.emergency_lines import ReplyKind
 from bot.safety.rules import PIECE, Intent, ReplyLevel
 from bot.safety.screen import SafetyScreen
 from bot.safety.well_formed import well_formed_event
@@ -307,8 +307,7 @@ class Router:
         country choice touches the database, and its reply goes out even when storing the
         country fails."""
         group = ctx.address.is_group
-        kind = _reply_kind(data)
-        plain = data.removesuffix(kind.value) if kind.value else data
+        plain, kind = of_kind(data)
         if data == SOS_SHOW:
             return self.safety.sos_replies(ctx.locale, country, group, timezone, has_plan, language)
         if data == SOS_MISREAD:
@@ -708,14 +707,6 @@ def _country(user: User | None) -> str | None:
     if user is None:
         return None
     return user.country or country_for_timezone(user.timezone)
-
-
-def _reply_kind(data: str) -> ReplyKind:
-    """What the reply a button sat under answered ("sos:more:danger": danger)."""
-    for kind in (ReplyKind.DANGER, ReplyKind.HELP):
-        if data.endswith(kind.value):
-            return kind
-    return ReplyKind.CRISIS
 
 
 def _notice(ctx: FlowContext, message: Msg) -> Reply:

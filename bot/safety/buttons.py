@@ -12,13 +12,15 @@ below Telegram's 64.
 
 from __future__ import annotations
 
+from bot.safety.emergency_lines import ReplyKind
+
 SAFETY_BUTTONS = "sos:"  # the prefix every button of a crisis reply starts with
 SOS_SHOW = "sos:show"
 SOS_MISREAD = "sos:misread"
-SOS_MORE = "sos:more"  # + DANGER_SUFFIX when abuse lines lead
+SOS_MORE = "sos:more"  # + the kind of reply it sat under (ReplyKind's value)
 SOS_CARD = "sos:card"
-SOS_COUNTRY = "sos:country:"  # + ISO code (+ DANGER_SUFFIX)
-DANGER_SUFFIX = ":danger"
+SOS_COUNTRY = "sos:country:"  # + ISO code + the kind of reply
+DANGER_SUFFIX = ReplyKind.DANGER.value
 # "My plan": the user's own safety plan, first under a crisis reply when they wrote one.
 SOS_PLAN = "sos:plan"
 
@@ -48,3 +50,12 @@ def untagged(data: str) -> tuple[str, str | None]:
     if not (0 < len(language) <= _LONGEST_LANGUAGE and letters.isascii() and letters.isalpha()):
         return data, None
     return plain, language.lower()
+
+
+def of_kind(data: str) -> tuple[str, ReplyKind]:
+    """The data without the kind of reply its button sat under, and that kind
+    ("sos:more:danger": "sos:more", danger; "sos:more": a crisis)."""
+    for kind in (ReplyKind.DANGER, ReplyKind.HELP):
+        if data.endswith(kind.value):
+            return data.removesuffix(kind.value), kind
+    return data, ReplyKind.CRISIS

@@ -143,7 +143,11 @@ def render(words: ReplyWords, contact: str) -> str:
     parts = parse(contact)
     if parts is None:
         return words.ltr(contact)
-    return words.either([_part(words, part) for part in parts])
+    told = [_part(words, part) for part in parts]
+    joined = told[0]
+    for part in told[1:]:
+        joined = words.text(Msg.CONTACT_EITHER, first=joined, second=part)
+    return joined
 
 
 def _part(words: ReplyWords, part: Part) -> str:

@@ -16,12 +16,13 @@ Nothing here touches the database: a crisis reply is built from the content pack
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from bot.content_pack.countries import likely_countries_for_timezone
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
-from bot.content_pack.schema import CrisisResource, EmergencyNumbers
+from bot.content_pack.schema import EmergencyNumbers
 from bot.core.replies import Button, Reply
 from bot.safety.buttons import (
     CHECK_HELP,
@@ -36,22 +37,25 @@ from bot.safety.buttons import (
     tagged,
 )
 from bot.safety.emergency_lines import (
-    CRISIS_LINE,
     ReplyKind,
     emergency_sentence,
     first_shown,
     glance_line,
     helplines,
+    open_crisis_line,
     ranked,
     resource_line,
+    service_numbers,
 )
-from bot.safety.reply_words import ALWAYS_OPEN, ReplyWords, speaks, words_for
+from bot.safety.reply_words import ReplyWords, speaks, words_for
 
 # Read in panic: a few lines to choose from, the rest one tap away.
 FIRST_HELPLINES = 3
 COUNTRY_BUTTONS = 8
 # Country unknown: this many of the likeliest countries with their numbers inline.
 GLANCE_COUNTRIES = 3
+# Someone in panic reads the start: a number to dial comes within this many words.
+FIRST_NUMBER_WORDS = 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,11 +127,18 @@ class CrisisReplies:
         ordered = ranked(helplines(self._content, words, numbers.code), kind.lead)
         shown = first_shown(ordered, kind, FIRST_HELPLINES)
         emergency = emergency_sentence(words, numbers, police_first=kind is ReplyKind.DANGER)
-        lead = shown[0] if shown else None
-        if kind is ReplyKind.CRISIS and lead is not None and _open_crisis_line(lead):
+        lead = open_crisis_line(ordered) if kind is ReplyKind.CRISIS else None
+        if lead is not None:
             # The crisis line and the emergency number together, the line first; its page
-            # on a line of its own, so the number to dial ends the sentence it is in.
-            lines = [f"{resource_line(words, lead, with_url=False)} {emergency}"]
+            # on a line of its own, so the number to dial ends the sentence it is in. A
+            # long name or opening that would hold the first number back puts the
+            # emergency number first on that line instead.
+            told = resource_line(words, lead, with_url=False)
+            intro = voice.text(Msg.SAFETY_CRISIS_INTRO)
+            together = [told, emergency]
+            if words_before_a_number(f"{intro} {told}") > FIRST_NUMBER_WORDS:
+                together.reverse()
+            lines = [" ".join(together)]
             lines += [words.ltr(lead.url)] if lead.url else []
             lines += [resource_line(words, line) for line in shown[1:]]
         else:
@@ -298,14 +309,16 @@ class CrisisReplies:
         ]
 
 
-def _open_crisis_line(line: CrisisResource) -> bool:
-    return line.kind == CRISIS_LINE and line.hours == ALWAYS_OPEN
+def words_before_a_number(text: str) -> int:
+    """How many words a reader passes before the first digit."""
+    found = re.search(r"\d", text)
+    return len((text if found is None else text[: found.start()]).split())
 
 
 def plan_emergency(words: ReplyWords, numbers: EmergencyNumbers) -> str:
     """The emergency line a safety plan keeps: one number, or police and ambulance."""
     where = words.country_in_sentence(numbers.code)
-    police, ambulance = numbers.police_number, numbers.ambulance_number
+    police, ambulance = service_numbers(numbers)
     if police == ambulance:
         return words.text(Msg.PLAN_EMERGENCY_LINE, number=police, country=where)
     return words.text(Msg.PLAN_EMERGENCY_TWO, police=police, ambulance=ambulance, country=where)

@@ -51,32 +51,56 @@ def helplines(content: ContentPack, words: ReplyWords, country: str) -> list[Cri
 
 def ranked(resources: list[CrisisResource], lead: str) -> list[CrisisResource]:
     """The kind the reply is about first; within a kind, lines open around the clock, then
-    those that take a text or a chat (for someone who cannot speak aloud); otherwise the
-    order of the data."""
+    lines whose numbers are confirmed, then those that take a text or a chat (for someone
+    who cannot speak aloud); otherwise the order of the data."""
     return sorted(
         resources,
         key=lambda resource: (
             resource.kind != lead,
             resource.hours != ALWAYS_OPEN,
+            unconfirmed(resource),
             not resource.can_write,
         ),
     )
 
 
+def open_crisis_line(ordered: list[CrisisResource]) -> CrisisResource | None:
+    """The crisis line a crisis reply names with the emergency number: open around the
+    clock, confirmed where one is, and one that can be called where one can (a voice
+    answers at once; the lines that take texts follow it)."""
+    always = [r for r in ordered if r.kind == CRISIS_LINE and r.hours == ALWAYS_OPEN]
+    return min(
+        always,
+        key=lambda resource: (unconfirmed(resource), "call" not in resource.modes),
+        default=None,
+    )
+
+
+def unconfirmed(item: CrisisResource | EmergencyNumbers) -> bool:
+    """Marked `review`: two sources do not confirm its numbers."""
+    return bool(getattr(item, "review", False))
+
+
 def first_shown(ordered: list[CrisisResource], kind: ReplyKind, room: int) -> list[CrisisResource]:
-    """The helplines a first reply shows, in its order, at most `room` of them. /sos takes
-    the first line of each kind before any second one: it must offer both."""
-    if kind is not ReplyKind.HELP:
-        return ordered[:room]
-    firsts = [next((r for r in ordered if r.kind == wanted), None) for wanted in LINE_KINDS]
-    chosen = [line for line in firsts if line is not None]
+    """The helplines a first reply shows, in its order, at most `room` of them. A crisis
+    leads with its open crisis line; /sos takes the first line of each kind before any
+    second one: it must offer both."""
+    if kind is ReplyKind.CRISIS:
+        lead = open_crisis_line(ordered)
+        chosen = [] if lead is None else [lead]
+    else:
+        wanted = LINE_KINDS if kind is ReplyKind.HELP else ()
+        firsts = [next((r for r in ordered if r.kind == one), None) for one in wanted]
+        chosen = [line for line in firsts if line is not None]
     chosen += [line for line in ordered if line not in chosen]
     return chosen[:room]
 
 
 def resource_line(words: ReplyWords, resource: CrisisResource, with_url: bool = True) -> str:
     """ "Samaritans: Call free on 116 123 (24/7)." and its page. A locale shows the entry's
-    own words for the contact; another language tells it in its own (contacts.py)."""
+    own words for the contact; another language tells it in its own (contacts.py). A line
+    that answers in other languages than the reply's says which; a line whose number two
+    sources do not confirm says so."""
     contact = resource.contact if words.own is None else contacts.render(words, resource.contact)
     line = words.text(
         Msg.SAFETY_RESOURCE_LINE,
@@ -84,42 +108,51 @@ def resource_line(words: ReplyWords, resource: CrisisResource, with_url: bool = 
         contact=contact,
         hours=words.hours(resource.hours),
     )
+    spoken = answered_in(resource)
+    if spoken and words.language.split("-")[0] not in spoken:
+        names = words.either([words.language_name(code) for code in spoken])
+        line += " " + words.text(Msg.SAFETY_LINE_LANGUAGES, languages=names)
+    if unconfirmed(resource):
+        line += " " + words.text(Msg.SAFETY_LINE_UNCONFIRMED)
     return line if resource.url is None or not with_url else f"{line} {words.ltr(resource.url)}"
+
+
+def answered_in(resource: CrisisResource) -> list[str]:
+    """The languages a line answers in, where the data says (`languages`: read when
+    present, so entries without it still load and answer)."""
+    found = getattr(resource, "languages", None) or ()
+    return [code.split("-")[0] for code in found if isinstance(code, str)]
 
 
 def emergency_sentence(words: ReplyWords, numbers: EmergencyNumbers, police_first: bool) -> str:
     """The number to dial and where, police or ambulance first as the reply needs. An entry
     that two sources do not confirm (`review`) is never stated as certain: it is offered as
-    the number to try, said to be unconfirmed, with what else is known to work there."""
+    the number to try, said to be unconfirmed, with what is known to work there."""
     where = words.country_in_sentence(numbers.code)
-    police, ambulance = numbers.police_number, numbers.ambulance_number
-    confirmed = not numbers.review
+    police, ambulance = service_numbers(numbers)
+    confirmed = not unconfirmed(numbers)
     if police == ambulance:
         one = Msg.SAFETY_EMERGENCY if confirmed else Msg.SAFETY_UNCONFIRMED
         line = words.text(one, number=words.ltr(police), country=where)
     else:
-        if police_first:
-            two = (
-                Msg.SAFETY_EMERGENCY_POLICE_FIRST
-                if confirmed
-                else Msg.SAFETY_UNCONFIRMED_POLICE_FIRST
-            )
-        else:
-            two = (
-                Msg.SAFETY_EMERGENCY_AMBULANCE_FIRST
-                if confirmed
-                else Msg.SAFETY_UNCONFIRMED_AMBULANCE_FIRST
-            )
+        two = {
+            (True, True): Msg.SAFETY_EMERGENCY_POLICE_FIRST,
+            (True, False): Msg.SAFETY_EMERGENCY_AMBULANCE_FIRST,
+            (False, True): Msg.SAFETY_UNCONFIRMED_POLICE_FIRST,
+            (False, False): Msg.SAFETY_UNCONFIRMED_AMBULANCE_FIRST,
+        }[confirmed, police_first]
         line = words.text(
             two, police=words.ltr(police), ambulance=words.ltr(ambulance), country=where
         )
+    named = {police, ambulance}
     general = numbers.general
-    if confirmed and general is not None and general not in (police, ambulance):
-        line += " " + words.text(Msg.SAFETY_EMERGENCY_ALSO, number=words.ltr(general))
+    fallback = [] if confirmed else [n for n in mobile_fallback(numbers) if n not in named]
+    if general is not None and general not in named and general not in fallback:
+        also = Msg.SAFETY_EMERGENCY_ALSO if confirmed else Msg.SAFETY_UNCONFIRMED_ALSO
+        line += " " + words.text(also, number=words.ltr(general))
     if not confirmed:
-        also = [number for number in known_to_work(numbers) if number not in (police, ambulance)]
-        if also:
-            listed = words.either([words.ltr(number) for number in also])
+        if fallback:
+            listed = words.either([words.ltr(number) for number in fallback])
             line += " " + words.text(Msg.SAFETY_UNCONFIRMED_FALLBACK, numbers=listed)
         line += " " + words.text(Msg.SAFETY_UNCONFIRMED_NEARBY)
     if numbers.sms is not None:
@@ -127,16 +160,20 @@ def emergency_sentence(words: ReplyWords, numbers: EmergencyNumbers, police_firs
     return line
 
 
-def known_to_work(numbers: EmergencyNumbers) -> list[str]:
-    """What else to try where an entry is unconfirmed: its general number, then the numbers
-    the data lists as known to work there (a `fallback` list of numbers, where the data
-    gives one: read when present, so entries without it still load and answer)."""
-    found = [] if numbers.general is None else [numbers.general]
-    for item in getattr(numbers, "fallback", None) or ():
-        number = item if isinstance(item, str) else getattr(item, "number", None)
-        if isinstance(number, str) and number not in found:
-            found.append(number)
-    return found
+def service_numbers(numbers: EmergencyNumbers) -> tuple[str, str]:
+    """The police and the ambulance numbers: each its own, else the general number, else
+    the first a mobile phone places (`fallback`), as the sourced data reads them."""
+    spare = next(iter(mobile_fallback(numbers)), "")
+    general = numbers.general or spare
+    return numbers.police or general, numbers.ambulance or general
+
+
+def mobile_fallback(numbers: EmergencyNumbers) -> list[str]:
+    """The numbers known to place an emergency call from a mobile phone there when the
+    entry's own are unconfirmed (`fallback`: 112, or 911 across the Americas). Read when
+    the data has them, so entries without them still load and answer."""
+    found = getattr(numbers, "fallback", None) or ()
+    return list(dict.fromkeys(number for number in found if isinstance(number, str)))
 
 
 def glance_line(content: ContentPack, words: ReplyWords, code: str, lead: str) -> str | None:
@@ -146,7 +183,7 @@ def glance_line(content: ContentPack, words: ReplyWords, code: str, lead: str) -
     numbers = content.emergency_numbers(code)
     if numbers is None:
         return None
-    police, ambulance = numbers.police_number, numbers.ambulance_number
+    police, ambulance = service_numbers(numbers)
     emergency = (
         words.text(Msg.SAFETY_GLANCE_EMERGENCY, number=words.ltr(police))
         if police == ambulance
@@ -156,7 +193,7 @@ def glance_line(content: ContentPack, words: ReplyWords, code: str, lead: str) -
             ambulance=words.ltr(ambulance),
         )
     )
-    if numbers.review:
+    if unconfirmed(numbers):
         emergency = words.text(Msg.SAFETY_GLANCE_UNCONFIRMED, emergency=emergency)
     country = words.country_label(code)
     callable_lines = [
@@ -164,7 +201,6 @@ def glance_line(content: ContentPack, words: ReplyWords, code: str, lead: str) -
         for line in ranked(helplines(content, words, code), lead)
         if line.kind == lead and "call" in line.modes and contacts.first_number(line.contact)
     ]
-    callable_lines.sort(key=lambda line: line.hours != ALWAYS_OPEN)
     if not callable_lines:
         return words.text(Msg.SAFETY_GLANCE_ONLY, country=country, emergency=emergency)
     line = callable_lines[0]

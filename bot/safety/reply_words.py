@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack, hours_in_words
-from bot.content_pack.reply_languages import ReplyLanguage
+from bot.content_pack.reply_languages import ReplyLanguage, language_name
 
 ALWAYS_OPEN = "24/7"
 
@@ -69,6 +69,10 @@ class ReplyWords:
         if self.own is not None:
             return self.own.likely_countries
         return self.content.likely_countries(self.language)
+
+    def language_name(self, code: str) -> str:
+        """A language's name in this language, as CLDR gives it ("Deutsch", "alemán")."""
+        return language_name(self.language, code)
 
     @property
     def right_to_left(self) -> bool:

@@ -84,8 +84,10 @@ def test_lines_for_those_who_cannot_speak_come_first(
 ) -> None:
     reply = first_reply(safety, CRISIS, "US")
     assert reply.text.index("988") < reply.text.index("741741") < len(reply.text)
+    # A crisis leads with a line that answers a call at once (Samaritans); of the rest, a
+    # line that takes texts (Shout) comes before one that only takes calls at set hours.
     uk = first_reply(safety, CRISIS, "GB").text
-    assert uk.index("85258") < uk.index("116 123")  # Shout takes texts, Samaritans calls
+    assert uk.index("116 123") < uk.index("85258") < uk.index("0800 58 58 58")
 
 
 def test_the_reply_has_hope_and_says_no_certainty_is_needed(

@@ -1,0 +1,141 @@
+"""The order of a crisis reply, for every country there is: a number to dial within the
+first 25 words; a crisis names a 24/7 crisis line and the emergency number together in its
+first two lines; danger puts the emergency number first and an abuse line next; /sos shows
+a crisis line and an abuse line among its first three lines. In English and Spanish for
+every country, and in every other language the reply is written in for a sample."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.content_pack.countries import country_names
+from bot.content_pack.pack import ContentPack
+from bot.content_pack.schema import CrisisResource
+from bot.core.replies import Reply
+from bot.safety.screen import SafetyScreen
+
+ALWAYS = "24/7"
+# Countries of every shape: one number or two, a text line, no helpline, an unconfirmed
+# entry, lines in several languages, right to left and not.
+SAMPLE = ("US", "GB", "DE", "FR", "BR", "JP", "IN", "EG", "ZA", "AL", "TD", "AQ", "MX", "BE")
+# Written without spaces between words: the 25 words are counted as characters instead,
+# two to a word.
+UNSPACED = frozenset({"ja", "zh"})
+
+
+@pytest.fixture(scope="module")
+def safety(content: ContentPack) -> SafetyScreen:
+    return SafetyScreen(content)
+
+
+def helplines(content: ContentPack, code: str, language: str) -> list[CrisisResource]:
+    """Every helpline the reply's data lists for the country: a locale's own, else the
+    default locale's (which the replies in other languages read too)."""
+    found = content.country_resources(language, code)
+    return [] if found is None else list(found.resources)
+
+
+def lines_of(reply: Reply) -> list[str]:
+    return [line for line in reply.text.splitlines() if line.strip()]
+
+
+def first_number_within(text: str, language: str, limit: int = 25) -> bool:
+    match = re.search(r"\d", text)
+    assert match is not None, text
+    before = text[: match.start()]
+    if language in UNSPACED:
+        return len(before.replace(" ", "")) <= 2 * limit
+    return len(before.split()) <= limit
+
+
+def emergency_numbers(content: ContentPack, code: str) -> set[str]:
+    numbers = content.emergency[code]
+    return {numbers.police_number, numbers.ambulance_number}
+
+
+def named_on(line: str, resources: list[CrisisResource]) -> CrisisResource | None:
+    """The helpline a line of the reply gives, by its name at the start of the line (or
+    right after the line's direction mark)."""
+    bare = line.lstrip("\u2066\u2069")
+    return next((r for r in resources if bare.startswith(r.name)), None)
+
+
+def has_number(line: str, number: str) -> bool:
+    return re.search(rf"(?<![\d-]){re.escape(number)}(?![\d-])", line) is not None
+
+
+def check_crisis(content: ContentPack, reply: Reply, code: str, language: str) -> None:
+    assert first_number_within(reply.text, language), (language, code, reply.text)
+    top = "\n".join(lines_of(reply)[:2])
+    assert any(has_number(top, number) for number in emergency_numbers(content, code)), code
+    resources = helplines(content, code, language)
+    always = [r for r in resources if r.kind == "crisis" and r.hours == ALWAYS]
+    if always:
+        lead = next((line for line in always if line.name in top), None)
+        assert lead is not None, (language, code, top)
+        assert re.search(r"\d", lead.contact) is None or any(
+            has_number(top, number) for number in re.findall(r"[\d][\d -]*\d", lead.contact)
+        ), (language, code)
+
+
+def check_danger(content: ContentPack, reply: Reply, code: str, language: str) -> None:
+    assert first_number_within(reply.text, language), (language, code)
+    body = lines_of(reply)[1:]
+    assert any(has_number(body[0], number) for number in emergency_numbers(content, code)), code
+    resources = helplines(content, code, language)
+    named = [found for line in body if (found := named_on(line, resources)) is not None]
+    if any(r.kind == "domestic_abuse" for r in resources):
+        assert named[0].kind == "domestic_abuse", (language, code)
+        assert named_on(body[1], resources) is named[0], (language, code)
+
+
+def check_sos(content: ContentPack, reply: Reply, code: str, language: str) -> None:
+    assert first_number_within(reply.text, language), (language, code)
+    first_three = lines_of(reply)[:3]
+    assert any(has_number(first_three[0], number) for number in emergency_numbers(content, code)), (
+        code
+    )
+    resources = helplines(content, code, language)
+    kinds = {found.kind for line in first_three if (found := named_on(line, resources))}
+    for kind in ("crisis", "domestic_abuse"):
+        if any(r.kind == kind for r in resources):
+            assert kind in kinds, (language, code, kind)
+
+
+@pytest.mark.parametrize("locale", ["en", "es"])
+def test_every_country_in_english_and_spanish(
+    content: ContentPack, safety: SafetyScreen, locale: str
+) -> None:
+    for code in country_names():
+        check_crisis(content, safety.full_reply(locale, code, danger_first=False), code, locale)
+        check_danger(content, safety.full_reply(locale, code, danger_first=True), code, locale)
+        [sos] = safety.sos_replies(locale, code, is_group=False)
+        check_sos(content, sos, code, locale)
+
+
+def test_every_reply_language_on_a_sample_of_countries(
+    content: ContentPack, safety: SafetyScreen
+) -> None:
+    assert content.reply_languages  # German at least
+    for language in sorted(content.reply_languages):
+        for code in SAMPLE:
+            crisis = safety.full_reply("en", code, danger_first=False, language=language)
+            check_crisis(content, crisis, code, language)
+            danger = safety.full_reply("en", code, danger_first=True, language=language)
+            check_danger(content, danger, code, language)
+            [sos] = safety.sos_replies("en", code, is_group=False, language=language)
+            check_sos(content, sos, code, language)
+
+
+@pytest.mark.parametrize("language", ["en", "es", "de"])
+def test_an_unknown_country_gets_numbers_at_once(
+    content: ContentPack, safety: SafetyScreen, language: str
+) -> None:
+    for timezone in (None, "Europe/Berlin", "America/Bogota", "Asia/Kolkata", "Etc/UTC"):
+        reply = safety.full_reply("en", None, danger_first=False, language=language)
+        if timezone is not None:
+            reply = safety.resources_reply("en", None, timezone=timezone, language=language)
+        assert first_number_within(reply.text, language), (language, timezone)
+        assert "112" in reply.text and "911" in reply.text
