@@ -28,14 +28,27 @@ def screened_languages(pack: ContentPack) -> list[str]:
 
 
 def check_crisis_replies(pack: ContentPack) -> list[Finding]:
-    """A finding for every screened language without a complete crisis reply."""
+    """A finding for every screened language without a complete crisis reply, and for a
+    helpline a reply language names that the data does not list (its name would never
+    be shown)."""
     messages = {locale: content.messages for locale, content in pack.locales.items()}
-    return [
+    found = [
         Finding(f"{REPLIES_DIR}/{language}", problem)
         for language, problem in missing_replies(
             screened_languages(pack), messages, pack.reply_languages
         )
     ]
+    listed = {
+        resource.id
+        for country in pack.crisis(pack.default_locale).countries
+        for resource in country.resources
+    }
+    for code, language in sorted(pack.reply_languages.items()):
+        found += [
+            Finding(f"{REPLIES_DIR}/{code}.yaml", f"helplines: {line} is not a helpline's id")
+            for line in sorted(set(language.helpline_names) - listed)
+        ]
+    return found
 
 
 def missing_replies(

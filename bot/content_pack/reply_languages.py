@@ -19,12 +19,13 @@ it is complete the user's own locale answers.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Annotated
 
 from babel.core import Locale
 from babel.dates import get_day_names
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from bot.content_pack.ids import Msg
 from bot.content_pack.plurals import babel_locale
@@ -32,8 +33,11 @@ from bot.content_pack.schema import (
     MAX_BUTTON_LABEL_CHARS,
     CountryCode,
     CountryName,
+    ItemId,
     MessagesFile,
 )
+
+HelplineName = Annotated[str, StringConstraints(min_length=2, max_length=100)]
 
 REPLIES_DIR = "replies"
 
@@ -68,11 +72,15 @@ REPLY_MESSAGES: frozenset[Msg] = frozenset(
 
 class ReplyLanguageFile(MessagesFile):
     """`content/replies/<language>.yaml`: the reply's messages (ids of `REPLY_MESSAGES`
-    only), the countries to offer first when the writer's country is unknown, and names
-    for countries where CLDR's do not serve (too long for a button)."""
+    only), the countries to offer first when the writer's country is unknown, names for
+    countries where CLDR's do not serve (too long for a button), and helplines' names in
+    this language by their id, where the data names a line in English words and the line
+    has a name of its own in this language ("Suicide prevention line 109": "자살예방
+    상담전화 109")."""
 
     likely_countries: list[CountryCode] = Field(min_length=1, max_length=8)
     countries: list[CountryName] = Field(default_factory=list)
+    helplines: dict[ItemId, HelplineName] = Field(default_factory=dict)
 
 
 @lru_cache(maxsize=64)
@@ -97,6 +105,7 @@ class ReplyLanguage:
     messages: Mapping[str, str]
     likely_countries: tuple[str, ...]
     country_names: Mapping[str, str]  # the file's own names, where CLDR's do not serve
+    helpline_names: Mapping[str, str] = field(default_factory=dict)  # by helpline id
 
     @classmethod
     def of(cls, code: str, parsed: ReplyLanguageFile) -> ReplyLanguage:
@@ -107,6 +116,7 @@ class ReplyLanguage:
             },
             likely_countries=tuple(parsed.likely_countries),
             country_names={country.code: country.name for country in parsed.countries},
+            helpline_names=dict(parsed.helplines),
         )
 
     def missing(self) -> list[str]:

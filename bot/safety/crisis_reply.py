@@ -124,10 +124,11 @@ class CrisisReplies:
         if numbers is None:
             return self._unknown_country(voice, kind, where or Whereabouts(), misread)
         words = voice.words
-        ordered = ranked(helplines(self._content, words, numbers.code), kind.lead)
-        shown = first_shown(ordered, kind, FIRST_HELPLINES)
+        listed = helplines(self._content, words, numbers.code)
+        ordered = ranked(listed, kind.lead)
+        shown = first_shown(listed, kind, FIRST_HELPLINES)
         emergency = emergency_sentence(words, numbers, police_first=kind is ReplyKind.DANGER)
-        lead = open_crisis_line(ordered) if kind is ReplyKind.CRISIS else None
+        lead = open_crisis_line(listed) if kind is ReplyKind.CRISIS else None
         if lead is not None:
             # The crisis line and the emergency number together, the line first; its page
             # on a line of its own, so the number to dial ends the sentence it is in. A
@@ -163,9 +164,9 @@ class CrisisReplies:
         if numbers is None:
             return self._unknown_country(voice, kind, where or Whereabouts(), misread=False)
         words = voice.words
-        ordered = ranked(helplines(self._content, words, numbers.code), kind.lead)
-        shown = first_shown(ordered, kind, FIRST_HELPLINES)
-        rest = [line for line in ordered if line not in shown]
+        listed = helplines(self._content, words, numbers.code)
+        shown = first_shown(listed, kind, FIRST_HELPLINES)
+        rest = [line for line in ranked(listed, kind.lead) if line not in shown]
         paragraphs = [self._directory_line(voice)]
         if rest:
             named = words.country_in_sentence(numbers.code)

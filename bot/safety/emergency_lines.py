@@ -64,11 +64,12 @@ def ranked(resources: list[CrisisResource], lead: str) -> list[CrisisResource]:
     )
 
 
-def open_crisis_line(ordered: list[CrisisResource]) -> CrisisResource | None:
+def open_crisis_line(resources: list[CrisisResource]) -> CrisisResource | None:
     """The crisis line a crisis reply names with the emergency number: open around the
     clock, confirmed where one is, and one that can be called where one can (a voice
-    answers at once; the lines that take texts follow it)."""
-    always = [r for r in ordered if r.kind == CRISIS_LINE and r.hours == ALWAYS_OPEN]
+    answers at once; the lines that take texts follow it); among equals, the first the
+    data lists (a country's national line comes first there)."""
+    always = [r for r in resources if r.kind == CRISIS_LINE and r.hours == ALWAYS_OPEN]
     return min(
         always,
         key=lambda resource: (unconfirmed(resource), "call" not in resource.modes),
@@ -81,12 +82,15 @@ def unconfirmed(item: CrisisResource | EmergencyNumbers) -> bool:
     return bool(getattr(item, "review", False))
 
 
-def first_shown(ordered: list[CrisisResource], kind: ReplyKind, room: int) -> list[CrisisResource]:
-    """The helplines a first reply shows, in its order, at most `room` of them. A crisis
-    leads with its open crisis line; /sos takes the first line of each kind before any
-    second one: it must offer both."""
+def first_shown(
+    resources: list[CrisisResource], kind: ReplyKind, room: int
+) -> list[CrisisResource]:
+    """The helplines a first reply shows, in its order, at most `room` of them, from the
+    country's lines in the data's order. A crisis leads with its open crisis line; /sos
+    takes the first line of each kind before any second one: it must offer both."""
+    ordered = ranked(resources, kind.lead)
     if kind is ReplyKind.CRISIS:
-        lead = open_crisis_line(ordered)
+        lead = open_crisis_line(resources)
         chosen = [] if lead is None else [lead]
     else:
         wanted = LINE_KINDS if kind is ReplyKind.HELP else ()
@@ -104,7 +108,7 @@ def resource_line(words: ReplyWords, resource: CrisisResource, with_url: bool = 
     contact = resource.contact if words.own is None else contacts.render(words, resource.contact)
     line = words.text(
         Msg.SAFETY_RESOURCE_LINE,
-        name=words.ltr(resource.name),
+        name=words.ltr(words.helpline_name(resource)),
         contact=contact,
         hours=words.hours(resource.hours),
     )
@@ -206,7 +210,7 @@ def glance_line(content: ContentPack, words: ReplyWords, code: str, lead: str) -
     line = callable_lines[0]
     helpline = words.text(
         Msg.SAFETY_GLANCE_HELPLINE,
-        name=words.ltr(line.name),
+        name=words.ltr(words.helpline_name(line)),
         number=words.ltr(contacts.first_number(line.contact) or ""),
     )
     return words.text(Msg.SAFETY_GLANCE, country=country, emergency=emergency, helpline=helpline)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack, hours_in_words
 from bot.content_pack.reply_languages import ReplyLanguage, language_name
+from bot.content_pack.schema import CrisisResource
 
 ALWAYS_OPEN = "24/7"
 
@@ -63,6 +64,11 @@ class ReplyWords:
         if self.own is not None:
             return self.own.country_name(code)
         return self.content.country_in_sentence(self.language, code)
+
+    def helpline_name(self, resource: CrisisResource) -> str:
+        """A helpline's name: the reply language's own where it gives one, else the data's."""
+        own = None if self.own is None else self.own.helpline_names.get(resource.id)
+        return own or resource.name
 
     def likely_countries(self) -> tuple[str, ...]:
         """Where someone writing this language most likely is, when nothing else says."""

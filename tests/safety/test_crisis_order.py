@@ -55,11 +55,19 @@ def emergency_numbers(content: ContentPack, code: str) -> set[str]:
     return {numbers.police_number, numbers.ambulance_number}
 
 
-def named_on(line: str, resources: list[CrisisResource]) -> CrisisResource | None:
+def name_in(content: ContentPack, language: str, resource: CrisisResource) -> str:
+    """The helpline's name as a reply in `language` gives it."""
+    own = content.reply_languages.get(language)
+    return (None if own is None else own.helpline_names.get(resource.id)) or resource.name
+
+
+def named_on(
+    content: ContentPack, language: str, line: str, resources: list[CrisisResource]
+) -> CrisisResource | None:
     """The helpline a line of the reply gives, by its name at the start of the line (or
     right after the line's direction mark)."""
     bare = line.lstrip("\u2066\u2069")
-    return next((r for r in resources if bare.startswith(r.name)), None)
+    return next((r for r in resources if bare.startswith(name_in(content, language, r))), None)
 
 
 def has_number(line: str, number: str) -> bool:
@@ -73,7 +81,7 @@ def check_crisis(content: ContentPack, reply: Reply, code: str, language: str) -
     resources = helplines(content, code, language)
     always = [r for r in resources if r.kind == "crisis" and r.hours == ALWAYS]
     if always:
-        lead = next((line for line in always if line.name in top), None)
+        lead = next((line for line in always if name_in(content, language, line) in top), None)
         assert lead is not None, (language, code, top)
         assert re.search(r"\d", lead.contact) is None or any(
             has_number(top, number) for number in re.findall(r"[\d][\d -]*\d", lead.contact)
@@ -85,10 +93,10 @@ def check_danger(content: ContentPack, reply: Reply, code: str, language: str) -
     body = lines_of(reply)[1:]
     assert any(has_number(body[0], number) for number in emergency_numbers(content, code)), code
     resources = helplines(content, code, language)
-    named = [found for line in body if (found := named_on(line, resources)) is not None]
+    named = [found for line in body if (found := named_on(content, language, line, resources))]
     if any(r.kind == "domestic_abuse" for r in resources):
         assert named[0].kind == "domestic_abuse", (language, code)
-        assert named_on(body[1], resources) is named[0], (language, code)
+        assert named_on(content, language, body[1], resources) is named[0], (language, code)
 
 
 def check_sos(content: ContentPack, reply: Reply, code: str, language: str) -> None:
@@ -98,7 +106,11 @@ def check_sos(content: ContentPack, reply: Reply, code: str, language: str) -> N
         code
     )
     resources = helplines(content, code, language)
-    kinds = {found.kind for line in first_three if (found := named_on(line, resources))}
+    kinds = {
+        found.kind
+        for line in first_three
+        if (found := named_on(content, language, line, resources)) is not None
+    }
     for kind in ("crisis", "domestic_abuse"):
         if any(r.kind == kind for r in resources):
             assert kind in kinds, (language, code, kind)
