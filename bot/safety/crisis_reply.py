@@ -313,7 +313,8 @@ class CrisisReplies:
 def words_before_a_number(text: str) -> int:
     """How many words a reader passes before the first digit."""
     found = re.search(r"\d", text)
-    return len((text if found is None else text[: found.start()]).split())
+    before = text if found is None else text[: found.start()]
+    return len(before.replace("\u2066", "").replace("\u2069", "").split())
 
 
 def plan_emergency(words: ReplyWords, numbers: EmergencyNumbers) -> str:

@@ -9,6 +9,7 @@ reads left to right inside right-to-left text.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bot.content_pack.ids import Msg
@@ -22,6 +23,7 @@ ALWAYS_OPEN = "24/7"
 # of digit groups: without these, the groups of "0800 111 0 111" are shown in reverse
 # order, and the person dials a number that does not exist.
 _LTR_ISOLATE, _END_ISOLATE = "\u2066", "\u2069"
+_TIMES = re.compile(r"\d{1,2}:\d{2}\s*[–-]\s*\d{1,2}:\d{2}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +47,14 @@ class ReplyWords:
             return self.text(Msg.HOURS_ALWAYS)
         if self.own is None:
             return self.content.hours(self.language, hours)
-        return hours_in_words(
+        told = hours_in_words(
             hours,
             daily=self.text(Msg.HOURS_DAILY),
             vary=self.text(Msg.HOURS_VARY),
             day_names=self.own.day_names(),
         )
+        # "9:00–17:00" in right-to-left text would show as "17:00–9:00": kept in order.
+        return _TIMES.sub(lambda found: self.ltr(found.group(0)), told)
 
     def country_label(self, code: str) -> str:
         """For buttons and lists ("United Kingdom", "Vereinigtes Königreich")."""

@@ -41,7 +41,7 @@ def lines_of(reply: Reply) -> list[str]:
 def first_number_within(text: str, language: str, limit: int = 25) -> bool:
     match = re.search(r"\d", text)
     assert match is not None, text
-    before = text[: match.start()]
+    before = text[: match.start()].replace("\u2066", "").replace("\u2069", "")
     if language in UNSPACED:
         return len(before.replace(" ", "")) <= 2 * limit
     return len(before.split()) <= limit
