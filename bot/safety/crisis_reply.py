@@ -139,7 +139,7 @@ class CrisisReplies:
             together = [told, emergency]
             if words_before_a_number(f"{intro} {told}") > FIRST_NUMBER_WORDS:
                 together.reverse()
-            lines = [" ".join(together)]
+            lines = [words.sentences(*together)]
             lines += [words.ltr(lead.url)] if lead.url else []
             lines += [resource_line(words, line) for line in shown[1:]]
         else:
@@ -241,7 +241,7 @@ class CrisisReplies:
 
     def _closing(self, voice: Voice, kind: ReplyKind) -> str:
         hope = Msg.SAFETY_HOPE_DANGER if kind is ReplyKind.DANGER else Msg.SAFETY_HOPE_CRISIS
-        return f"{voice.text(Msg.SAFETY_NOT_SURE)} {voice.text(hope)}"
+        return voice.words.sentences(voice.text(Msg.SAFETY_NOT_SURE), voice.text(hope))
 
     def _directory_line(self, voice: Voice) -> str:
         directory = self._content.crisis(self._content.default_locale).fallback.directory

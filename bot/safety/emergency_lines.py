@@ -115,9 +115,9 @@ def resource_line(words: ReplyWords, resource: CrisisResource, with_url: bool = 
     spoken = answered_in(resource)
     if spoken and words.language.split("-")[0] not in spoken:
         names = words.either([words.language_name(code) for code in spoken])
-        line += " " + words.text(Msg.SAFETY_LINE_LANGUAGES, languages=names)
+        line = words.sentences(line, words.text(Msg.SAFETY_LINE_LANGUAGES, languages=names))
     if unconfirmed(resource):
-        line += " " + words.text(Msg.SAFETY_LINE_UNCONFIRMED)
+        line = words.sentences(line, words.text(Msg.SAFETY_LINE_UNCONFIRMED))
     return line if resource.url is None or not with_url else f"{line} {words.ltr(resource.url)}"
 
 
@@ -153,14 +153,18 @@ def emergency_sentence(words: ReplyWords, numbers: EmergencyNumbers, police_firs
     fallback = [] if confirmed else [n for n in mobile_fallback(numbers) if n not in named]
     if general is not None and general not in named and general not in fallback:
         also = Msg.SAFETY_EMERGENCY_ALSO if confirmed else Msg.SAFETY_UNCONFIRMED_ALSO
-        line += " " + words.text(also, number=words.ltr(general))
+        line = words.sentences(line, words.text(also, number=words.ltr(general)))
     if not confirmed:
         if fallback:
             listed = words.either([words.ltr(number) for number in fallback])
-            line += " " + words.text(Msg.SAFETY_UNCONFIRMED_FALLBACK, numbers=listed)
-        line += " " + words.text(Msg.SAFETY_UNCONFIRMED_NEARBY)
+            line = words.sentences(
+                line, words.text(Msg.SAFETY_UNCONFIRMED_FALLBACK, numbers=listed)
+            )
+        line = words.sentences(line, words.text(Msg.SAFETY_UNCONFIRMED_NEARBY))
     if numbers.sms is not None:
-        line += " " + words.text(Msg.SAFETY_EMERGENCY_SMS, number=words.ltr(numbers.sms))
+        line = words.sentences(
+            line, words.text(Msg.SAFETY_EMERGENCY_SMS, number=words.ltr(numbers.sms))
+        )
     return line
 
 

@@ -23,6 +23,9 @@ ALWAYS_OPEN = "24/7"
 # of digit groups: without these, the groups of "0800 111 0 111" are shown in reverse
 # order, and the person dials a number that does not exist.
 _LTR_ISOLATE, _END_ISOLATE = "\u2066", "\u2069"
+# Languages that write one sentence straight after another, with no space between
+# ("…（24時間）。今危険な…").
+_UNSPACED = frozenset({"ja", "zh"})
 _TIMES = re.compile(r"\d{1,2}:\d{2}\s*[–-]\s*\d{1,2}:\d{2}")
 
 
@@ -92,6 +95,11 @@ class ReplyWords:
         """A number, name or address kept in its own left-to-right order inside
         right-to-left text; unchanged elsewhere."""
         return f"{_LTR_ISOLATE}{value}{_END_ISOLATE}" if self.right_to_left else value
+
+    def sentences(self, *told: str) -> str:
+        """Sentences one after another, as this language sets them."""
+        gap = "" if self.language.split("-")[0] in _UNSPACED else " "
+        return gap.join(sentence for sentence in told if sentence)
 
     def either(self, values: list[str]) -> str:
         """ "A or B or C", in this language."""

@@ -17,9 +17,11 @@ from bot.core.replies import Reply
 from bot.safety.screen import SafetyScreen
 
 ALWAYS = "24/7"
-# Written without spaces between words: the 25 words are counted as characters instead,
-# two to a word.
+# Written without spaces between words: two of their characters count as a word (a word
+# of Chinese or Japanese is one to three characters), a name in Latin letters as one.
 UNSPACED = frozenset({"ja", "zh"})
+_HAN_AND_KANA = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+_WORDS_OR_SIGNS = re.compile(rf"[{_HAN_AND_KANA}]|[^\s{_HAN_AND_KANA}\u3000-\u303f\uff00-\uffef]+")
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +45,9 @@ def first_number_within(text: str, language: str, limit: int = 25) -> bool:
     assert match is not None, text
     before = text[: match.start()].replace("\u2066", "").replace("\u2069", "")
     if language in UNSPACED:
-        return len(before.replace(" ", "")) <= 2 * limit
+        found = _WORDS_OR_SIGNS.findall(before)
+        signs = sum(1 for part in found if len(part) == 1 and re.match(f"[{_HAN_AND_KANA}]", part))
+        return signs / 2 + (len(found) - signs) <= limit
     return len(before.split()) <= limit
 
 
