@@ -54,7 +54,7 @@ def audit_pack(pack: ContentPack, content_dir: Path) -> AuditReport:
         report.failures += check_counts(content)
         report.failures += check_rotation(content)
         report.notes += affirmation_shapes(content)
-    report.notes += [str(finding) for finding in check_crisis_replies(pack)]
+    report.failures += check_crisis_replies(pack)
     report.failures += check_parity(pack)
     return report
 
