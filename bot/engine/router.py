@@ -52,10 +52,8 @@ from bot.safety.buttons import (
     CHECK_HELP,
     CHECK_HELP_DANGER,
     SAFETY_BUTTONS,
-    SOS_CARD,
     SOS_COUNTRY,
     SOS_MISREAD,
-    SOS_MORE,
     SOS_PLAN,
     SOS_SHOW,
     of_kind,
@@ -236,21 +234,26 @@ class Router:
         # Known from the same bounded read: a lookup that failed or was late offers no plan.
         has_plan = user is not None and user.has_plan
         app_language = getattr(event, "language_code", None)
+        where = Whereabouts(timezone, app_language)
         if isinstance(event, ButtonPressed) and event.data.startswith(SAFETY_BUTTONS):
             # A button of a reply in another language answers in that language.
             data, language = untagged(event.data)
-            if data in CHECK_BUTTONS:
-                log_event(log, "safety.check_answered", platform=ctx.address.platform)
-                return self.safety.check_pressed(
-                    data, ctx.locale, country, group, has_plan, language
-                )
             if data == SOS_PLAN:
                 # Shown to read, as a crisis button is answered: the open question stays open.
                 log_event(log, "plan.shown", platform=ctx.address.platform)
                 if group:
                     return [_go_private(ctx, Command.PLAN)]
                 return await plan_on_request(ctx, user)
-            pressed = await self._sos_button(ctx, data, language, country, timezone, has_plan)
+            if data.startswith(SOS_COUNTRY):
+                chosen = await self._country_chosen(ctx, data, language, has_plan)
+                if chosen is not None:
+                    return chosen
+            elif data in CHECK_BUTTONS or data == SOS_MISREAD:
+                what = "safety.misread" if data == SOS_MISREAD else "safety.check_answered"
+                log_event(log, what, platform=ctx.address.platform)
+            pressed = self.safety.pressed(
+                data, ctx.locale, country, group, has_plan, language, where
+            )
             if pressed is not None:
                 return pressed
         if isinstance(event, CommandIssued) and event.name == Command.SOS.value:
@@ -262,7 +265,6 @@ class Router:
         if text is None:
             return None
         try:
-            where = Whereabouts(timezone, app_language)
             found = await _off_the_loop_if_long(
                 text, self.safety.screen, text, ctx.locale, country, group, has_plan, where
             )
@@ -294,34 +296,15 @@ class Router:
                 return written
         return self.safety.sos_language(ctx.locale, event.language_code)
 
-    async def _sos_button(
-        self,
-        ctx: FlowContext,
-        data: str,
-        language: str | None,
-        country: str | None,
-        timezone: str | None,
-        has_plan: bool = False,
+    async def _country_chosen(
+        self, ctx: FlowContext, data: str, language: str | None, has_plan: bool = False
     ) -> list[Reply] | None:
-        """The buttons under a crisis reply, in the language the reply was in. Only the
-        country choice touches the database, and its reply goes out even when storing the
-        country fails."""
-        group = ctx.address.is_group
+        """A country tapped under a crisis reply: its numbers, in the language the reply was
+        in. The one crisis button that touches the database; its reply goes out even when
+        storing the country fails."""
         plain, kind = of_kind(data)
-        if data == SOS_SHOW:
-            return self.safety.sos_replies(ctx.locale, country, group, timezone, has_plan, language)
-        if data == SOS_MISREAD:
-            log_event(log, "safety.misread", platform=ctx.address.platform)
-            return [self.safety.misread_reply(ctx.locale, language)]
-        if plain == SOS_MORE:
-            return [self.safety.more_helplines_reply(ctx.locale, country, kind, language)]
-        if data == SOS_CARD:
-            return [self.safety.safety_card_reply(ctx.locale, language)]
         chosen = plain.removeprefix(SOS_COUNTRY)
-        if (
-            not plain.startswith(SOS_COUNTRY)
-            or ctx.services.content.emergency_numbers(chosen) is None
-        ):
+        if ctx.services.content.emergency_numbers(chosen) is None:
             return None
         try:
             user = await ctx.ensure_user()

@@ -25,6 +25,7 @@ from bot.safety.buttons import (
     SOS_MORE,
     SOS_PLAN,
     SOS_SHOW,
+    of_kind,
 )
 from bot.safety.crisis_reply import CrisisReplies, Voice, Whereabouts, plan_emergency
 from bot.safety.emergency_lines import ReplyKind, helplines, ranked, resource_line
@@ -178,6 +179,36 @@ class SafetyScreen:
         """One kind line and two buttons, for words softened by their context."""
         return self._replies.check(self._replies.voice(locale, language), danger)
 
+    def pressed(
+        self,
+        data: str,
+        locale: str,
+        country: str | None,
+        is_group: bool,
+        has_plan: bool = False,
+        language: str | None = None,
+        where: Whereabouts | None = None,
+    ) -> list[Reply] | None:
+        """A press on a button of a crisis reply or a check that needs nothing but the pack
+        (`data` without its language: buttons.untagged), answered in `language`. None for
+        data it does not know (a country is chosen by the router: it is stored)."""
+        plain, kind = of_kind(data)
+        if data in CHECK_BUTTONS:
+            return self.check_pressed(data, locale, country, is_group, has_plan, language, where)
+        if data == SOS_SHOW:
+            at = where or Whereabouts()
+            return self.sos_replies(
+                locale, country, is_group, at.timezone, has_plan, language, at.language_code
+            )
+        if data == SOS_MISREAD:
+            return [self.misread_reply(locale, language)]
+        if plain == SOS_MORE:
+            voice = self._replies.voice(locale, language)
+            return [self._replies.more(voice, country, kind, where)]
+        if data == SOS_CARD:
+            return [self.safety_card_reply(locale, language)]
+        return None
+
     def check_pressed(
         self,
         data: str,
@@ -186,10 +217,11 @@ class SafetyScreen:
         is_group: bool,
         has_plan: bool = False,
         language: str | None = None,
+        where: Whereabouts | None = None,
     ) -> list[Reply] | None:
         """A press on a check's button: the full reply, or a short acknowledgement."""
         voice = self._replies.voice(locale, language)
-        reply = self._replies.check_answered(voice, data, country, has_plan)
+        reply = self._replies.check_answered(voice, data, country, has_plan, where)
         if reply is None:
             return None
         return [reply if data == CHECK_SAFE else self._replies.in_private(voice, reply, is_group)]
