@@ -12,11 +12,12 @@ import pytest
 
 from bot.content_pack.countries import country_names
 from bot.content_pack.pack import ContentPack
-from bot.content_pack.schema import CrisisResource
+from bot.content_pack.schema import MAX_BUTTON_LABEL_CHARS, CrisisResource
 from bot.core.replies import Reply
 from bot.safety.screen import SafetyScreen
 
 ALWAYS = "24/7"
+TELEGRAM_DATA_BYTES = 64
 # Written without spaces between words: two of their characters count as a word (a word
 # of Chinese or Japanese is one to three characters), a name in Latin letters as one.
 UNSPACED = frozenset({"ja", "zh"})
@@ -75,7 +76,16 @@ def has_number(line: str, number: str) -> bool:
     return re.search(rf"(?<![\d-]){re.escape(number)}(?![\d-])", line) is not None
 
 
+def check_buttons(reply: Reply) -> None:
+    """Within Telegram's limits: 64 bytes of data (the language tag included), a label a
+    phone shows whole."""
+    for button in reply.flat_buttons:
+        assert len(button.data.encode()) <= TELEGRAM_DATA_BYTES, button.data
+        assert len(button.label) <= MAX_BUTTON_LABEL_CHARS, button.label
+
+
 def check_crisis(content: ContentPack, reply: Reply, code: str, language: str) -> None:
+    check_buttons(reply)
     assert first_number_within(reply.text, language), (language, code, reply.text)
     top = "\n".join(lines_of(reply)[:2])
     assert any(has_number(top, number) for number in emergency_numbers(content, code)), code
@@ -90,6 +100,7 @@ def check_crisis(content: ContentPack, reply: Reply, code: str, language: str) -
 
 
 def check_danger(content: ContentPack, reply: Reply, code: str, language: str) -> None:
+    check_buttons(reply)
     assert first_number_within(reply.text, language), (language, code)
     body = lines_of(reply)[1:]
     assert any(has_number(body[0], number) for number in emergency_numbers(content, code)), code
@@ -101,6 +112,7 @@ def check_danger(content: ContentPack, reply: Reply, code: str, language: str) -
 
 
 def check_sos(content: ContentPack, reply: Reply, code: str, language: str) -> None:
+    check_buttons(reply)
     assert first_number_within(reply.text, language), (language, code)
     first_three = lines_of(reply)[:3]
     assert any(has_number(first_three[0], number) for number in emergency_numbers(content, code)), (
@@ -148,5 +160,6 @@ def test_an_unknown_country_gets_numbers_at_once(
         reply = safety.full_reply("en", None, danger_first=False, language=language)
         if timezone is not None:
             reply = safety.resources_reply("en", None, timezone=timezone, language=language)
+        check_buttons(reply)
         assert first_number_within(reply.text, language), (language, timezone)
         assert "112" in reply.text and "911" in reply.text

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import pytest
+
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
+from bot.safety.rules import Detection
 from bot.safety.screen import SafetyScreen
 from tests.helpers.conversation import Conversation
 
@@ -41,3 +46,49 @@ async def test_in_a_conversation_the_spanish_crisis_reply_comes_first(
 ) -> None:
     await chat.send("quiero morirme")
     assert chat.last[0].text.startswith(content.text("es", Msg.SAFETY_CRISIS_INTRO))
+
+
+@dataclass(frozen=True)
+class LearnedDetection(Detection):
+    """A detection as a learned stage may give it: with the language it read."""
+
+    language: str = ""
+
+
+@pytest.mark.parametrize(
+    ("text", "app", "expected"),
+    [
+        ("je veux mourir", None, "fr"),
+        ("quero morrer", None, "pt"),
+        ("voglio morire", None, "it"),
+        ("ik wil dood", None, "nl"),
+        ("chcę umrzeć", None, "pl"),
+        ("я хочу умереть", None, "ru"),
+        ("ölmek istiyorum", None, "tr"),
+        ("ich will nicht mehr leben", "de-AT", "de"),
+        ("i want to die", "de", "en"),  # English words: English, whatever the phone says
+    ],
+)
+def test_the_reply_is_in_the_language_the_words_were_written_in(
+    content: ContentPack, text: str, app: str | None, expected: str
+) -> None:
+    screen = SafetyScreen(content)
+    assert screen.reply_locale(screen.detect(text, "en"), "en", app) == expected
+
+
+def test_a_learned_stage_may_name_the_language(content: ContentPack) -> None:
+    screen = SafetyScreen(content)
+    plain = screen.detect("help", "en")
+    for named, expected in (("ja", "ja"), ("AR", "ar"), ("xx", "en"), ("", "en")):
+        learned = LearnedDetection(plain.normalised, plain.matches, language=named)
+        assert screen.reply_locale(learned, "en") == expected
+
+
+def test_sos_follows_a_phone_the_bot_has_no_locale_for(content: ContentPack) -> None:
+    screen = SafetyScreen(content)
+    assert screen.sos_language("en", "de-DE") == "de"
+    assert screen.sos_language("en", "ja") == "ja"
+    assert screen.sos_language("en", "en-GB") == "en"
+    assert screen.sos_language("es", "de") == "es"  # a locale someone has stays theirs
+    assert screen.sos_language("en", "xx") == "en"
+    assert screen.sos_language("en", None) == "en"
