@@ -52,22 +52,31 @@ def test_every_unconfirmed_entry_is_said_to_be_unconfirmed(
             where = content.country_in_sentence("en", code)
             stated = f"call {numbers.police_number} in {where}"
             tried = f"try {numbers.police_number} in {where}"
+            # (A helpline's own number may be unconfirmed where the emergency one is not:
+            # "I couldn't confirm its number." is that line's, not the emergency number's.)
             if numbers.review:
-                assert nearby in text and "couldn't confirm" in text, code
+                assert nearby in text and "I couldn't confirm that" in text, code
                 assert stated not in text, code
                 if numbers.police_number == numbers.ambulance_number or danger_first:
                     assert tried in text, code
             else:
-                assert nearby not in text and "couldn't confirm" not in text, code
+                assert nearby not in text and "I couldn't confirm that" not in text, code
 
 
-def test_an_unconfirmed_entry_in_spanish_and_german(
-    content: ContentPack, safety: SafetyScreen
-) -> None:
-    spanish = safety.full_reply("es", "TD", danger_first=True).text
+def test_an_unconfirmed_entry_in_spanish_and_german(content: ContentPack) -> None:
+    chad = EntryWithFallback(
+        code="TD",
+        police="17",
+        ambulance="18",
+        checked=content.emergency["TD"].checked,
+        review=True,
+        source="one site each",
+    )
+    replies = CrisisReplies(with_entry(content, chad))
+    spanish = replies.full(replies.voice("es"), "TD", ReplyKind.DANGER).text
     assert "prueba el 17 en Chad para la policía" in spanish
     assert "No pude confirmar que estos números respondan allí." in spanish
-    german = safety.full_reply("en", "TD", danger_first=True, language="de").text
+    german = replies.full(replies.voice("en", "de"), "TD", ReplyKind.DANGER).text
     assert "versuch 17 für die Polizei oder 18 für den Rettungsdienst (Tschad)" in german
     assert "Ich konnte nicht bestätigen" in german
 
@@ -113,7 +122,7 @@ def test_a_confirmed_entry_with_a_fallback_states_its_numbers(content: ContentPa
     replies = CrisisReplies(with_entry(content, germany))
     text = replies.full(replies.voice("en"), "DE", ReplyKind.DANGER).text
     assert "call 110 in Germany for the police, or 112 for an ambulance." in text
-    assert "couldn't confirm" not in text and "from a mobile phone" not in text
+    assert "I couldn't confirm that" not in text and "from a mobile phone" not in text
 
 
 def test_a_line_in_another_language_says_which_and_an_unconfirmed_line_says_so(
