@@ -20,6 +20,12 @@ from bot.content_pack.reply_languages import REPLIES_DIR, REPLY_MESSAGES, ReplyL
 ADDED_SCREEN_LANGUAGES = ("ar", "el", "id", "ja", "ko", "ro", "sv", "tl", "uk", "vi", "zh")
 
 
+def checked_languages(pack: ContentPack) -> list[str]:
+    """Every language the check holds to a complete reply: the screened ones, and every
+    reply file there is (a variant such as Hindi in Latin letters included)."""
+    return sorted({*screened_languages(pack), *pack.reply_languages})
+
+
 def screened_languages(pack: ContentPack) -> list[str]:
     """Every language the screen reads: the pack's locales, its detection files, and the
     languages being added."""
@@ -35,7 +41,7 @@ def check_crisis_replies(pack: ContentPack) -> list[Finding]:
     found = [
         Finding(f"{REPLIES_DIR}/{language}", problem)
         for language, problem in missing_replies(
-            screened_languages(pack), messages, pack.reply_languages
+            checked_languages(pack), messages, pack.reply_languages
         )
     ]
     listed = {

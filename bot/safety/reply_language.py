@@ -8,6 +8,7 @@ bot could not (a German phone on a bot that speaks English and Spanish).
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping
 
@@ -17,6 +18,31 @@ from bot.safety.rules import SAFETY_INTENTS, Detection
 
 
 def written_language(
+    content: ContentPack,
+    rule_languages: Mapping[str, str],
+    detection: Detection,
+    locale: str,
+    app_language: str | None = None,
+) -> str:
+    """The language to answer `detection` in (`_language`), in the script it was written
+    in where the reply has that script too: Hindi typed in Latin letters ("mujhe marna
+    hai") is answered in Latin letters (`hi-latn`), which people who read Urdu and not
+    Devanagari can read as well."""
+    chosen = _language(content, rule_languages, detection, locale, app_language)
+    latin = f"{chosen}-latn"
+    if chosen not in content.locales and speaks(content, latin) and _in_latin(detection):
+        return latin
+    return chosen
+
+
+def _in_latin(detection: Detection) -> bool:
+    """Whether most letters of the text are Latin ones."""
+    letters = [char for char in detection.normalised if char.isalpha()]
+    latin = sum(1 for char in letters if unicodedata.name(char, "").startswith("LATIN"))
+    return bool(letters) and latin * 2 > len(letters)
+
+
+def _language(
     content: ContentPack,
     rule_languages: Mapping[str, str],
     detection: Detection,

@@ -65,6 +65,9 @@ class LearnedDetection(Detection):
         ("chcę umrzeć", None, "pl"),
         ("я хочу умереть", None, "ru"),
         ("ölmek istiyorum", None, "tr"),
+        # Hindi typed in Latin letters is answered in Latin letters, which readers of
+        # Urdu who do not read Devanagari can read too.
+        ("mujhe marna hai", None, "hi-latn"),
         ("ich will nicht mehr leben", "de-AT", "de"),
         ("i want to die", "de", "en"),  # English words: English, whatever the phone says
     ],
@@ -92,3 +95,15 @@ def test_sos_follows_a_phone_the_bot_has_no_locale_for(content: ContentPack) -> 
     assert screen.sos_language("es", "de") == "es"  # a locale someone has stays theirs
     assert screen.sos_language("en", "xx") == "en"
     assert screen.sos_language("en", None) == "en"
+
+
+def test_a_script_the_words_are_written_in_picks_the_reply_of_that_script(
+    content: ContentPack,
+) -> None:
+    screen = SafetyScreen(content)
+    devanagari = LearnedDetection("मुझे मरना है", (), language="hi")
+    assert screen.reply_locale(devanagari, "en") == "hi"
+    latin = LearnedDetection("mujhe marna hai", (), language="hi")
+    assert screen.reply_locale(latin, "en") == "hi-latn"
+    # A locale keeps its own script: Spanish is not "es-latn".
+    assert screen.reply_locale(LearnedDetection("quiero morir", (), language="es"), "en") == "es"
