@@ -100,10 +100,12 @@ class CrisisReplies:
         kind: ReplyKind,
         has_plan: bool = False,
         where: Whereabouts | None = None,
+        misread: bool = True,
     ) -> Reply:
-        """A short first line, then the numbers: the answer to crisis or danger said plainly."""
+        """A short first line, then the numbers: the answer to crisis or danger said plainly.
+        `misread`: whether "you misread me" is offered (not when they chose this reply)."""
         intro = Msg.SAFETY_DANGER_INTRO if kind is ReplyKind.DANGER else Msg.SAFETY_CRISIS_INTRO
-        body = self.numbers(voice, country, kind, where)
+        body = self.numbers(voice, country, kind, where, misread=None if misread else False)
         reply = Reply(text=f"{voice.text(intro)}\n\n{body.text}", buttons=body.buttons)
         return self.with_plan(voice, reply, has_plan)
 

@@ -168,12 +168,13 @@ class SafetyScreen:
         has_plan: bool = False,
         language: str | None = None,
         where: Whereabouts | None = None,
+        misread: bool = True,
     ) -> Reply:
-        """The intro, then every contact: the answer to crisis or danger said plainly."""
+        """The intro, then every contact: the answer to crisis or danger said plainly.
+        `misread`: False where the person chose this reply (no "you misread me")."""
         kind = ReplyKind.DANGER if danger_first else ReplyKind.CRISIS
-        return self._replies.full(
-            self._replies.voice(locale, language), country, kind, has_plan, where
-        )
+        voice = self._replies.voice(locale, language)
+        return self._replies.full(voice, country, kind, has_plan, where, misread)
 
     def check_reply(self, locale: str, danger: bool, language: str | None = None) -> Reply:
         """One kind line and two buttons, for words softened by their context."""
