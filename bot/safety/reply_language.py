@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from bot.content_pack.pack import ContentPack
 from bot.safety.reply_words import speaks
 from bot.safety.rules import SAFETY_INTENTS, Detection
+from bot.safety.text_language import Vocabularies
 
 
 def written_language(
@@ -23,16 +24,28 @@ def written_language(
     detection: Detection,
     locale: str,
     app_language: str | None = None,
+    vocabularies: Vocabularies | None = None,
 ) -> str:
     """The language to answer `detection` in (`_language`), in the script it was written
     in where the reply has that script too: Hindi typed in Latin letters ("mujhe marna
     hai") is answered in Latin letters (`hi-latn`), which people who read Urdu and not
-    Devanagari can read as well."""
+    Devanagari can read as well. With `vocabularies`, the message's other words may
+    overrule the language of the rule that matched (bot/safety/text_language.py)."""
     chosen = _language(content, rule_languages, detection, locale, app_language)
+    named = getattr(detection, "language", None)  # a learned stage's word decides
+    learned = isinstance(named, str) and speaks(content, named.lower())
+    if vocabularies is not None and not learned and _safety_matches(detection):
+        # A word may match another language's rule: the other words say which it is in.
+        familiar = [locale, *_candidates(app_language)]
+        chosen = vocabularies.preferred(detection.normalised, chosen, familiar)
     latin = f"{chosen}-latn"
     if chosen not in content.locales and speaks(content, latin) and _in_latin(detection):
         return latin
     return chosen
+
+
+def _safety_matches(detection: Detection) -> bool:
+    return any(match.intent in SAFETY_INTENTS for match in detection.matches)
 
 
 def _in_latin(detection: Detection) -> bool:

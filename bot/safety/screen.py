@@ -38,6 +38,7 @@ from bot.safety.rules import (
     ReplyLevel,
     RuleBook,
 )
+from bot.safety.text_language import Vocabularies
 
 # The buttons' data, as the router and tests have long read it from here.
 __all__ = [
@@ -110,6 +111,7 @@ class SafetyScreen:
         self._content = content
         self._detectors = _detectors_of(content)
         self._rule_languages = _rule_languages(content)
+        self._vocabularies = Vocabularies.of(content)
         self._replies = CrisisReplies(content)
 
     def reply_locale(
@@ -120,7 +122,12 @@ class SafetyScreen:
         English app). Someone in crisis is answered in the words they used, not their
         phone's setting (bot/safety/reply_language.py)."""
         return written_language(
-            self._content, self._rule_languages, detection, locale, app_language
+            self._content,
+            self._rule_languages,
+            detection,
+            locale,
+            app_language,
+            self._vocabularies,
         )
 
     def sos_language(self, locale: str, app_language: str | None) -> str:

@@ -70,6 +70,16 @@ class LearnedDetection(Detection):
         ("mujhe marna hai", None, "hi-latn"),
         ("ich will nicht mehr leben", "de-AT", "de"),
         ("i want to die", "de", "en"),  # English words: English, whatever the phone says
+        # A word that matches the English rule first ("suicid-"), in a message whose other
+        # words are another language's: that language.
+        ("je veux me suicider", None, "fr"),
+        ("je pense au suicide tous les jours", None, "fr"),
+        ("quiero suicidarme", None, "es"),
+        ("pienso en el suicidio", None, "es"),
+        ("voglio suicidarmi", None, "it"),
+        ("quero me suicidar", None, "pt"),
+        ("penso em suicídio", None, "pt"),
+        ("i think about suicide", "fr", "en"),
     ],
 )
 def test_the_reply_is_in_the_language_the_words_were_written_in(
@@ -77,6 +87,23 @@ def test_the_reply_is_in_the_language_the_words_were_written_in(
 ) -> None:
     screen = SafetyScreen(content)
     assert screen.reply_locale(screen.detect(text, "en"), "en", app) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "app", "expected"),
+    [
+        # Words several languages share: the user's own locale among them, then the app's.
+        ("suicidio", "es", None, "es"),
+        ("suicidio", "en", "it", "it"),
+        ("suicide", "en", "fr", "en"),  # the English word itself: English
+        ("mi amiga quiere suicidarse", "en", None, "es"),  # the check, too
+    ],
+)
+def test_words_several_languages_share_follow_the_user(
+    content: ContentPack, text: str, locale: str, app: str | None, expected: str
+) -> None:
+    screen = SafetyScreen(content)
+    assert screen.reply_locale(screen.detect(text, locale), locale, app) == expected
 
 
 def test_a_learned_stage_may_name_the_language(content: ContentPack) -> None:
