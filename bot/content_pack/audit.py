@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from bot.content_pack.findings import Finding
 from bot.content_pack.pack import ContentPack, LocaleContent
 from bot.content_pack.parity import check_parity
+from bot.content_pack.reply_check import check_crisis_replies
 from bot.content_pack.schema import AvoidPhrasesFile, ReplyCategory
 from bot.content_pack.sources_check import check_sources, sources_summary
 from bot.content_pack.yaml_lines import YamlSyntaxError, load_located
@@ -54,6 +55,7 @@ def audit_pack(pack: ContentPack, content_dir: Path) -> AuditReport:
         report.failures += check_counts(content)
         report.failures += check_rotation(content)
         report.notes += affirmation_shapes(content)
+    report.failures += check_crisis_replies(pack)
     report.failures += check_parity(pack)
     report.failures += check_sources(pack, content_dir)
     report.notes += sources_summary(pack)

@@ -610,6 +610,38 @@ class Msg(StrEnum):
     TIME_BAD_MINUTES = "times.bad_minutes"
     TIMES_PICK = "times.pick"
     TIME_DAYS_TOO = "times.days_too"
+    # The crisis reply in every screened language (content/<locale>/messages_crisis_reply.yaml
+    # and content/replies/<language>.yaml): opening hours around the clock, numbers no two
+    # sources confirm, numbers at a glance when the country is unknown, and a helpline's
+    # contact told in the words of a language its data is not written in.
+    HOURS_ALWAYS = "hours.always"
+    SAFETY_OR = "safety.or"
+    SAFETY_UNCONFIRMED = "safety.unconfirmed"
+    SAFETY_UNCONFIRMED_POLICE_FIRST = "safety.unconfirmed_police_first"
+    SAFETY_UNCONFIRMED_AMBULANCE_FIRST = "safety.unconfirmed_ambulance_first"
+    SAFETY_UNCONFIRMED_FALLBACK = "safety.unconfirmed_fallback"
+    SAFETY_UNCONFIRMED_ALSO = "safety.unconfirmed_also"
+    SAFETY_UNCONFIRMED_NEARBY = "safety.unconfirmed_nearby"
+    SAFETY_WIDE_NUMBERS = "safety.wide_numbers"
+    SAFETY_GLANCE = "safety.glance"
+    SAFETY_GLANCE_ONLY = "safety.glance_only"
+    SAFETY_GLANCE_EMERGENCY = "safety.glance_emergency"
+    SAFETY_GLANCE_EMERGENCY_TWO = "safety.glance_emergency_two"
+    SAFETY_GLANCE_UNCONFIRMED = "safety.glance_unconfirmed"
+    SAFETY_GLANCE_HELPLINE = "safety.glance_helpline"
+    SAFETY_LINE_LANGUAGES = "safety.line_languages"
+    SAFETY_LINE_UNCONFIRMED = "safety.line_unconfirmed"
+    CONTACT_CALL = "contact.call"
+    CONTACT_TEXT = "contact.text"
+    CONTACT_CALL_OR_TEXT = "contact.call_or_text"
+    CONTACT_TEXT_KEYWORD = "contact.text_keyword"
+    CONTACT_WHATSAPP = "contact.whatsapp"
+    CONTACT_CHAT = "contact.chat"
+    CONTACT_FREE = "contact.free"
+    CONTACT_LANDLINE = "contact.landline"
+    CONTACT_OPTION = "contact.option"
+    CONTACT_CALLBACK = "contact.callback"
+    CONTACT_EITHER = "contact.either"
 
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
@@ -717,6 +749,30 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.CARING_SCHEDULED_TODAY: frozenset({"time"}),
     Msg.PLACE_DID_YOU_MEAN: frozenset({"place", "time"}),
     Msg.TIME_DAYS_TOO: frozenset({"days"}),
+    # The crisis reply in every screened language
+    Msg.SAFETY_OR: frozenset({"first", "second"}),
+    Msg.SAFETY_UNCONFIRMED: frozenset({"number", "country"}),
+    Msg.SAFETY_UNCONFIRMED_POLICE_FIRST: frozenset({"police", "ambulance", "country"}),
+    Msg.SAFETY_UNCONFIRMED_AMBULANCE_FIRST: frozenset({"police", "ambulance", "country"}),
+    Msg.SAFETY_UNCONFIRMED_FALLBACK: frozenset({"numbers"}),
+    Msg.SAFETY_UNCONFIRMED_ALSO: frozenset({"number"}),
+    Msg.SAFETY_LINE_LANGUAGES: frozenset({"languages"}),
+    Msg.SAFETY_GLANCE: frozenset({"country", "emergency", "helpline"}),
+    Msg.SAFETY_GLANCE_ONLY: frozenset({"country", "emergency"}),
+    Msg.SAFETY_GLANCE_EMERGENCY: frozenset({"number"}),
+    Msg.SAFETY_GLANCE_EMERGENCY_TWO: frozenset({"police", "ambulance"}),
+    Msg.SAFETY_GLANCE_UNCONFIRMED: frozenset({"emergency"}),
+    Msg.SAFETY_GLANCE_HELPLINE: frozenset({"name", "number"}),
+    Msg.CONTACT_CALL: frozenset({"numbers"}),
+    Msg.CONTACT_TEXT: frozenset({"numbers"}),
+    Msg.CONTACT_CALL_OR_TEXT: frozenset({"numbers"}),
+    Msg.CONTACT_TEXT_KEYWORD: frozenset({"keyword", "number"}),
+    Msg.CONTACT_WHATSAPP: frozenset({"numbers"}),
+    Msg.CONTACT_FREE: frozenset({"numbers"}),
+    Msg.CONTACT_LANDLINE: frozenset({"number"}),
+    Msg.CONTACT_OPTION: frozenset({"contact", "option"}),
+    Msg.CONTACT_CALLBACK: frozenset({"number"}),
+    Msg.CONTACT_EITHER: frozenset({"first", "second"}),
 }
 
 

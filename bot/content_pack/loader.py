@@ -24,6 +24,13 @@ from bot.content_pack.ids import (
     placeholders_for,
 )
 from bot.content_pack.pack import ContentPack, LocaleContent
+from bot.content_pack.reply_languages import (
+    REPLIES_DIR,
+    REPLY_MESSAGES,
+    ReplyLanguage,
+    ReplyLanguageFile,
+    button_name_problems,
+)
 from bot.content_pack.schema import (
     MAX_BUTTON_LABEL_CHARS,
     AffirmationsFile,
@@ -206,6 +213,37 @@ def _load_answer_languages(folder: Path, problems: list[Problem]) -> list[Answer
     return found
 
 
+def _load_reply_languages(folder: Path, problems: list[Problem]) -> dict[str, ReplyLanguage]:
+    """The crisis reply's words in languages the pack screens but does not otherwise speak
+    (bot/content_pack/reply_languages.py), checked as a locale's messages are."""
+    found: dict[str, ReplyLanguage] = {}
+    known = sorted(country_names())
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        reader = _LocaleReader(folder, problems)
+        reader.locale = path.stem
+        parsed = reader.read(path.name, ReplyLanguageFile)
+        if parsed is None:
+            continue
+        as_messages: Parsed[MessagesFile] = Parsed(parsed.model, parsed.located)
+        _check_messages(reader, path.name, as_messages)
+        reply_ids = {message.value for message in REPLY_MESSAGES}
+        for key in sorted(set(parsed.model.messages) - reply_ids):
+            line = parsed.line(("messages", key))
+            reader.add(path.name, line, f"{key}: not a message of the crisis reply")
+        listed = [*parsed.model.likely_countries, *(c.code for c in parsed.model.countries)]
+        for code in sorted(set(listed) - set(known)):
+            reader.add(path.name, 1, f"{code} is not an ISO 3166-1 country code")
+        language = ReplyLanguage.of(path.stem, parsed.model)
+        for problem in button_name_problems(language, known):
+            reader.add(path.name, parsed.line(("countries",)), problem)
+        found[language.code] = language
+    return found
+
+
+# Folders of content/ that are not locales.
+_NOT_LOCALES = frozenset({DETECTION_DIR, REPLIES_DIR, ANSWERS_DIR})
+
+
 def load_pack(content_dir: Path, default_locale: str) -> ContentPack:
     """The validated pack; raises ContentError listing every problem found."""
     with collector_paused():
@@ -220,9 +258,9 @@ def _load_pack(content_dir: Path, default_locale: str) -> ContentPack:
     emergency = _load_emergency_numbers(content_dir, problems)
     languages = _load_languages(content_dir / DETECTION_DIR, problems)
     answer_languages = _load_answer_languages(content_dir / ANSWERS_DIR, problems)
+    replies = _load_reply_languages(content_dir / REPLIES_DIR, problems)
     folders = (path for path in content_dir.iterdir() if path.is_dir())
-    shared = {DETECTION_DIR, ANSWERS_DIR}
-    for folder in sorted(path for path in folders if path.name not in shared):
+    for folder in sorted(path for path in folders if path.name not in _NOT_LOCALES):
         content = _load_locale(folder, problems, is_default=folder.name == default_locale)
         if content is not None:
             locales[content.locale] = content
@@ -238,6 +276,7 @@ def _load_pack(content_dir: Path, default_locale: str) -> ContentPack:
         emergency=emergency,
         languages=tuple(languages),
         answer_languages=tuple(answer_languages),
+        reply_languages=replies,
     )
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from babel.dates import get_day_names
 
 from bot.content_pack.ids import COUNTS, Command, Msg
 from bot.content_pack.plurals import babel_locale, form_for
+from bot.content_pack.reply_languages import ReplyLanguage
 from bot.content_pack.schema import (
     Affirmation,
     AnswersFile,
@@ -27,6 +29,19 @@ from bot.content_pack.schema import (
 HOURS_VARY = "Hours vary"
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _DAY_WORDS = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Daily)\b")
+
+
+def hours_in_words(hours: str, daily: str, vary: str, day_names: list[str]) -> str:
+    """Opening hours as data writes them, in a language's words: `daily` for "Daily",
+    `vary` for "Hours vary", day names Monday to Sunday from `day_names`."""
+    if hours == HOURS_VARY:
+        return vary
+
+    def named(match: re.Match[str]) -> str:
+        word = match.group(0)
+        return daily if word == "Daily" else day_names[_WEEKDAYS.index(word)]
+
+    return _DAY_WORDS.sub(named, hours)
 
 
 @dataclass(frozen=True)
@@ -61,6 +76,10 @@ class ContentPack:
     def every_answers_file(self) -> tuple[AnswersFile, ...]:
         """Each locale's typed words, then those of the other languages."""
         return (*(content.answers for content in self.locales.values()), *self.answer_languages)
+
+    # The crisis reply's words in languages the screen reads but the bot does not otherwise
+    # speak (bot/content_pack/reply_languages.py), by language code.
+    reply_languages: Mapping[str, ReplyLanguage] = field(default_factory=dict)
 
     def resolve_locale(self, language_code: str | None) -> str:
         """The pack locale for a platform language code such as `de-AT`, else the default."""
@@ -110,17 +129,13 @@ class ContentPack:
         """Opening hours as the locale reads them. The data writes them one way everywhere
         ("24/7", "Hours vary", "Mon–Fri 8:00–24:00", "Daily 17:00–24:00": schema.Hours);
         the day names come from CLDR, "Daily" and "Hours vary" from the pack."""
-        if hours == HOURS_VARY:
-            return self.text(locale, Msg.HOURS_VARY)
         days = get_day_names("abbreviated", locale=babel_locale(self.content(locale).locale))
-
-        def named(match: re.Match[str]) -> str:
-            word = match.group(0)
-            if word == "Daily":
-                return self.text(locale, Msg.HOURS_DAILY)
-            return str(days[_WEEKDAYS.index(word)])
-
-        return _DAY_WORDS.sub(named, hours)
+        return hours_in_words(
+            hours,
+            daily=self.text(locale, Msg.HOURS_DAILY),
+            vary=self.text(locale, Msg.HOURS_VARY),
+            day_names=[str(days[day]) for day in range(7)],
+        )
 
     def command_named(self, name: str) -> Command | None:
         """The command a name stands for: its own, or its name in any locale (/ajustes)."""

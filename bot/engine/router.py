@@ -55,20 +55,21 @@ from bot.flows.settings import Settings
 from bot.flows.typed_labels import refusal, typed_choice
 from bot.logs import get_logger, log_event
 from bot.reminders.manage import reminder_command
-from bot.safety.rules import PIECE, Intent, ReplyLevel
-from bot.safety.screen import (
+from bot.safety.buttons import (
     CHECK_BUTTONS,
     CHECK_HELP,
     CHECK_HELP_DANGER,
-    DANGER_SUFFIX,
-    SOS_CARD,
+    SAFETY_BUTTONS,
     SOS_COUNTRY,
     SOS_MISREAD,
-    SOS_MORE,
     SOS_PLAN,
     SOS_SHOW,
-    SafetyScreen,
+    of_kind,
+    untagged,
 )
+from bot.safety.crisis_reply import Whereabouts
+from bot.safety.rules import PIECE, Intent, ReplyLevel
+from bot.safety.screen import SafetyScreen
 from bot.safety.well_formed import well_formed_event
 from bot.scheduling.planner import in_quiet_hours
 from bot.storage import flow_positions
@@ -270,31 +271,48 @@ class Router:
         group = ctx.address.is_group
         # Known from the same bounded read: a lookup that failed or was late offers no plan.
         has_plan = user is not None and user.has_plan
-        if isinstance(event, ButtonPressed) and event.data in CHECK_BUTTONS:
-            log_event(log, "safety.check_answered", platform=ctx.address.platform)
-            return self.safety.check_pressed(event.data, ctx.locale, country, group, has_plan)
-        if isinstance(event, ButtonPressed) and event.data == SOS_PLAN:
-            # Shown to read, as a crisis button is answered: the open question stays open.
-            log_event(log, "plan.shown", platform=ctx.address.platform)
-            return [_go_private(ctx, Command.PLAN)] if group else await plan_on_request(ctx, user)
-        if isinstance(event, ButtonPressed) and event.data.startswith("sos:"):
-            pressed = await self._sos_button(ctx, event.data, country, timezone, has_plan)
+        app_language = getattr(event, "language_code", None)
+        where = Whereabouts(timezone, app_language)
+        if isinstance(event, ButtonPressed) and event.data.startswith(SAFETY_BUTTONS):
+            # A button of a reply in another language answers in that language.
+            data, language = untagged(event.data)
+            if data == SOS_PLAN:
+                # Shown to read, as a crisis button is answered: the open question stays open.
+                log_event(log, "plan.shown", platform=ctx.address.platform)
+                if group:
+                    return [_go_private(ctx, Command.PLAN)]
+                return await plan_on_request(ctx, user)
+            if data.startswith(SOS_COUNTRY):
+                chosen = await self._country_chosen(ctx, data, language, has_plan)
+                if chosen is not None:
+                    return chosen
+            elif data in CHECK_BUTTONS or data == SOS_MISREAD:
+                what = "safety.misread" if data == SOS_MISREAD else "safety.check_answered"
+                log_event(log, what, platform=ctx.address.platform)
+            pressed = self.safety.pressed(
+                data, ctx.locale, country, group, has_plan, language, where
+            )
             if pressed is not None:
                 return pressed
         if isinstance(event, CommandIssued) and event.name == Command.SOS.value:
-            return self.safety.sos_replies(ctx.locale, country, group, timezone, has_plan)
+            language = await self._sos_language(ctx, event)
+            return self.safety.sos_replies(
+                ctx.locale, country, group, timezone, has_plan, language, app_language
+            )
         text = _screened_text(event)
         if text is None:
             return None
         try:
             found = await _off_the_loop_if_long(
-                text, self.safety.screen, text, ctx.locale, country, group, has_plan
+                text, self.safety.screen, text, ctx.locale, country, group, has_plan, where
             )
         except Exception as error:
             # The screen itself failed: we cannot tell, so we answer as if it were a
             # crisis. A needless list of helplines is a far smaller harm than a miss.
             log_event(log, "safety.failed", logging.ERROR, exc_info=error)
-            return self.safety.sos_replies(ctx.locale, country, group, timezone, has_plan)
+            return self.safety.sos_replies(
+                ctx.locale, country, group, timezone, has_plan, app_language=app_language
+            )
         if found is None:
             return None
         # The reply level only: a rule's name would paraphrase what the person wrote.
@@ -304,32 +322,27 @@ class Router:
             self._services.metrics.crisis_reply(reply)
         return list(found.replies)
 
-    async def _sos_button(
-        self,
-        ctx: FlowContext,
-        data: str,
-        country: str | None,
-        timezone: str | None,
-        has_plan: bool = False,
+    async def _sos_language(self, ctx: FlowContext, event: CommandIssued) -> str:
+        """/sos in the language of words typed after it ("/sos ich kann nicht mehr"), else
+        as the app's language and the user's locale say (SafetyScreen.sos_language)."""
+        if event.args:
+            detection = await _off_the_loop_if_long(
+                event.args, self.safety.detect, event.args, ctx.locale
+            )
+            written = self.safety.reply_locale(detection, ctx.locale, event.language_code)
+            if written != ctx.locale:
+                return written
+        return self.safety.sos_language(ctx.locale, event.language_code)
+
+    async def _country_chosen(
+        self, ctx: FlowContext, data: str, language: str | None, has_plan: bool = False
     ) -> list[Reply] | None:
-        """The buttons under a crisis reply. Only the country choice touches the database,
-        and its reply goes out even when storing the country fails."""
-        group = ctx.address.is_group
-        danger_first = data.endswith(DANGER_SUFFIX)
-        if data == SOS_SHOW:
-            return self.safety.sos_replies(ctx.locale, country, group, timezone, has_plan)
-        if data == SOS_MISREAD:
-            log_event(log, "safety.misread", platform=ctx.address.platform)
-            return [self.safety.misread_reply(ctx.locale)]
-        if data.removesuffix(DANGER_SUFFIX) == SOS_MORE:
-            return [self.safety.more_helplines_reply(ctx.locale, country, danger_first)]
-        if data == SOS_CARD:
-            return [self.safety.safety_card_reply(ctx.locale)]
-        chosen = data.removeprefix(SOS_COUNTRY).removesuffix(DANGER_SUFFIX)
-        if (
-            not data.startswith(SOS_COUNTRY)
-            or ctx.services.content.emergency_numbers(chosen) is None
-        ):
+        """A country tapped under a crisis reply: its numbers, in the language the reply was
+        in. The one crisis button that touches the database; its reply goes out even when
+        storing the country fails."""
+        plain, kind = of_kind(data)
+        chosen = plain.removeprefix(SOS_COUNTRY)
+        if ctx.services.content.emergency_numbers(chosen) is None:
             return None
         try:
             user = await ctx.ensure_user()
@@ -340,7 +353,7 @@ class Router:
             log_event(log, "safety.country_not_saved", logging.WARNING, exc_info=error)
             saved = False
         chosen_reply = self.safety.country_chosen_reply(
-            ctx.locale, chosen, danger_first, saved, has_plan
+            ctx.locale, chosen, kind, saved, has_plan, language
         )
         return [chosen_reply]
 
@@ -386,7 +399,7 @@ class Router:
         to "Show me help now" under a check? Not /sos, which the user asked for. The words
         are screened again here (rare: only after a match), so `_urgent` stays as it is."""
         if isinstance(event, ButtonPressed):
-            return event.data in (CHECK_HELP, CHECK_HELP_DANGER)
+            return untagged(event.data)[0] in (CHECK_HELP, CHECK_HELP_DANGER)
         if isinstance(event, CommandIssued) and event.name == Command.SOS.value:
             return False
         text = _screened_text(event)

@@ -1,51 +1,62 @@
 """The safety screen: runs on every piece of free text before any flow sees it.
 
 A crisis reply is built from the content pack alone: no database write, no
-lock, no queue stands between the message and the answer.
+lock, no queue stands between the message and the answer. Its words and order are
+composed in bot/safety/crisis_reply.py; this module decides whether a text needs one,
+and SafetyScreen's methods are what the router calls.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from bot.content_pack.countries import likely_countries_for_timezone
-from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
-from bot.content_pack.schema import CrisisResource, EmergencyNumbers
-from bot.core.replies import Button, Reply
+from bot.core.replies import Reply
+from bot.safety.buttons import (
+    CHECK_BUTTONS,
+    CHECK_HELP,
+    CHECK_HELP_DANGER,
+    CHECK_SAFE,
+    DANGER_SUFFIX,
+    SAFETY_BUTTONS,
+    SOS_CARD,
+    SOS_COUNTRY,
+    SOS_MISREAD,
+    SOS_MORE,
+    SOS_PLAN,
+    SOS_SHOW,
+    of_kind,
+)
+from bot.safety.crisis_reply import CrisisReplies, Voice, Whereabouts, plan_emergency
+from bot.safety.emergency_lines import ReplyKind, helplines, ranked, resource_line
+from bot.safety.reply_language import asked_language, written_language
+from bot.safety.reply_words import words_for
 from bot.safety.rules import (
-    SAFETY_INTENTS,
     Detection,
     Detector,
     Intent,
     ReplyLevel,
     RuleBook,
 )
+from bot.safety.text_language import Vocabularies
 
-# Static button data: these presses need no token. All but the country choice change
-# nothing; the country choice stores what the user tapped, as /settings would.
-SAFETY_BUTTONS = "sos:"  # the prefix every button of a crisis reply starts with
-SOS_SHOW = "sos:show"
-SOS_MISREAD = "sos:misread"
-SOS_MORE = "sos:more"  # + DANGER_SUFFIX when abuse lines lead
-SOS_CARD = "sos:card"
-SOS_COUNTRY = "sos:country:"  # + ISO code (+ DANGER_SUFFIX)
-DANGER_SUFFIX = ":danger"
-# "My plan": the user's own safety plan, first under a crisis reply when they wrote one.
-SOS_PLAN = "sos:plan"
-
-# Read in panic: a few lines to choose from, the rest one tap away.
-FIRST_HELPLINES = 3
-COUNTRY_BUTTONS = 8
-ALWAYS_OPEN = "24/7"
-
-# The check's buttons, as static as the two above: "I'm safe right now", and "Show me help
-# now" (crisis or danger first, as the words were).
-CHECK_SAFE = "sos:safe"
-CHECK_HELP = "sos:help"
-CHECK_HELP_DANGER = "sos:help-danger"
-CHECK_BUTTONS = frozenset({CHECK_SAFE, CHECK_HELP, CHECK_HELP_DANGER})
-
+# The buttons' data, as the router and tests have long read it from here.
+__all__ = [
+    "CHECK_BUTTONS",
+    "CHECK_HELP",
+    "CHECK_HELP_DANGER",
+    "CHECK_SAFE",
+    "DANGER_SUFFIX",
+    "SAFETY_BUTTONS",
+    "SOS_CARD",
+    "SOS_COUNTRY",
+    "SOS_MISREAD",
+    "SOS_MORE",
+    "SOS_PLAN",
+    "SOS_SHOW",
+    "SafetyScreen",
+    "ScreenResult",
+]
 
 # Compiled detectors by pack. Compiling every language's rules takes a noticeable moment, and
 # a process has one pack (tests share theirs), so each pack is compiled once, however many
@@ -92,24 +103,36 @@ def _rule_languages(content: ContentPack) -> dict[str, str]:
 
 
 class SafetyScreen:
+    """The screen and the replies it gives. `locale` is always the user's own; `language`,
+    where given, the language a reply is written in instead (a press on a button of a
+    reply in another language carries it)."""
+
     def __init__(self, content: ContentPack) -> None:
         self._content = content
         self._detectors = _detectors_of(content)
         self._rule_languages = _rule_languages(content)
+        self._vocabularies = Vocabularies.of(content)
+        self._replies = CrisisReplies(content)
 
-    def reply_locale(self, detection: Detection, locale: str) -> str:
-        """The locale to answer a crisis in: the user's, unless they wrote it only in
-        another language the pack speaks ("quiero morirme" from an English app). Someone
-        in crisis is answered in the words they used, not their phone's setting."""
-        languages = {
-            self._rule_languages.get(match.rule_id)
-            for match in detection.matches
-            if match.intent in SAFETY_INTENTS
-        }
-        if not languages or locale in languages:
-            return locale
-        spoken = sorted(language for language in languages if language in self._content.locales)
-        return spoken[0] if len(spoken) == 1 else locale
+    def reply_locale(
+        self, detection: Detection, locale: str, app_language: str | None = None
+    ) -> str:
+        """The language to answer a crisis in: the user's, unless they wrote it in another
+        language a crisis reply speaks ("quiero morirme", "ich will nicht mehr leben" from an
+        English app). Someone in crisis is answered in the words they used, not their
+        phone's setting (bot/safety/reply_language.py)."""
+        return written_language(
+            self._content,
+            self._rule_languages,
+            detection,
+            locale,
+            app_language,
+            self._vocabularies,
+        )
+
+    def sos_language(self, locale: str, app_language: str | None) -> str:
+        """The language of /sos, which carries no words: see reply_language.asked_language."""
+        return asked_language(self._content, locale, app_language)
 
     def detector(self, locale: str) -> Detector:
         """The locale's rules, else the default locale's, as the pack's own lookups fall back."""
@@ -119,21 +142,30 @@ class SafetyScreen:
         return self.detector(locale).detect(text)
 
     def screen(
-        self, text: str, locale: str, country: str | None, is_group: bool, has_plan: bool = False
+        self,
+        text: str,
+        locale: str,
+        country: str | None,
+        is_group: bool,
+        has_plan: bool = False,
+        where: Whereabouts | None = None,
     ) -> ScreenResult | None:
         """The replies that must go out first, or None when the text needs none: the full
         reply for crisis or danger, a short check when the words are softened by context."""
         detection = self.detect(text, locale)
-        locale = self.reply_locale(detection, locale)
+        app_language = None if where is None else where.language_code
+        voice = self._replies.voice(locale, self.reply_locale(detection, locale, app_language))
         match detection.reply:
             case ReplyLevel.CRISIS | ReplyLevel.DANGER:
-                danger_first = detection.reply is ReplyLevel.DANGER
-                reply = self.full_reply(locale, country, danger_first, has_plan)
+                kind = (
+                    ReplyKind.DANGER if detection.reply is ReplyLevel.DANGER else ReplyKind.CRISIS
+                )
+                reply = self._replies.full(voice, country, kind, has_plan, where)
             case ReplyLevel.CHECK:
-                reply = self.check_reply(locale, danger=Intent.CRISIS not in detection.intents)
+                reply = self._replies.check(voice, danger=Intent.CRISIS not in detection.intents)
             case _:
                 return None
-        return ScreenResult(detection, (self._in_private(locale, reply, is_group),))
+        return ScreenResult(detection, (self._replies.in_private(voice, reply, is_group),))
 
     def full_reply(
         self,
@@ -141,39 +173,66 @@ class SafetyScreen:
         country: str | None,
         danger_first: bool,
         has_plan: bool = False,
+        language: str | None = None,
+        where: Whereabouts | None = None,
         misread: bool = True,
     ) -> Reply:
         """The intro, then every contact: the answer to crisis or danger said plainly.
-        `misread`: as for `resources_reply` (not for help asked for by a button)."""
-        resources = self.resources_reply(
-            locale, country, danger_first=danger_first, misread=misread
-        )
-        intro = Msg.SAFETY_DANGER_INTRO if danger_first else Msg.SAFETY_CRISIS_INTRO
-        reply = Reply(
-            text=f"{self._text(locale, intro)}\n\n{resources.text}", buttons=resources.buttons
-        )
-        return self._with_plan(locale, reply, has_plan)
+        `misread`: False where the person chose this reply (no "you misread me")."""
+        kind = ReplyKind.DANGER if danger_first else ReplyKind.CRISIS
+        voice = self._replies.voice(locale, language)
+        return self._replies.full(voice, country, kind, has_plan, where, misread)
 
-    def check_reply(self, locale: str, danger: bool) -> Reply:
-        """One kind line and two buttons: the words matched, but their context (a negation,
-        the past, someone else, a title, an accident) says they may not be about now."""
-        help_data = CHECK_HELP_DANGER if danger else CHECK_HELP
-        buttons = (
-            (Button(self._text(locale, Msg.SAFETY_CHECK_SAFE_BUTTON), CHECK_SAFE),),
-            (Button(self._text(locale, Msg.SAFETY_CHECK_HELP_BUTTON), help_data),),
-        )
-        return Reply(text=self._text(locale, Msg.SAFETY_CHECK), buttons=buttons)
+    def check_reply(self, locale: str, danger: bool, language: str | None = None) -> Reply:
+        """One kind line and two buttons, for words softened by their context."""
+        return self._replies.check(self._replies.voice(locale, language), danger)
+
+    def pressed(
+        self,
+        data: str,
+        locale: str,
+        country: str | None,
+        is_group: bool,
+        has_plan: bool = False,
+        language: str | None = None,
+        where: Whereabouts | None = None,
+    ) -> list[Reply] | None:
+        """A press on a button of a crisis reply or a check that needs nothing but the pack
+        (`data` without its language: buttons.untagged), answered in `language`. None for
+        data it does not know (a country is chosen by the router: it is stored)."""
+        plain, kind = of_kind(data)
+        if data in CHECK_BUTTONS:
+            return self.check_pressed(data, locale, country, is_group, has_plan, language, where)
+        if data == SOS_SHOW:
+            at = where or Whereabouts()
+            return self.sos_replies(
+                locale, country, is_group, at.timezone, has_plan, language, at.language_code
+            )
+        if data == SOS_MISREAD:
+            return [self.misread_reply(locale, language)]
+        if plain == SOS_MORE:
+            voice = self._replies.voice(locale, language)
+            return [self._replies.more(voice, country, kind, where)]
+        if data == SOS_CARD:
+            return [self.safety_card_reply(locale, language)]
+        return None
 
     def check_pressed(
-        self, data: str, locale: str, country: str | None, is_group: bool, has_plan: bool = False
+        self,
+        data: str,
+        locale: str,
+        country: str | None,
+        is_group: bool,
+        has_plan: bool = False,
+        language: str | None = None,
+        where: Whereabouts | None = None,
     ) -> list[Reply] | None:
         """A press on a check's button: the full reply, or a short acknowledgement."""
-        if data == CHECK_SAFE:
-            return [Reply(text=self._text(locale, Msg.SAFETY_CHECK_SAFE_REPLY))]
-        if data in (CHECK_HELP, CHECK_HELP_DANGER):
-            reply = self.full_reply(locale, country, data == CHECK_HELP_DANGER, has_plan)
-            return [self._in_private(locale, reply, is_group)]
-        return None
+        voice = self._replies.voice(locale, language)
+        reply = self._replies.check_answered(voice, data, country, has_plan, where)
+        if reply is None:
+            return None
+        return [reply if data == CHECK_SAFE else self._replies.in_private(voice, reply, is_group)]
 
     def resources_reply(
         self,
@@ -183,64 +242,45 @@ class SafetyScreen:
         timezone: str | None = None,
         safety_card: bool | None = None,
         misread: bool = True,
+        language: str | None = None,
+        app_language: str | None = None,
     ) -> Reply:
-        """The number to dial first, then up to three helplines, a line of hope and the
-        worldwide directory. Without a known country: the country asked for with buttons.
+        """The numbers to dial and the helplines, without the first line of a crisis reply.
+        Without a known country: the likeliest countries' numbers, and countries to tap.
         `misread`: the "you misread me" button, for replies to what someone wrote (not for
         helplines someone asked for)."""
-        numbers = self._content.emergency_numbers(country)
-        if numbers is None:
-            return self._ask_country_reply(locale, timezone, danger_first, misread)
-        ranked = self._ranked_helplines(locale, numbers.code, danger_first)
-        paragraphs = [
-            f"{self._emergency_line(locale, numbers, danger_first)} "
-            f"{self._text(locale, Msg.SAFETY_NOT_SURE)}"
-        ]
-        if ranked:
-            first = ranked[:FIRST_HELPLINES]
-            paragraphs.append("\n".join(self._resource_line(locale, item) for item in first))
-        hope = Msg.SAFETY_HOPE_DANGER if danger_first else Msg.SAFETY_HOPE_CRISIS
-        paragraphs += [self._text(locale, hope), self._directory_line(locale)]
-        rows: list[tuple[Button, ...]] = []
-        if len(ranked) > FIRST_HELPLINES:
-            more = SOS_MORE + (DANGER_SUFFIX if danger_first else "")
-            rows.append((Button(self._text(locale, Msg.SAFETY_MORE_BUTTON), more),))
-        if danger_first if safety_card is None else safety_card:
-            rows.append((Button(self._text(locale, Msg.SAFETY_CARD_BUTTON), SOS_CARD),))
-        if misread:
-            rows.append(self._misread_row(locale))
-        return Reply(text="\n\n".join(paragraphs), buttons=tuple(rows))
+        kind = ReplyKind.DANGER if danger_first else ReplyKind.CRISIS
+        where = Whereabouts(timezone, app_language)
+        voice = self._replies.voice(locale, language)
+        return self._replies.numbers(voice, country, kind, where, safety_card, misread)
 
-    def more_helplines_reply(self, locale: str, country: str | None, danger_first: bool) -> Reply:
+    def more_helplines_reply(
+        self,
+        locale: str,
+        country: str | None,
+        danger_first: bool | ReplyKind,
+        language: str | None = None,
+    ) -> Reply:
         """The helplines the first message left out ("More helplines")."""
-        numbers = self._content.emergency_numbers(country)
-        if numbers is None:
-            return self._ask_country_reply(locale, None, danger_first)
-        rest = self._ranked_helplines(locale, numbers.code, danger_first)[FIRST_HELPLINES:]
-        where = self._content.country_in_sentence(locale, numbers.code)
-        lines = [self._resource_line(locale, item) for item in rest]
-        paragraphs = [
-            self._text(locale, Msg.SAFETY_MORE_INTRO, country=where),
-            "\n".join(lines),
-            self._directory_line(locale),
-        ]
-        return Reply(text="\n\n".join(part for part in paragraphs if part))
+        kind = _kind(danger_first)
+        return self._replies.more(self._replies.voice(locale, language), country, kind)
 
-    def safety_card_reply(self, locale: str) -> Reply:
+    def safety_card_reply(self, locale: str, language: str | None = None) -> Reply:
         """Privacy and safety tips for danger from another person, behind a button."""
-        return Reply(text=self._text(locale, Msg.SAFETY_CARD))
+        return self._replies.card(self._replies.voice(locale, language))
 
     def country_chosen_reply(
-        self, locale: str, country: str, danger_first: bool, saved: bool, has_plan: bool = False
+        self,
+        locale: str,
+        country: str,
+        danger_first: bool | ReplyKind,
+        saved: bool,
+        has_plan: bool = False,
+        language: str | None = None,
     ) -> Reply:
         """After a country button: its numbers, and (when it was stored) how to change it."""
-        reply = self.resources_reply(locale, country, danger_first=danger_first)
-        reply = self._with_plan(locale, reply, has_plan)
-        if not saved:
-            return reply
-        name = self._content.country_label(locale, country)
-        note = self._text(locale, Msg.SAFETY_COUNTRY_SAVED, country=name)
-        return replace(reply, text=f"{reply.text}\n\n{note}")
+        voice = self._replies.voice(locale, language)
+        return self._replies.country_chosen(voice, country, _kind(danger_first), saved, has_plan)
 
     def sos_replies(
         self,
@@ -249,19 +289,22 @@ class SafetyScreen:
         is_group: bool,
         timezone: str | None = None,
         has_plan: bool = False,
+        language: str | None = None,
+        app_language: str | None = None,
     ) -> list[Reply]:
-        """/sos: the resources, privately when asked in a group."""
-        reply = self.resources_reply(
-            locale, country, timezone=timezone, safety_card=True, misread=False
-        )
-        return [self._in_private(locale, self._with_plan(locale, reply, has_plan), is_group)]
+        """/sos: the numbers, a crisis line and an abuse line first, privately when asked
+        in a group."""
+        voice = self._replies.voice(locale, language)
+        where = Whereabouts(timezone, app_language)
+        reply = self._replies.numbers(voice, country, ReplyKind.HELP, where)
+        reply = self._replies.with_plan(voice, reply, has_plan)
+        return [self._replies.in_private(voice, reply, is_group)]
 
-    def _with_plan(self, locale: str, reply: Reply, has_plan: bool) -> Reply:
-        """The user's own plan as the first button, when they wrote one."""
-        if not has_plan:
-            return reply
-        button = Button(self._text(locale, Msg.PLAN_BUTTON), SOS_PLAN)
-        return replace(reply, buttons=((button,), *reply.buttons))
+    def misread_reply(self, locale: str, language: str | None = None) -> Reply:
+        return self._replies.misread(self._replies.voice(locale, language))
+
+    def voice(self, locale: str, language: str | None = None) -> Voice:
+        return self._replies.voice(locale, language)
 
     def plan_lines(self, locale: str, country: str | None) -> list[str]:
         """The country's emergency number and helplines, one a line, crisis lines first, as
@@ -269,109 +312,12 @@ class SafetyScreen:
         numbers = self._content.emergency_numbers(country)
         if numbers is None:
             return []
-        where = self._content.country_in_sentence(locale, numbers.code)
-        police, ambulance = numbers.police_number, numbers.ambulance_number
-        emergency = (
-            self._text(locale, Msg.PLAN_EMERGENCY_LINE, number=police, country=where)
-            if police == ambulance
-            else self._text(
-                locale, Msg.PLAN_EMERGENCY_TWO, police=police, ambulance=ambulance, country=where
-            )
-        )
-        ranked = self._ranked_helplines(locale, numbers.code, danger_first=False)
-        return [emergency, *(self._resource_line(locale, item) for item in ranked)]
+        words = words_for(self._content, locale)
+        lines = ranked(helplines(self._content, words, numbers.code), ReplyKind.CRISIS.lead)
+        return [plan_emergency(words, numbers), *(resource_line(words, line) for line in lines)]
 
-    def _in_private(self, locale: str, reply: Reply, is_group: bool) -> Reply:
-        """In a group: nothing about the person in public, the help in private. If the
-        private message cannot be sent, the group gets a link that opens one, and /sos."""
-        if not is_group:
-            return reply
-        notice = Reply(text=self._text(locale, Msg.SAFETY_GROUP_PUBLIC))
-        button = Button(self._text(locale, Msg.GROUP_OPEN_PRIVATE), "", open_private="sos")
-        fallback = Reply(text=self._text(locale, Msg.SAFETY_GROUP_FALLBACK), buttons=((button,),))
-        return replace(reply, private=True, group_notice=notice, group_fallback=fallback)
 
-    def misread_reply(self, locale: str) -> Reply:
-        button = Button(self._text(locale, Msg.SAFETY_SHOW_BUTTON), SOS_SHOW)
-        return Reply(text=self._text(locale, Msg.SAFETY_MISREAD_REPLY), buttons=((button,),))
-
-    def _ask_country_reply(
-        self, locale: str, timezone: str | None, danger_first: bool, misread: bool = True
-    ) -> Reply:
-        """No country known: the generic line, the directory, and countries to tap."""
-        paragraphs = [
-            f"{self._text(locale, Msg.SAFETY_EMERGENCY_GENERIC)} "
-            f"{self._text(locale, Msg.SAFETY_NOT_SURE)}",
-            self._text(locale, Msg.SAFETY_NO_COUNTRY),
-            self._directory_line(locale),
-        ]
-        codes = likely_countries_for_timezone(timezone) or list(
-            self._content.likely_countries(locale)
-        )
-        suffix = DANGER_SUFFIX if danger_first else ""
-        buttons = [
-            Button(self._content.country_label(locale, code), f"{SOS_COUNTRY}{code}{suffix}")
-            for code in codes[:COUNTRY_BUTTONS]
-            if self._content.emergency_numbers(code) is not None
-        ]
-        rows = [tuple(buttons[index : index + 2]) for index in range(0, len(buttons), 2)]
-        if misread:
-            rows.append(self._misread_row(locale))
-        return Reply(text="\n\n".join(paragraphs), buttons=tuple(rows))
-
-    def _ranked_helplines(
-        self, locale: str, country: str, danger_first: bool
-    ) -> list[CrisisResource]:
-        """The kind the message is about first; within a kind, lines open around the clock,
-        then those that take a text or a chat (for someone who cannot speak aloud);
-        otherwise the order of the data."""
-        found = self._content.country_resources(locale, country)
-        if found is None:
-            return []
-        lead = "domestic_abuse" if danger_first else "crisis"
-        return sorted(
-            found.resources,
-            key=lambda resource: (
-                resource.kind != lead,
-                resource.hours != ALWAYS_OPEN,
-                not resource.can_write,
-            ),
-        )
-
-    def _emergency_line(self, locale: str, numbers: EmergencyNumbers, danger_first: bool) -> str:
-        where = self._content.country_in_sentence(locale, numbers.code)
-        police, ambulance = numbers.police_number, numbers.ambulance_number
-        if police == ambulance:
-            line = self._text(locale, Msg.SAFETY_EMERGENCY, number=police, country=where)
-        else:
-            message = (
-                Msg.SAFETY_EMERGENCY_POLICE_FIRST
-                if danger_first
-                else Msg.SAFETY_EMERGENCY_AMBULANCE_FIRST
-            )
-            line = self._text(locale, message, police=police, ambulance=ambulance, country=where)
-        if numbers.general is not None and numbers.general not in (police, ambulance):
-            line += " " + self._text(locale, Msg.SAFETY_EMERGENCY_ALSO, number=numbers.general)
-        if numbers.sms is not None:
-            line += " " + self._text(locale, Msg.SAFETY_EMERGENCY_SMS, number=numbers.sms)
-        return line
-
-    def _resource_line(self, locale: str, resource: CrisisResource) -> str:
-        line = self._text(
-            locale,
-            Msg.SAFETY_RESOURCE_LINE,
-            name=resource.name,
-            contact=resource.contact,
-            hours=self._content.hours(locale, resource.hours),
-        )
-        return line if resource.url is None else f"{line} {resource.url}"
-
-    def _directory_line(self, locale: str) -> str:
-        directory = self._content.crisis(locale).fallback.directory
-        return self._text(locale, Msg.SAFETY_DIRECTORY, name=directory.name, url=directory.url)
-
-    def _misread_row(self, locale: str) -> tuple[Button, ...]:
-        return (Button(self._text(locale, Msg.SAFETY_MISREAD_BUTTON), SOS_MISREAD),)
-
-    def _text(self, locale: str, message: Msg, **values: str | int) -> str:
-        return self._content.text(locale, message, **values)
+def _kind(danger_first: bool | ReplyKind) -> ReplyKind:
+    if isinstance(danger_first, ReplyKind):
+        return danger_first
+    return ReplyKind.DANGER if danger_first else ReplyKind.CRISIS

@@ -154,7 +154,7 @@ async def test_sos_in_a_guild_answers_in_place_privately(
 ) -> None:
     await discord_world.runs(BEN, "sos", channel_id=discord_world.room.id)
     [answer] = discord_world.dc.ephemeral_responses_to(BEN)
-    assert escape(text_of(Msg.SAFETY_EMERGENCY_GENERIC)) in answer.content
+    assert escape(text_of(Msg.SAFETY_WIDE_NUMBERS)) in answer.content
     assert discord_world.dc.messages_in(discord_world.room.id) == []
     assert discord_world.dc.dm_of(BEN) == []
 

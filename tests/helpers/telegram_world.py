@@ -51,14 +51,21 @@ class TelegramWorld:
         if expect_reply:
             assert replied, f"no reply to {text!r}"
 
-    async def taps(self, chat_id: int, label: str, user_id: int | None = None) -> str:
-        """Tap the newest button with this label; returns the callback query id."""
+    async def taps(
+        self, chat_id: int, label: str, user_id: int | None = None, language_code: str = "en"
+    ) -> str:
+        """Tap the newest button with this label; returns the callback query id. Telegram
+        sends the presser's app language with a press as with a message."""
         for message in reversed(self.bot_messages(chat_id)):
             for row in (message.reply_markup or {}).get("inline_keyboard", []):
                 for button in row:
                     if button["text"] == label and "callback_data" in button:
                         query = self.tg.user_presses(
-                            chat_id, user_id or chat_id, message.message_id, button["callback_data"]
+                            chat_id,
+                            user_id or chat_id,
+                            message.message_id,
+                            button["callback_data"],
+                            language_code=language_code,
                         )
                         await self.settled()
                         return query

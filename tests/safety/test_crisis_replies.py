@@ -16,7 +16,7 @@ from bot.delivery.outbox import Outgoing
 from bot.engine.router import Router
 from bot.flows.checkin import CheckInStep
 from bot.flows.context import Services
-from bot.safety.screen import SOS_MISREAD
+from bot.safety.screen import SOS_MISREAD, SOS_MORE
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
@@ -48,8 +48,9 @@ async def test_crisis_reply_lists_local_help_and_the_emergency_line(
     assert "0800 111 0 111" in reply.text  # TelefonSeelsorge
     assert "116 016" in reply.text  # violence against women helpline
     assert reply.text.index("0800 111 0 111") < reply.text.index("116 016")  # crisis line first
-    assert "findahelpline.com" in reply.text
-    assert [b.data for b in reply.flat_buttons] == [SOS_MISREAD]  # three lines: nothing more
+    # The worldwide directory is one tap away, with the lines the first reply left out.
+    assert "findahelpline.com" not in reply.text
+    assert [b.data for b in reply.flat_buttons] == [SOS_MORE, SOS_MISREAD]
 
 
 async def test_danger_puts_abuse_helplines_first(
@@ -63,11 +64,12 @@ async def test_danger_puts_abuse_helplines_first(
     assert chat.text.index("116 016") < chat.text.index("0800 111 0 111")
 
 
-async def test_without_a_country_the_generic_emergency_line_and_directory(
+async def test_without_a_country_the_likeliest_numbers_and_the_directory(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     await chat.send(CRISIS)
-    assert text_of(Msg.SAFETY_EMERGENCY_GENERIC) in chat.text
+    assert "United States: emergency 911; 988 Suicide & Crisis Lifeline, 988" in chat.text
+    assert text_of(Msg.SAFETY_WIDE_NUMBERS) in chat.text
     assert text_of(Msg.SAFETY_NO_COUNTRY) in chat.text
     assert "findahelpline.com" in chat.text
     # Nothing tells us where they are: the English locale's likely countries, to tap.
@@ -119,7 +121,7 @@ async def test_in_a_group_the_details_go_privately(
 ) -> None:
     group = Address("console", "group-1", "u7", is_group=True)
     [private] = await router.handle(TextMessage(group, CRISIS))
-    assert private.private and text_of(Msg.SAFETY_EMERGENCY_GENERIC) in private.text
+    assert private.private and text_of(Msg.SAFETY_WIDE_NUMBERS) in private.text
     assert private.group_notice is not None
     assert private.group_notice.text == text_of(Msg.SAFETY_GROUP_PUBLIC)
     assert private.group_fallback is not None

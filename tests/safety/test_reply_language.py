@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import pytest
+
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
+from bot.safety.rules import Detection
 from bot.safety.screen import SafetyScreen
 from tests.helpers.conversation import Conversation
 
@@ -30,11 +35,10 @@ def test_english_crisis_words_from_a_spanish_app_get_the_english_reply(
     assert intro_of(SafetyScreen(content), "i want to die", "es").startswith(english)
 
 
-def test_words_in_a_language_the_pack_does_not_speak_stay_in_the_users_locale(
-    content: ContentPack,
-) -> None:
-    english = content.text("en", Msg.SAFETY_CRISIS_INTRO)
-    assert intro_of(SafetyScreen(content), "ich will nicht mehr leben", "en").startswith(english)
+def test_words_in_a_reply_language_get_the_reply_in_it(content: ContentPack) -> None:
+    german = content.reply_languages["de"].text(Msg.SAFETY_CRISIS_INTRO)
+    assert intro_of(SafetyScreen(content), "ich will nicht mehr leben", "en").startswith(german)
+    assert intro_of(SafetyScreen(content), "ich will nicht mehr leben", "es").startswith(german)
 
 
 async def test_in_a_conversation_the_spanish_crisis_reply_comes_first(
@@ -42,3 +46,91 @@ async def test_in_a_conversation_the_spanish_crisis_reply_comes_first(
 ) -> None:
     await chat.send("quiero morirme")
     assert chat.last[0].text.startswith(content.text("es", Msg.SAFETY_CRISIS_INTRO))
+
+
+@dataclass(frozen=True)
+class LearnedDetection(Detection):
+    """A detection as a learned stage may give it: with the language it read."""
+
+    language: str = ""
+
+
+@pytest.mark.parametrize(
+    ("text", "app", "expected"),
+    [
+        ("je veux mourir", None, "fr"),
+        ("quero morrer", None, "pt"),
+        ("voglio morire", None, "it"),
+        ("ik wil dood", None, "nl"),
+        ("chcę umrzeć", None, "pl"),
+        ("я хочу умереть", None, "ru"),
+        ("ölmek istiyorum", None, "tr"),
+        # Hindi typed in Latin letters is answered in Latin letters, which readers of
+        # Urdu who do not read Devanagari can read too.
+        ("mujhe marna hai", None, "hi-latn"),
+        ("ich will nicht mehr leben", "de-AT", "de"),
+        ("i want to die", "de", "en"),  # English words: English, whatever the phone says
+        # A word that matches the English rule first ("suicid-"), in a message whose other
+        # words are another language's: that language.
+        ("je veux me suicider", None, "fr"),
+        ("je pense au suicide tous les jours", None, "fr"),
+        ("quiero suicidarme", None, "es"),
+        ("pienso en el suicidio", None, "es"),
+        ("voglio suicidarmi", None, "it"),
+        ("quero me suicidar", None, "pt"),
+        ("penso em suicídio", None, "pt"),
+        ("i think about suicide", "fr", "en"),
+    ],
+)
+def test_the_reply_is_in_the_language_the_words_were_written_in(
+    content: ContentPack, text: str, app: str | None, expected: str
+) -> None:
+    screen = SafetyScreen(content)
+    assert screen.reply_locale(screen.detect(text, "en"), "en", app) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "app", "expected"),
+    [
+        # Words several languages share: the user's own locale among them, then the app's.
+        ("suicidio", "es", None, "es"),
+        ("suicidio", "en", "it", "it"),
+        ("suicide", "en", "fr", "en"),  # the English word itself: English
+        ("mi amiga quiere suicidarse", "en", None, "es"),  # the check, too
+    ],
+)
+def test_words_several_languages_share_follow_the_user(
+    content: ContentPack, text: str, locale: str, app: str | None, expected: str
+) -> None:
+    screen = SafetyScreen(content)
+    assert screen.reply_locale(screen.detect(text, locale), locale, app) == expected
+
+
+def test_a_learned_stage_may_name_the_language(content: ContentPack) -> None:
+    screen = SafetyScreen(content)
+    plain = screen.detect("help", "en")
+    for named, expected in (("ja", "ja"), ("AR", "ar"), ("xx", "en"), ("", "en")):
+        learned = LearnedDetection(plain.normalised, plain.matches, language=named)
+        assert screen.reply_locale(learned, "en") == expected
+
+
+def test_sos_follows_a_phone_the_bot_has_no_locale_for(content: ContentPack) -> None:
+    screen = SafetyScreen(content)
+    assert screen.sos_language("en", "de-DE") == "de"
+    assert screen.sos_language("en", "ja") == "ja"
+    assert screen.sos_language("en", "en-GB") == "en"
+    assert screen.sos_language("es", "de") == "es"  # a locale someone has stays theirs
+    assert screen.sos_language("en", "xx") == "en"
+    assert screen.sos_language("en", None) == "en"
+
+
+def test_a_script_the_words_are_written_in_picks_the_reply_of_that_script(
+    content: ContentPack,
+) -> None:
+    screen = SafetyScreen(content)
+    devanagari = LearnedDetection("मुझे मरना है", (), language="hi")
+    assert screen.reply_locale(devanagari, "en") == "hi"
+    latin = LearnedDetection("mujhe marna hai", (), language="hi")
+    assert screen.reply_locale(latin, "en") == "hi-latn"
+    # A locale keeps its own script: Spanish is not "es-latn".
+    assert screen.reply_locale(LearnedDetection("quiero morir", (), language="es"), "en") == "es"

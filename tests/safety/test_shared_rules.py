@@ -46,14 +46,17 @@ def with_spanish_rule_for(content: ContentPack, words: str) -> ContentPack:
 def test_where_two_locales_rules_match_the_same_words_each_user_is_answered_in_their_own(
     content: ContentPack,
 ) -> None:
-    screen = SafetyScreen(with_spanish_rule_for(content, "i want to die"))
-    english = screen.detect("i want to die", "en")
-    spanish = screen.detect("i want to die", "es")
+    # A word no one language owns (English and French both write it): words that are
+    # plainly one language's are answered in it (tests/safety/test_reply_language.py).
+    words = "suicide"
+    screen = SafetyScreen(with_spanish_rule_for(content, words))
+    english = screen.detect(words, "en")
+    spanish = screen.detect(words, "es")
     assert english.reply is spanish.reply is ReplyLevel.CRISIS
     assert english.matches[0].rule_id != "es-loc-test-same-words"
     assert spanish.matches[0].rule_id == "es-loc-test-same-words"
     for locale in ("en", "es"):
-        found = screen.screen("i want to die", locale, "MX", is_group=False)
+        found = screen.screen(words, locale, "MX", is_group=False)
         assert found is not None
         intro = content.text(locale, Msg.SAFETY_CRISIS_INTRO)
         assert found.replies[0].text.startswith(intro), locale
