@@ -103,29 +103,32 @@ def test_each_script_is_read_as_people_type_it(
 
 
 @pytest.mark.parametrize(
-    ("text", "intro"),
+    ("text", "language", "intro"),
     [
-        ("بدي موت", Msg.SAFETY_CRISIS_INTRO),
-        ("我不想活了", Msg.SAFETY_CRISIS_INTRO),
-        ("彼に殴られた", Msg.SAFETY_DANGER_INTRO),
-        ("tha me skotwsei", Msg.SAFETY_DANGER_INTRO),
+        ("بدي موت", "ar", Msg.SAFETY_CRISIS_INTRO),
+        ("我不想活了", "zh", Msg.SAFETY_CRISIS_INTRO),
+        ("彼に殴られた", "ja", Msg.SAFETY_DANGER_INTRO),
+        ("tha me skotwsei", "el", Msg.SAFETY_DANGER_INTRO),
     ],
 )
 @pytest.mark.parametrize("locale", ["en", "es"])
-def test_a_crisis_in_a_new_language_is_answered_in_the_users_locale(
-    content: ContentPack, text: str, intro: Msg, locale: str
+def test_a_crisis_in_a_new_language_is_answered_in_that_language(
+    content: ContentPack, text: str, language: str, intro: Msg, locale: str
 ) -> None:
-    """The pack has no replies in these languages yet, so the user's own locale answers."""
+    """Whatever the user's locale, the reply is written in the language they wrote in."""
     found = SafetyScreen(content).screen(text, locale, "MX", is_group=False)
     assert found is not None
-    assert found.replies[0].text.startswith(content.text(locale, intro))
+    own = content.reply_languages[language].text(intro)
+    assert found.replies[0].text.startswith(own)
+    assert not found.replies[0].text.startswith(content.text(locale, intro))
 
 
 async def test_in_a_conversation_a_crisis_in_korean_is_answered_first(
     chat: Conversation, content: ContentPack
 ) -> None:
     await chat.send("진짜 죽고 싶어")
-    assert chat.last[0].text.startswith(content.text("en", Msg.SAFETY_CRISIS_INTRO))
+    korean = content.reply_languages["ko"].text(Msg.SAFETY_CRISIS_INTRO)
+    assert chat.last[0].text.startswith(korean)
 
 
 def _literal_letters(pattern: str) -> set[str]:
