@@ -19,6 +19,7 @@ from typing import get_args
 from pydantic import ValidationError
 
 from bot.content_pack.findings import Finding
+from bot.content_pack.house_style import find_off_style, read_house_style
 from bot.content_pack.pack import ContentPack, LocaleContent
 from bot.content_pack.parity import check_parity
 from bot.content_pack.schema import AvoidPhrasesFile, ReplyCategory
@@ -54,8 +55,12 @@ def audit_pack(pack: ContentPack, content_dir: Path) -> AuditReport:
         report.failures += find_untimely(content)
         report.failures += check_counts(content)
         report.failures += check_rotation(content)
-        notes, _ = tic_report(content)
+        style = read_house_style(content_dir / locale, report.failures)
+        if style is not None:
+            report.failures += find_off_style(content, style, list(texts_of(content)))
+        notes, over_limit = tic_report(content)
         report.notes += notes
+        report.failures += over_limit
     report.failures += check_parity(pack)
     return report
 

@@ -165,3 +165,37 @@ def test_one_item_may_repeat_itself_and_a_declared_phrase_may_repeat() -> None:
     ]
     assert len(find_shared_runs("en", texts)) == 1
     assert find_shared_runs("en", texts, on_purpose=[phrase]) == []
+
+
+# What `steady content check` does with them
+
+
+def test_the_check_fails_a_pack_whose_tic_is_over_its_limit(tmp_path: Path) -> None:
+    content = write_pack(tmp_path)
+    assert failures(audit(content)) == []
+    # 12 of the 292 English cards say "counts" (4.1%): over the limit of 3%. The Spanish
+    # cards stay as they were, so only English fails.
+    for number in range(12):
+        set_item(
+            content / "en" / "affirmations.yaml",
+            f"syn-a-{number}",
+            text=f"{OPENERS[number]} step {number} counts.",
+        )
+    report = audit(content)
+    found = failures(report)
+    assert len(found) == 1, found
+    assert found[0].startswith("en/cards: 'counts' in 4.1%, over its limit of 3%")
+    assert "syn-a-0, syn-a-1" in found[0]
+    assert any(note.endswith("counts  OVER") for note in report.notes)
+
+
+def test_the_check_fails_a_form_the_house_style_does_not_use(tmp_path: Path) -> None:
+    content = write_pack(tmp_path)
+    (content / "es" / "house_style.yaml").write_text(
+        "locale: es\navoid:\n  vosotros: ustedes\n", "utf-8"
+    )
+    assert failures(audit(content)) == []
+    set_item(content / "es" / "affirmations.yaml", "syn-a-3", text="Vosotros también.")
+    assert failures(audit(content)) == [
+        "es/affirmations.yaml syn-a-3: writes 'vosotros': the pack writes 'ustedes' ('Vosotros')"
+    ]
