@@ -1,6 +1,7 @@
 """The checks `steady content check` adds to loading: words we never use, enough items,
 room for a month without repeats, every locale as complete as the default (parity.py),
-and a report of how affirmations open.
+one way of writing each thing (house_style.py), no run of eight words in two items
+(repeats.py), and the verbal tics, reported and held under their limits (tics.py).
 
 Loading (loader.py) keeps the bot from starting on a broken pack; these checks are about
 the quality of a pack that loads, so they run only on request.
@@ -18,11 +19,13 @@ from typing import get_args
 from pydantic import ValidationError
 
 from bot.content_pack.findings import Finding
+from bot.content_pack.house_style import find_off_style, read_house_style
 from bot.content_pack.pack import ContentPack, LocaleContent
 from bot.content_pack.parity import check_parity
 from bot.content_pack.reply_check import check_crisis_replies
 from bot.content_pack.schema import AvoidPhrasesFile, ReplyCategory
 from bot.content_pack.sources_check import check_sources, sources_summary
+from bot.content_pack.tics import tic_report
 from bot.content_pack.yaml_lines import YamlSyntaxError, load_located
 
 AVOID_FILE = "avoid_phrases.yaml"
@@ -54,7 +57,12 @@ def audit_pack(pack: ContentPack, content_dir: Path) -> AuditReport:
         report.failures += find_untimely(content)
         report.failures += check_counts(content)
         report.failures += check_rotation(content)
-        report.notes += affirmation_shapes(content)
+        style = read_house_style(content_dir / locale, report.failures)
+        if style is not None:
+            report.failures += find_off_style(content, style, list(texts_of(content)))
+        notes, over_limit = tic_report(content)
+        report.notes += notes
+        report.failures += over_limit
     report.failures += check_crisis_replies(pack)
     report.failures += check_parity(pack)
     report.failures += check_sources(pack, content_dir)
@@ -247,33 +255,3 @@ def check_rotation(content: LocaleContent) -> list[Finding]:
             )
         )
     return found
-
-
-_NOT_SENTENCE = re.compile(r"^[^.!?]*\b(?:is|are|was|were)(?: not|n't)\b[^.!?]*[.!?]", re.I)
-_READER = re.compile(r"\b(?:you|your|you're|yours|yourself)\b", re.I)
-
-
-def first_sentence(text: str) -> str:
-    match = re.match(r"[^.!?]*[.!?]+", text.strip())
-    return match.group(0) if match else text.strip()
-
-
-def affirmation_shapes(content: LocaleContent) -> list[str]:
-    """How affirmations open, as shares: a pack where most cards share one shape reads
-    like a template. Printed for the writers; never a failure."""
-    items = content.affirmations
-    if not items:
-        return []
-    firsts = [first_sentence(a.text) for a in items]
-    shapes = {
-        '"X is not Y." first sentence': sum(bool(_NOT_SENTENCE.match(s)) for s in firsts),
-        "first sentence addresses the reader": sum(bool(_READER.search(s)) for s in firsts),
-        'starts with "You"': sum(s.casefold().startswith("you") for s in firsts),
-        "first sentence is a question": sum(s.rstrip().endswith("?") for s in firsts),
-    }
-    openers = Counter(s.split()[0].strip(",").casefold() for s in firsts if s.split())
-    lines = [f"{content.locale}: how {len(items)} affirmations open"]
-    lines += [f"  {count / len(items):5.0%}  {name}" for name, count in shapes.items()]
-    common = ", ".join(f"{word!r} {n / len(items):.0%}" for word, n in openers.most_common(3))
-    lines.append(f"  most common first words: {common}")
-    return lines

@@ -20,7 +20,7 @@ from bot.flows.context import FlowContext
 from bot.logs import get_logger, log_event
 from bot.reminders.schedule import describe_when, next_post, reminder_rule
 from bot.reminders.syntax import Action, ActionRequest, AddRequest, Problem, parse_request
-from bot.reminders.syntax import theme_names as all_theme_names
+from bot.reminders.words import words_for
 from bot.storage import group_reminders
 from bot.storage.group_reminders import MAX_PER_CHAT, GroupReminder, PausedBecause, ReminderSpec
 
@@ -36,8 +36,11 @@ async def reminder_command(ctx: FlowContext, event: CommandIssued) -> list[Reply
     match request:
         case Problem():
             values = dict(request.values)
+            words = words_for(ctx.locale)  # the group's language names the words to type
             if request.message in {Msg.REMINDER_HELP, Msg.REMINDER_BAD_THEME}:
-                values["themes"] = all_theme_names()
+                values["themes"] = words.theme_names()
+            if "action" in values:
+                values["action"] = words.action(Action(values["action"]))
             return [Reply(ctx.text(request.message, **values))]
         case AddRequest():
             return [await _add(ctx, request.spec)]
@@ -140,7 +143,8 @@ def describe_what(ctx: FlowContext, spec: ReminderSpec) -> str:
     if spec.own_text is not None:
         return ctx.text(Msg.REMINDER_WHAT_TEXT)
     if spec.theme is not None:
-        return ctx.text(Msg.REMINDER_WHAT_THEME, theme=spec.theme.replace("_", " "))
+        theme = words_for(ctx.locale).theme_word(spec.theme)
+        return ctx.text(Msg.REMINDER_WHAT_THEME, theme=theme.replace("_", " "))
     return ctx.text(Msg.REMINDER_WHAT_ANY)
 
 

@@ -13,8 +13,9 @@ from bot.content_pack.ids import Command, Msg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import Affirmation
 from bot.core.replies import Button, Reply
+from bot.reminders.words import words_for
 from bot.scheduling.planner import plan_rule
-from bot.scheduling.rules import LocalRule, format_weekdays
+from bot.scheduling.rules import LocalRule
 from bot.storage.group_reminders import GroupReminder, ReminderSpec
 
 _JUST_AFTER = timedelta(seconds=1)
@@ -41,7 +42,7 @@ def describe_when(content: ContentPack, locale: str, spec: ReminderSpec) -> str:
         Msg.REMINDER_WHEN,
         time=spec.local_time,
         timezone=spec.timezone,
-        days=format_weekdays(spec.weekdays),
+        days=words_for(locale).weekdays(spec.weekdays),
     )
 
 

@@ -3,6 +3,10 @@
     /reminder add 09:00 Europe/Berlin mon-fri theme grief
     /reminder add 21:30 America/Chicago text You are not alone tonight.
     /reminder list | pause 2 | resume 2 | delete 2
+    /recordatorio añadir 09:00 Europe/Madrid lun-vie tema duelo
+    /recordatorio lista | pausar 2 | reanudar 2 | borrar 2
+
+The words come in every language the bot speaks (words.py), whatever the group reads.
 
 The words of `add` may come in any order, except that `text` takes the rest
 of the line as it was typed. Discord builds the same line from its slash
@@ -13,35 +17,28 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from bot.content_pack.ids import Msg
-from bot.content_pack.schema import Theme
 from bot.flows.validation import parse_time_of_day, parse_timezone
-from bot.scheduling.rules import ALL_DAYS, parse_weekdays
+from bot.reminders.words import (
+    ACTION_WORDS,
+    TEXT_KEYWORDS,
+    THEME_KEYWORDS,
+    THEME_WORDS,
+    Action,
+    folded,
+    read_reminder_days,
+)
+from bot.scheduling.rules import ALL_DAYS
 from bot.storage.group_reminders import ReminderSpec
 
+__all__ = ["Action", "ActionRequest", "AddRequest", "Problem", "Request", "parse_request"]
+
 MAX_OWN_TEXT = 500  # characters: a reminder is a line or two, and fits every platform
-_TEXT_KEYWORD = re.compile(r"(?:^|\s)text(?:\s+|$)", re.IGNORECASE)
+_TEXT_KEYWORD = re.compile(
+    r"(?:^|\s)(?:" + "|".join(sorted(TEXT_KEYWORDS)) + r")(?:\s+|$)", re.IGNORECASE
+)
 _LOOKS_LIKE_TIME = re.compile(r"^\d{1,2}\s*[:.hH]\s*\d{1,2}$")
-
-
-class Action(StrEnum):
-    LIST = "list"
-    PAUSE = "pause"
-    RESUME = "resume"
-    DELETE = "delete"
-
-
-_ACTIONS = {
-    "list": Action.LIST,
-    "ls": Action.LIST,
-    "pause": Action.PAUSE,
-    "resume": Action.RESUME,
-    "unpause": Action.RESUME,
-    "delete": Action.DELETE,
-    "remove": Action.DELETE,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +67,10 @@ def parse_request(args: str) -> Request:
     words = args.split(maxsplit=1)
     if not words:
         return Problem(Msg.REMINDER_HELP)
-    head, rest = words[0].casefold(), words[1] if len(words) > 1 else ""
-    if head in {"add", "new"}:
+    head, rest = folded(words[0]), words[1] if len(words) > 1 else ""
+    action = ACTION_WORDS.get(head)
+    if action is Action.ADD:
         return _parse_add(rest)
-    action = _ACTIONS.get(head)
     if action is None:
         return Problem(Msg.REMINDER_HELP)
     if action is Action.LIST:
@@ -121,15 +118,15 @@ def _read_words(words: list[str]) -> _Words | Problem:
     read = _Words()
     pending = iter(words)
     for word in pending:
-        if word.casefold() == "theme":
+        if folded(word) in THEME_KEYWORDS:
             read.theme = parse_theme(next(pending, ""))
             if read.theme is None:
-                return Problem(Msg.REMINDER_BAD_THEME, {"themes": theme_names()})
+                return Problem(Msg.REMINDER_BAD_THEME)  # the themes are named in the reply
         elif (parsed_time := parse_time_of_day(word)) is not None:
             read.local_time = parsed_time
         elif _LOOKS_LIKE_TIME.match(word):
             return Problem(Msg.REMINDER_BAD_TIME, {"given": word})
-        elif (parsed_days := parse_weekdays(word)) is not None:
+        elif (parsed_days := read_reminder_days(word)) is not None:
             read.weekdays = parsed_days
         elif (parsed_zone := parse_timezone(word)) is not None:
             read.timezone = parsed_zone
@@ -139,9 +136,5 @@ def _read_words(words: list[str]) -> _Words | Problem:
 
 
 def parse_theme(word: str) -> str | None:
-    wanted = word.strip().casefold().replace("-", "_")
-    return next((theme.value for theme in Theme if theme.value == wanted), None)
-
-
-def theme_names() -> str:
-    return ", ".join(theme.value for theme in Theme)
+    """A theme by its id ("grief") or its word in any language ("duelo")."""
+    return THEME_WORDS.get(folded(word))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import Command, Msg
 from bot.content_pack.pack import ContentPack
 from bot.storage.users import find_user
 from tests.helpers.discord_world import DiscordWorld
@@ -74,6 +74,8 @@ async def test_telegram_menu_in_spanish(telegram: TelegramWorld, content: Conten
     named = {content.command_name("es", c): d for c, d in spanish.items()}
     assert menu == {name: d for name, d in named.items() if name != "recordatorio"}
     assert menu["ajustes"] == "Ajustes"  # the names a Spanish reader types, which all work
+    assert menu["registro"] == content.command_descriptions("es", discreet=True)[Command.CHECKIN]
+    assert "checkin" not in menu
 
 
 async def test_discord_in_spanish_from_start_to_crisis_help(
@@ -124,6 +126,30 @@ async def test_discord_slash_commands_carry_spanish_names_and_words(
     assert "name_localizations" not in registered["sos"]  # the same in Spanish
     subcommand = registered["reminder"]["options"][0]
     assert subcommand["description_localizations"]["es-ES"] == es(content, Msg.DISCORD_REMINDER_ADD)
+    for locale in ("es-ES", "es-419"):
+        assert registered["checkin"]["name_localizations"][locale] == "registro"
+        assert registered["reminder"]["name_localizations"][locale] == "recordatorio"
+        subcommands = {
+            option["name"]: option["name_localizations"][locale]
+            for option in registered["reminder"]["options"]
+        }
+        assert subcommands == {
+            "add": "añadir",
+            "list": "lista",
+            "pause": "pausar",
+            "resume": "reanudar",
+            "delete": "borrar",
+        }
+        options = {
+            option["name"]: option["name_localizations"][locale] for option in subcommand["options"]
+        }
+        assert options == {
+            "time": "hora",
+            "timezone": "zona_horaria",
+            "days": "días",
+            "theme": "tema",
+            "text": "texto",
+        }
 
 
 def test_the_console_in_spanish_from_start_to_crisis_help(
@@ -163,3 +189,26 @@ async def test_a_spanish_command_name_from_the_menu_runs_on_telegram(
     await telegram.says(LUCIA, "/ayuda", language_code="es")
     assert telegram.last_text(LUCIA).startswith(content.text("es", Msg.HELP_INTRO))
     assert "/ajustes - " in telegram.last_text(LUCIA)
+
+
+async def test_the_check_in_has_a_spanish_name_and_keeps_its_own(
+    telegram: TelegramWorld, content: ContentPack
+) -> None:
+    await telegram.says(LUCIA, "/start", language_code="es")
+    await telegram.taps(LUCIA, "Español")
+    await telegram.says(LUCIA, "Europe/Madrid", language_code="es")
+    await telegram.says(LUCIA, "08:30", language_code="es")
+    await telegram.taps(LUCIA, content.country_label("es", "ES"))
+    for name in ("/registro", "/checkin"):
+        await telegram.says(LUCIA, name, language_code="es")
+        assert es(content, Msg.ASK_MOOD) in telegram.last_text(LUCIA), name
+        await telegram.taps(LUCIA, es(content, Msg.MOOD_4))
+        await telegram.taps(LUCIA, es(content, Msg.URGE_NONE))
+        await telegram.taps(LUCIA, es(content, Msg.SKIP_NOTE))
+        assert telegram.last_text(LUCIA).startswith(es(content, Msg.CHECKIN_SAVED)), name
+    user = await find_user(telegram.services.db, "telegram", str(LUCIA))
+    assert user is not None
+    count = await telegram.services.db.fetch_one(
+        "SELECT COUNT(*) AS n FROM checkins WHERE user_id = ?", (user.id,)
+    )
+    assert count is not None and count["n"] == 2

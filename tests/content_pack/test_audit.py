@@ -1,5 +1,6 @@
 """`steady content check` beyond loading: words we never use, enough items, a month
-without repeats, and the report of how affirmations open."""
+without repeats, and the report of the verbal tics (tests/content_pack/test_style.py has
+the rules of style)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 from bot.content_pack.audit import AuditReport, audit_pack
 from bot.content_pack.loader import load_pack
-from tests.helpers.synthetic_pack import Size, replace_in, write_pack
+from tests.helpers.synthetic_pack import Size, replace_in, set_item, write_pack
 
 
 def audit(content: Path) -> AuditReport:
@@ -18,11 +19,11 @@ def messages_of(report: AuditReport) -> list[str]:
     return [str(finding) for finding in report.failures]
 
 
-def test_a_full_size_pack_passes_and_prints_its_shapes(tmp_path: Path) -> None:
+def test_a_full_size_pack_passes_and_prints_its_tics(tmp_path: Path) -> None:
     report = audit(write_pack(tmp_path))
     assert report.failures == []
-    assert any("how 180 affirmations open" in note for note in report.notes)
-    assert any('"X is not Y." first sentence' in note for note in report.notes)
+    assert any("en: verbal tics, in 292 cards" in note for note in report.notes)
+    assert any(note.endswith("a question, then an answer") for note in report.notes)
 
 
 def test_an_idiom_is_found_in_any_file_even_across_a_line_break(tmp_path: Path) -> None:
@@ -88,13 +89,10 @@ def test_wording_for_one_part_of_the_day_needs_its_time(tmp_path: Path) -> None:
     locales = sorted(path.parent.name for path in content.glob("*/checkin_replies.yaml"))
     for locale in locales:
         replies = content / locale / "checkin_replies.yaml"
-        replace_in(replies, "Reply hard_day 0.", "Something soft before bed?")
-        replace_in(replies, "Reply hard_day 1.", "Something soft before bed?")
-        replace_in(
-            replies,
-            "  text: Something soft before bed?",
-            "  time_of_day: evening\n  text: Something soft before bed?",
+        set_item(
+            replies, "syn-r-hard_day-0", text="Something soft before bed?", time_of_day="evening"
         )
+        set_item(replies, "syn-r-hard_day-1", text="Something soft before bed?")
     found = messages_of(audit(content))
     assert found == [
         f"{locale}/checkin_replies.yaml syn-r-hard_day-1: says 'before bed' but may be shown "

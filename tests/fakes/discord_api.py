@@ -1825,6 +1825,7 @@ def _check_option_specs(options: list[dict[str, Any]], where: str, depth: int) -
         if name in names:
             raise _invalid(f"{here}.name", "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", name)
         names.add(name)
+        _check_name_localizations(option, here)
         _check_description(option, here)
         kind = option.get("type")
         if kind in (SUB_COMMAND, SUB_COMMAND_GROUP):

@@ -20,6 +20,15 @@ CATEGORIES: tuple[ReplyCategory, ...] = (
 )  # fmt: skip
 
 
+# First words for the cards and replies, so that no one word opens more of them than the
+# content check's limit on opening shapes allows (bot/content_pack/tics.py).
+OPENERS = (
+    "Amber", "Birch", "Cedar", "Dune", "Ember", "Fern", "Grove", "Harbour", "Iris", "Juniper",
+    "Kestrel", "Linden", "Meadow", "Nettle", "Orchard", "Pebble", "Quill", "Rowan", "Sorrel",
+    "Thistle", "Umber", "Violet", "Willow", "Yarrow",
+)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Size:
     affirmations: int = 180
@@ -45,7 +54,11 @@ def _write_items(en: Path, size: Size) -> None:
         en / "affirmations.yaml",
         "affirmations",
         [
-            {"id": f"syn-a-{n}", "theme": themes[n % len(themes)].value, "text": f"Card {n}."}
+            {
+                "id": f"syn-a-{n}",
+                "theme": themes[n % len(themes)].value,
+                "text": f"{_opener(n)} Card {n}.",
+            }
             for n in range(size.affirmations)
         ],
     )
@@ -53,7 +66,11 @@ def _write_items(en: Path, size: Size) -> None:
         en / "checkin_replies.yaml",
         "checkin_replies",
         [
-            {"id": f"syn-r-{category}-{n}", "category": category, "text": f"Reply {category} {n}."}
+            {
+                "id": f"syn-r-{category}-{n}",
+                "category": category,
+                "text": f"{_opener(n + 7)} Reply {category} {n}.",
+            }
             for category in CATEGORIES
             for n in range(size.replies_per_category)
         ],
@@ -78,6 +95,10 @@ def _write_items(en: Path, size: Size) -> None:
     )
 
 
+def _opener(number: int) -> str:
+    return OPENERS[number % len(OPENERS)]
+
+
 def _dump(path: Path, key: str, items: list[dict[str, str]]) -> None:
     locale = path.parent.name
     path.write_text(yaml.safe_dump({"locale": locale, key: items}, sort_keys=False), "utf-8")
@@ -87,3 +108,12 @@ def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text("utf-8")
     assert old in text, old
     path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def set_item(path: Path, item_id: str, **fields: str) -> None:
+    """Give one item of an item file new fields (its words, its time of day ...)."""
+    data = yaml.safe_load(path.read_text("utf-8"))
+    key = next(name for name in data if name != "locale")
+    item = next(item for item in data[key] if item["id"] == item_id)
+    item.update(fields)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import timedelta
 
 from bot.content_pack.ids import Msg
+from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address, CommandIssued
 from bot.engine.router import Router
@@ -140,3 +142,52 @@ async def test_forget_keeps_the_groups_reminder_but_not_the_admins_id(
     [kept] = await stored(services)
     assert kept.creator_user_id is None
     assert kept.next_due_at is not None  # the group still gets its reminder
+
+
+async def spanish(router: Router, name: str, args: str) -> str:
+    """An admin whose app is in Spanish, in a group that has not met the bot before."""
+    event = CommandIssued(GROUP, name, args, language_code="es", admin=True)
+    replies = await router.handle(event)
+    assert len(replies) == 1
+    return replies[0].text
+
+
+async def test_a_spanish_admin_uses_spanish_words_and_reads_them_back(
+    router: Router, services: Services, content: ContentPack
+) -> None:
+    said = await spanish(router, "recordatorio", "añadir 09:00 Europe/Madrid lun-vie tema duelo")
+    assert said.startswith("El recordatorio 1 está listo: 09:00 Europe/Madrid, lun-vie.")
+    assert content.text("es", Msg.REMINDER_WHAT_THEME, theme="duelo") in said
+    assert "/recordatorio pausar 1 lo pausa y /recordatorio borrar 1 lo elimina." in said
+    await spanish(router, "recordatorio", "agregar 20:00 UTC sáb,dom texto Un respiro.")
+    listed = await spanish(router, "recordatorio", "lista")
+    assert listed.splitlines()[1:] == [
+        '1. 09:00 Europe/Madrid, lun-vie. Publica una afirmación del tema "duelo". (activo)',
+        "2. 20:00 UTC, sáb,dom. Publica tu propio texto. (activo)",
+    ]
+    # What a list shows can be typed back: "lun-vie" and "sáb,dom" are days it reads.
+    assert await spanish(router, "reminder", "pausar 2") == content.text(
+        "es", Msg.REMINDER_PAUSED, number=2
+    )
+    assert [r.spec.weekdays for r in await stored(services)] == [
+        frozenset(range(5)),
+        frozenset({5, 6}),
+    ]
+    assert await spanish(router, "recordatorio", "borrar 1") == content.text(
+        "es", Msg.REMINDER_DELETED, number=1
+    )
+
+
+async def test_spanish_help_and_errors_name_the_spanish_words(
+    router: Router, services: Services, content: ContentPack
+) -> None:
+    help_text = await spanish(router, "recordatorio", "")
+    assert "/recordatorio añadir 09:00 Europe/Madrid lun-vie tema duelo" in help_text
+    assert "Temas: respuestas, culpa, inquietud" in help_text
+    for english in ("add", "list", "theme", "text", "mon-fri", "daily", "grief"):
+        assert not re.search(rf"(?<![\w-]){english}(?![\w-])", help_text), english
+    asked = await spanish(router, "recordatorio", "pausar")
+    assert asked == content.text("es", Msg.REMINDER_NEEDS_NUMBER, action="pausar")
+    wrong = await spanish(router, "recordatorio", "añadir 09:00 UTC tema alegría")
+    assert wrong.startswith("Elige uno de estos temas: respuestas, culpa,")
+    assert await stored(services) == []

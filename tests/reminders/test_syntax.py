@@ -97,3 +97,50 @@ def test_own_text_has_a_limit() -> None:
 )
 def test_actions(line: str, expected: ActionRequest) -> None:
     assert parse_request(line) == expected
+
+
+# The same words in Spanish, which work in any group
+
+
+def test_spanish_add_with_every_part() -> None:
+    spec = added("añadir 09:00 Europe/Madrid lun-vie tema duelo").spec
+    assert (spec.local_time, spec.timezone, spec.theme) == ("09:00", "Europe/Madrid", "grief")
+    assert spec.weekdays == frozenset(range(5))
+    assert added("AGREGAR 8:15 UTC mié,sáb tema sueño").spec.weekdays == frozenset({2, 5})
+    assert added("anadir 8:15 UTC mie,sab tema sueno").spec.theme == "sleep"  # no accents
+
+
+def test_spanish_day_words_read_as_one_word() -> None:
+    assert added("añadir 09:00 UTC laborables").spec.weekdays == frozenset(range(5))
+    assert added("añadir 09:00 UTC findes").spec.weekdays == frozenset({5, 6})
+    assert added("añadir 09:00 UTC fines-de-semana").spec.weekdays == frozenset({5, 6})
+    assert added("añadir 09:00 UTC diario").spec.weekdays == ALL_DAYS
+    assert added("añadir 09:00 UTC lunes-miércoles").spec.weekdays == frozenset({0, 1, 2})
+
+
+def test_spanish_text_keeps_the_rest_of_the_line() -> None:
+    spec = added("añadir 21:30 America/Bogota texto Un momento de calma, texto incluido.").spec
+    assert spec.own_text == "Un momento de calma, texto incluido."
+    assert problem("añadir 09:00 UTC tema duelo texto hola").message is (Msg.REMINDER_THEME_OR_TEXT)
+    assert problem("añadir 09:00 UTC tema alegría").message is Msg.REMINDER_BAD_THEME
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("lista", ActionRequest(Action.LIST)),
+        ("ver", ActionRequest(Action.LIST)),
+        ("pausar 2", ActionRequest(Action.PAUSE, 2)),
+        ("reanudar #3", ActionRequest(Action.RESUME, 3)),
+        ("borrar 1", ActionRequest(Action.DELETE, 1)),
+        ("Eliminar 4", ActionRequest(Action.DELETE, 4)),
+    ],
+)
+def test_spanish_actions(line: str, expected: ActionRequest) -> None:
+    assert parse_request(line) == expected
+
+
+def test_a_spanish_action_without_a_number_is_named() -> None:
+    found = problem("pausar")
+    assert found.message is Msg.REMINDER_NEEDS_NUMBER
+    assert found.values == {"action": "pause"}  # the reply names it in the group's language

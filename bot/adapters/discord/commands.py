@@ -17,6 +17,7 @@ from typing import Any
 from bot.adapters.discord.inbound import options_of, values_of
 from bot.content_pack.ids import Command, Msg
 from bot.content_pack.pack import ContentPack
+from bot.reminders.words import Action, words_for
 
 MAX_DESCRIPTION = 100
 MANAGE_CHANNELS = 1 << 4
@@ -64,9 +65,13 @@ class OptionSpec:
     max_length: int | None = None
     min_value: int | None = None
     options: tuple[OptionSpec, ...] = ()
+    # Its name in other locales ("añadir", "hora"), as for a command.
+    localized_names: dict[str, str] = field(default_factory=dict)
 
     def payload(self) -> dict[str, Any]:
         body: dict[str, Any] = {"name": self.name, "type": int(self.kind)}
+        if self.localized_names:
+            body["name_localizations"] = self.localized_names
         body |= self.description.payload()
         if self.kind is not OptionType.SUB_COMMAND:
             body["required"] = self.required
@@ -135,13 +140,31 @@ def command_payloads(content: ContentPack) -> list[dict[str, Any]]:
 def _reminder_subcommands(describe: _Describer) -> tuple[OptionSpec, ...]:
     def number() -> tuple[OptionSpec, ...]:
         text = describe.message(Msg.DISCORD_OPTION_NUMBER)
-        return (OptionSpec("number", OptionType.INTEGER, text, required=True, min_value=1),)
+        names = describe.option_names("number")
+        return (
+            OptionSpec(
+                "number", OptionType.INTEGER, text, required=True, min_value=1,
+                localized_names=names,
+            ),
+        )  # fmt: skip
 
     def string(name: str, message: Msg, required: bool, max_length: int) -> OptionSpec:
-        text = describe.message(message)
-        return OptionSpec(name, OptionType.STRING, text, required, max_length=max_length)
+        text, names = describe.message(message), describe.option_names(name)
+        return OptionSpec(
+            name, OptionType.STRING, text, required, max_length=max_length, localized_names=names
+        )
 
-    sub = OptionType.SUB_COMMAND
+    def subcommand(
+        action: Action, message: Msg, options: tuple[OptionSpec, ...] = ()
+    ) -> OptionSpec:
+        return OptionSpec(
+            action.value,
+            OptionType.SUB_COMMAND,
+            describe.message(message),
+            options=options,
+            localized_names=describe.action_names(action),
+        )
+
     add = (
         string("time", Msg.DISCORD_OPTION_TIME, True, 5),
         string("timezone", Msg.DISCORD_OPTION_TIMEZONE, True, 64),
@@ -150,11 +173,11 @@ def _reminder_subcommands(describe: _Describer) -> tuple[OptionSpec, ...]:
         string("text", Msg.DISCORD_OPTION_TEXT, False, MAX_REMINDER_TEXT),
     )
     return (
-        OptionSpec("add", sub, describe.message(Msg.DISCORD_REMINDER_ADD), options=add),
-        OptionSpec("list", sub, describe.message(Msg.DISCORD_REMINDER_LIST)),
-        OptionSpec("pause", sub, describe.message(Msg.DISCORD_REMINDER_PAUSE), options=number()),
-        OptionSpec("resume", sub, describe.message(Msg.DISCORD_REMINDER_RESUME), options=number()),
-        OptionSpec("delete", sub, describe.message(Msg.DISCORD_REMINDER_DELETE), options=number()),
+        subcommand(Action.ADD, Msg.DISCORD_REMINDER_ADD, add),
+        subcommand(Action.LIST, Msg.DISCORD_REMINDER_LIST),
+        subcommand(Action.PAUSE, Msg.DISCORD_REMINDER_PAUSE, number()),
+        subcommand(Action.RESUME, Msg.DISCORD_REMINDER_RESUME, number()),
+        subcommand(Action.DELETE, Msg.DISCORD_REMINDER_DELETE, number()),
     )
 
 
@@ -196,6 +219,17 @@ class _Describer:
 
     def message(self, message: Msg) -> Described:
         return self._described(lambda locale: self._content.text(locale, message))
+
+    def action_names(self, action: Action) -> dict[str, str]:
+        """A /reminder subcommand's name in each other locale that has words for it."""
+        return self._local_names(action.value, lambda locale: words_for(locale).action(action))
+
+    def option_names(self, option: str) -> dict[str, str]:
+        return self._local_names(option, lambda locale: words_for(locale).options.get(option))
+
+    def _local_names(self, own: str, local: Any) -> dict[str, str]:
+        named = {discord_locale: local(locale) for discord_locale, locale in self._others.items()}
+        return {where: name for where, name in named.items() if name and name != own}
 
     def _described(self, text: Any) -> Described:
         localized = {
