@@ -11,6 +11,7 @@ from bot.config import Settings
 from bot.storage.backend import Database
 from bot.storage.db import SqliteDatabase
 from bot.storage.process_lock import AlreadyRunningError, ProcessLock
+from bot.storage.versions import settle_row_format
 
 
 async def open_database(settings: Settings) -> Database:
@@ -56,6 +57,8 @@ async def opened_database(settings: Settings, alone: bool = False) -> AsyncItera
     if not await hold.acquire():
         raise AlreadyRunningError(database_name(settings))
     try:
+        if not alone:
+            await hold.refuse_other_versions()  # before a migration changes anything
         async with _opened(settings) as db:
             yield db
     finally:
@@ -66,6 +69,7 @@ async def opened_database(settings: Settings, alone: bool = False) -> AsyncItera
 async def _opened(settings: Settings) -> AsyncIterator[Database]:
     db = await open_database(settings)
     try:
+        await settle_row_format(db)  # rows this code would misread are refused here
         yield db
     finally:
         await db.close()
