@@ -1,0 +1,255 @@
+"""`steady doctor` as an operator runs it: one line per check, exit 1 when any fails,
+against the fake Telegram and Discord and set-ups broken one way at a time."""
+
+from __future__ import annotations
+
+import base64
+import os
+import socket
+import sqlite3
+import subprocess
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.storage.migrations import bundled_migrations
+from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.telegram_api import FakeTelegram
+from tests.helpers.processes import steady, steady_async
+
+REPO = Path(__file__).resolve().parent.parent.parent
+CHECKS = [
+    "settings", "database", "disk", "migrations", "versions", "key",
+    "key matches the database", "pool", "clock", "telegram", "discord", "webhook URL",
+    "webhook secret", "webhook port", "content pack",
+]  # fmt: skip
+
+
+def new_key() -> str:
+    return base64.urlsafe_b64encode(os.urandom(32)).decode()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    code: int
+    lines: dict[str, str]  # check -> "ok ...", "FAIL ...", "skip ..."
+    stdout: str
+
+    def failed(self) -> list[str]:
+        return [check for check, line in self.lines.items() if line.startswith("FAIL")]
+
+    def status(self, check: str) -> str:
+        return self.lines[check].split(" ", 1)[0]
+
+    def said(self, check: str) -> str:
+        return self.lines[check].split(": ", 1)[1]
+
+
+def read_report(result: subprocess.CompletedProcess[str]) -> Report:
+    *lines, last = result.stdout.strip().splitlines()
+    assert last.startswith("steady doctor: "), result.stdout + result.stderr
+    found = {}
+    for line in lines:
+        status, rest = line.split(" ", 1)
+        assert status in {"ok", "FAIL", "skip"}, line
+        check = rest.strip().split(": ", 1)[0]
+        found[check] = f"{status} {rest.strip()}"
+    return Report(result.returncode, found, result.stdout)
+
+
+async def doctor(data: Path, *args: str, **env: str) -> Report:
+    return read_report(await steady_async(["doctor", *args], data, **env))
+
+
+@asynccontextmanager
+async def platforms() -> AsyncIterator[dict[str, str]]:
+    """The fake Telegram and Discord, and the settings that point Steady at them."""
+    async with FakeTelegram() as tg, FakeDiscord() as dc:
+        yield {
+            "TELEGRAM_BOT_TOKEN": tg.token,
+            "TELEGRAM_API_BASE_URL": f"{tg.url}/bot",
+            "DISCORD_BOT_TOKEN": dc.token,
+            "DISCORD_API_BASE_URL": dc.api_url,
+        }
+
+
+def webhook(port: int, url: str = "https://bot.example.org/telegram") -> dict[str, str]:
+    return {
+        "TELEGRAM_WEBHOOK_URL": url,
+        "TELEGRAM_WEBHOOK_SECRET": "s3cret-Token_1",
+        "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1",
+        "TELEGRAM_WEBHOOK_PORT": str(port),
+    }
+
+
+def started_once(data: Path, **env: str) -> None:
+    """A database as a first start leaves it: migrated, its key recorded, one user."""
+    result = steady(["console"], data, "/start\n", **env)
+    assert result.returncode == 0, result.stderr
+
+
+async def test_a_ready_set_up_passes_every_check_one_line_each(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    started_once(data)
+    port = free_port()
+    async with platforms() as env:
+        report = await doctor(data, **env, **webhook(port))
+    assert report.code == 0, report.stdout
+    assert list(report.lines) == CHECKS
+    assert report.failed() == []
+    assert report.status("pool") == "skip"  # SQLite
+    assert report.said("telegram").startswith("@steady_test_bot (id 123456) accepted")
+    assert "accepted DISCORD_BOT_TOKEN" in report.said("discord")
+    # How the path maps: Telegram's URL on the proxy, Steady's /<bot id> behind it.
+    assert f"passes /telegram to http://127.0.0.1:{port}/123456" in report.said("webhook URL")
+    assert report.said("key").endswith("mode 0600, this user's own")
+    assert report.said("migrations") == (
+        f"schema {bundled_migrations()[-1].version}, as this version expects"
+    )
+    assert report.stdout.strip().splitlines()[-1] == "steady doctor: 14 ok, 0 failed, 1 skipped."
+
+
+def _stale_schema(data: Path) -> None:
+    with sqlite3.connect(data / "steady.db") as raw:
+        raw.execute("PRAGMA user_version = 12")
+
+
+def _newer_rows(data: Path) -> None:
+    with sqlite3.connect(data / "steady.db") as raw:
+        raw.execute("UPDATE meta SET value = ? WHERE key = 'row_format'", (b"9",))
+
+
+def _open_key(data: Path) -> None:
+    (data / "steady.key").chmod(0o644)
+
+
+def _lost_key(data: Path) -> None:
+    (data / "steady.key").unlink()
+
+
+def _not_a_database(data: Path) -> None:
+    (data / "steady.db").write_bytes(b"this is not a database, it only has its name" * 100)
+    for companion in ("steady.db-wal", "steady.db-shm"):
+        (data / companion).unlink(missing_ok=True)
+
+
+def _broken_pack(data: Path) -> dict[str, str]:
+    pack = data.parent / "content"
+    subprocess.run(["cp", "-r", str(REPO / "content"), str(pack)], check=True)
+    messages = pack / "en" / "messages.yaml"
+    messages.write_text(messages.read_text() + "\nnot: [valid\n")
+    return {"STEADY_CONTENT_DIR": str(pack)}
+
+
+Breaking = Callable[[Path], dict[str, str] | None]
+BROKEN: dict[str, tuple[Breaking, str, str]] = {
+    # what is broken: (how, the check that fails, words its line says)
+    "a wrong Telegram token": (
+        lambda _: {"TELEGRAM_BOT_TOKEN": "123456:WRONG-token"},
+        "telegram",
+        "Telegram refused TELEGRAM_BOT_TOKEN",
+    ),
+    "a wrong Discord token": (
+        lambda _: {"DISCORD_BOT_TOKEN": "not-the-token"},
+        "discord",
+        "Discord refused DISCORD_BOT_TOKEN",
+    ),
+    "a key that does not match": (
+        lambda _: {"STEADY_ENCRYPTION_KEY": new_key()},
+        "key matches the database",
+        "does not open the database",
+    ),
+    "a key file others may read": (_open_key, "key", "may be read by other users (mode 0644)"),
+    "a lost key file": (_lost_key, "key matches the database", "restore steady.key"),
+    "a stale schema": (_stale_schema, "migrations", "the database is at schema 12"),
+    "rows of a newer format": (_newer_rows, "versions", "rows of row format 9"),
+    "a file that is no database": (_not_a_database, "database", "cannot be read as SQLite"),
+    "a broken content pack": (_broken_pack, "content pack", "problem(s)"),
+    "a webhook without a secret": (
+        lambda _: {"TELEGRAM_WEBHOOK_SECRET": ""},
+        "webhook secret",
+        "TELEGRAM_WEBHOOK_SECRET is not set",
+    ),
+    "a webhook on a port Telegram does not post to": (
+        lambda _: {"TELEGRAM_WEBHOOK_URL": "https://bot.example.org:8080/telegram"},
+        "webhook URL",
+        "Telegram posts only to ports 443, 80, 88 or 8443",
+    ),
+}
+
+
+@pytest.mark.parametrize("broken", list(BROKEN))
+async def test_each_broken_set_up_fails_its_own_line_and_exit_1(
+    tmp_path: Path, broken: str
+) -> None:
+    data = tmp_path / "data"
+    started_once(data)
+    breaking, check, words = BROKEN[broken]
+    changed = breaking(data) or {}
+    async with platforms() as env:
+        report = await doctor(data, **(env | webhook(free_port()) | changed))
+    assert report.code == 1, report.stdout
+    assert report.failed() == [check], report.stdout
+    assert words in report.said(check)
+
+
+async def test_an_http_webhook_url_is_an_invalid_setting_and_nothing_else_is_tried(
+    tmp_path: Path,
+) -> None:
+    async with platforms() as env:
+        report = await doctor(
+            tmp_path / "data", **env, **webhook(free_port(), "http://bot.example.org/telegram")
+        )
+    assert report.code == 1
+    assert report.failed() == ["settings"]
+    assert report.said("settings") == (
+        "TELEGRAM_WEBHOOK_URL is not valid: expected an https:// address Telegram can reach."
+    )
+    assert {report.status(check) for check in CHECKS[1:]} == {"skip"}
+
+
+async def test_a_webhook_port_in_use_fails_its_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        async with platforms() as env:
+            report = await doctor(tmp_path / "data", **env, **webhook(port))
+    assert report.failed() == ["webhook port"]
+    assert report.said("webhook port") == (
+        f"127.0.0.1:{port} is in use (a running Steady, or another program):"
+        " stop it, or set TELEGRAM_WEBHOOK_PORT"
+    )
+
+
+async def test_telegram_out_of_reach_is_retried_for_the_start_bound_then_fails(
+    tmp_path: Path,
+) -> None:
+    closed = free_port()
+    report = await doctor(
+        tmp_path / "data",
+        TELEGRAM_BOT_TOKEN="123:abc",
+        TELEGRAM_API_BASE_URL=f"http://127.0.0.1:{closed}/bot",
+        STEADY_START_RETRY="2s",
+    )
+    assert report.failed() == ["telegram"]
+    assert report.said("telegram").startswith(
+        f"cannot reach Telegram at http://127.0.0.1:{closed}/bot (retried for 2 s)"
+    )
+
+
+async def test_a_fresh_folder_is_ready_for_a_first_start(tmp_path: Path) -> None:
+    report = await doctor(tmp_path / "data")
+    assert report.code == 0
+    assert report.said("database").startswith("no database yet at")
+    assert report.said("key").startswith("no key yet: the first start writes")
+    assert not (tmp_path / "data").exists()  # the doctor made nothing
