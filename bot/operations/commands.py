@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -90,14 +93,13 @@ def run_operation(args: argparse.Namespace, settings: Settings | None) -> int:
         configure_logging("WARNING", None)  # the report is on stdout; retries on stderr
         return run_doctor(args.workers)
     assert settings is not None
-    if args.command == "backup":
-        from bot.operations.backup import run_backup  # noqa: PLC0415
-
-        return run_backup(settings, args.path)
-    if args.command == "restore":
-        from bot.operations.restore import run_restore  # noqa: PLC0415
-
-        return run_restore(settings, args.path)
-    from bot.operations.migrate import run_migrate  # noqa: PLC0415
-
-    return run_migrate(settings, args.to)
+    # The others by name: `bot/operations/<command>.py` holds `run_<command>`, given the
+    # settings and the command's argument (backup's and restore's PATH, migrate's --to).
+    argument = args.to if args.command == "migrate" else args.path
+    try:
+        module = importlib.import_module(f"bot.operations.{args.command}")
+    except ModuleNotFoundError:
+        print(f"steady: {args.command} is not part of this build of Steady", file=sys.stderr)
+        return 2
+    run: Callable[[Settings, Any], int] = getattr(module, f"run_{args.command}")
+    return run(settings, argument)

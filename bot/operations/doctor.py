@@ -20,11 +20,12 @@ from bot.operations.doctor_database import database_findings
 from bot.operations.doctor_platforms import discord_finding, telegram_finding, webhook_findings
 from bot.operations.report import Finding, Status, failed, ok, skipped, summary
 
-# Every check, in the order printed; what is skipped when the settings are not valid.
-CHECKS_AFTER_SETTINGS = (
-    "database", "migrations", "versions", "key", "key matches the database", "pool",
-    "clock", "telegram", "discord", "webhook URL", "webhook secret", "webhook port",
-    "content pack",
+# Every check, in the order printed, on either backend (what does not apply is a
+# skipped line, so a report always has the same lines and can be compared or grepped).
+CHECKS = (
+    "settings", "database", "privileges", "disk", "migrations", "versions", "key",
+    "key matches the database", "pool", "clock", "telegram", "discord", "webhook URL",
+    "webhook secret", "webhook port", "content pack",
 )  # fmt: skip
 
 
@@ -36,7 +37,7 @@ async def examine(
         settings = pick_default_locale(load_settings(env_file))
     except SettingsError as error:
         yield failed("settings", str(error))
-        for check in CHECKS_AFTER_SETTINGS:
+        for check in CHECKS[1:]:
             yield skipped(check, "the settings are not valid")
         return
     yield ok("settings", _settings_source(env_file))

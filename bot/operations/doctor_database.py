@@ -1,5 +1,6 @@
-"""The doctor's database checks: reachable, its version, migrations, versions of the rows
-and of running workers, the key, the pool against max_connections, disk and clock.
+"""The doctor's database checks: reachable, its version, privileges, disk, migrations,
+versions of the rows and of running workers, the key, the pool against max_connections
+and the clock.
 
 Nothing here writes: no migration runs, no key is made, no lock is taken.
 """
@@ -10,16 +11,15 @@ import asyncio
 import os
 import shutil
 import sqlite3
-import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bot.config import Settings, decode_key
+from bot.config import Settings
 from bot.core.clock import Clock
+from bot.operations.doctor_key import key_findings
 from bot.operations.report import Finding, failed, ok, size, skipped
-from bot.storage.crypto import TextCipher, WrongKeyError
 from bot.storage.inspection import (
     CONNECT_TIMEOUT_SECONDS,
     ServerFacts,
@@ -27,7 +27,6 @@ from bot.storage.inspection import (
     sqlite_facts,
     sqlite_library_version,
 )
-from bot.storage.key_rotation import old_key_file
 from bot.storage.opening import database_name
 from bot.storage.versions import UPGRADE_HINT, describe_workers, this_code
 
@@ -51,6 +50,8 @@ class Opened:
 
 
 async def database_findings(settings: Settings, workers: int, clock: Clock) -> list[Finding]:
+    """The lines from "database" to "clock" (DATABASE_CHECKS), the same on both backends:
+    what does not apply to one says so as a skipped line."""
     if settings.database_url is None:
         found, opened = await _sqlite(settings)
     else:
@@ -61,7 +62,7 @@ async def database_findings(settings: Settings, workers: int, clock: Clock) -> l
             *found,
             *(skipped(check, reason) for check in ("migrations", "versions")),
             *key_findings(settings, None, reachable=False),
-            *([] if settings.database_url is None else [skipped("pool", reason)]),
+            skipped("pool", reason),
             skipped("clock", reason),
         ]
     return [
@@ -69,25 +70,40 @@ async def database_findings(settings: Settings, workers: int, clock: Clock) -> l
         _migrations(opened.stored),
         _versions(opened),
         *key_findings(settings, opened.stored, reachable=True),
-        *_pool(settings, opened.server, workers),
+        _pool(settings, opened.server, workers),
         _clock(opened, clock.now()),
     ]
 
 
 async def _sqlite(settings: Settings) -> tuple[list[Finding], Opened | None]:
+    """The database, privileges and disk lines, and what was read (None: unreadable)."""
     path = settings.database_file
-    disk = _disk(path)
+    room = [_writable(path), _disk(path)]
     if not path.exists():
-        return [ok("database", f"no database yet at {path}: the first start creates it"), disk], (
+        return [ok("database", f"no database yet at {path}: the first start creates it"), *room], (
             Opened(None)
         )
     try:
         stored = await asyncio.to_thread(sqlite_facts, path)
     except sqlite3.Error as error:
-        return [failed("database", f"{path} cannot be read as SQLite ({error})"), disk], None
+        return [failed("database", f"{path} cannot be read as SQLite ({error})"), *room], None
     used = _file_size(path) + _file_size(path.with_name(path.name + "-wal"))
     detail = f"SQLite {sqlite_library_version()}, {path} ({size(used)})"
-    return [ok("database", detail), disk], Opened(stored)
+    return [ok("database", detail), *room], Opened(stored)
+
+
+def _writable(path: Path) -> Finding:
+    """SQLite's privileges: this user may write the database and the folder it is in
+    (its journal and lock files are made beside it)."""
+    folder = _nearest_folder(path)
+    for place in (folder, path):
+        if place.exists() and not os.access(place, os.W_OK):
+            return failed(
+                "privileges",
+                f"this user may not write {place}: run Steady as its owner, or chown the"
+                f" data folder to this user",
+            )
+    return ok("privileges", f"this user may write {folder}")
 
 
 async def _postgres(
@@ -99,14 +115,26 @@ async def _postgres(
 
     assert settings.database_url is not None
     where = database_name(settings)
+    disk = skipped("disk", "PostgreSQL: the database server's disk is watched there")
     try:
         connection = await asyncpg.connect(settings.database_url, timeout=CONNECT_TIMEOUT_SECONDS)
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-        return [failed("database", f"cannot connect to {where} ({_reason(error)})")], None
+        return [
+            failed("database", f"cannot connect to {where} ({_reason(error)})"),
+            skipped("privileges", "the database could not be reached"),
+            disk,
+        ], None
     try:
         before = clock.now()
         stored, server = await postgres_facts(connection)
         after = clock.now()
+    except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        # Reached, but not readable as this role: Steady could not run on it either.
+        return [
+            failed("database", f"{where} cannot be read by this role ({_reason(error)})"),
+            skipped("privileges", "the database could not be read"),
+            disk,
+        ], None
     finally:
         await connection.close()
     skew = server.now - (before + (after - before) / 2)
@@ -128,6 +156,7 @@ async def _postgres(
             "the role may not create tables in its schema, so migrations would fail: make it"
             " the database's owner (CREATE DATABASE steady OWNER steady)",
         ),
+        disk,
     ]
     return found, Opened(stored if stored.schema else None, server, skew)
 
@@ -186,95 +215,6 @@ def _versions(opened: Opened) -> Finding:
     return ok("versions", written + running)
 
 
-def key_findings(settings: Settings, stored: StoredFacts | None, reachable: bool) -> list[Finding]:
-    """Where the key is, who may read it, and whether it opens the database."""
-    key_text, source = _key_source(settings)
-    if isinstance(source, Finding):
-        found = [source]
-    else:
-        found = [ok("key", source)]
-    check = None if stored is None else stored.key_check
-    if not reachable:
-        return [*found, skipped("key matches the database", "the database could not be read")]
-    if check is None:
-        return [*found, ok("key matches the database", "nothing sealed yet: the first start records the key")]
-    if key_text is None:
-        return [
-            *found,
-            failed(
-                "key matches the database",
-                "the database was written with a key that is not here: restore steady.key"
-                " (or STEADY_ENCRYPTION_KEY) from your backup; without it no stored note opens",
-            ),
-        ]
-    if _opens(key_text, check):
-        return [*found, ok("key matches the database", "the key opens the database's key check")]
-    old = old_key_file(settings.key_file)
-    if settings.encryption_key is None and old.exists() and _opens(_read(old) or "", check):
-        return [
-            *found,
-            ok(
-                "key matches the database",
-                f"{old.name} opens it (a key rotation was interrupted): the next start keeps it",
-            ),
-        ]
-    return [
-        *found,
-        failed(
-            "key matches the database",
-            "this key does not open the database, which was written with another one: set"
-            " STEADY_ENCRYPTION_KEY (or restore steady.key) to that key",
-        ),
-    ]
-
-
-def _key_source(settings: Settings) -> tuple[str | None, str | Finding]:
-    """The key's text (None: there is none) and what to say of where it lives."""
-    if settings.encryption_key is not None:
-        if "STEADY_ENCRYPTION_KEY" in os.environ:
-            return settings.encryption_key, "from STEADY_ENCRYPTION_KEY in the environment"
-        return settings.encryption_key, _private_file(Path(".env"), "STEADY_ENCRYPTION_KEY in")
-    path = settings.key_file
-    if not path.exists():
-        return None, ok("key", f"no key yet: the first start writes {path} (mode 0600)")
-    text = _read(path)
-    if text is None:
-        return None, failed("key", f"{path} cannot be read by this user")
-    try:
-        decode_key(text)
-    except ValueError:
-        return None, failed("key", f"{path} holds no key (URL-safe base64 of 32 bytes)")
-    return text, _private_file(path, "")
-
-
-def _private_file(path: Path, prefix: str) -> str | Finding:
-    mode = stat.S_IMODE(path.stat().st_mode)
-    where = f"{prefix} {path}".strip()
-    if mode & 0o077:
-        return failed(
-            "key",
-            f"{where} may be read by other users (mode {mode:04o}): chmod 600 {path}",
-        )
-    if path.stat().st_uid != os.geteuid():
-        return failed("key", f"{where} belongs to another user: chown it to this one")
-    return f"{where}, mode {mode:04o}, this user's own"
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text("ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-
-
-def _opens(key_text: str, check: bytes) -> bool:
-    try:
-        TextCipher(decode_key(key_text)).verify_check_value(check)
-    except (ValueError, WrongKeyError):
-        return False
-    return True
-
-
 def connections_per_worker(settings: Settings) -> int:
     """What one `steady run` may open on PostgreSQL at its busiest: its pool, the
     connection beside the writer, the running hold, the turns' pool, and one per
@@ -289,9 +229,9 @@ def connections_per_worker(settings: Settings) -> int:
     return POOL_MAX + 1 + 1 + TURN_CONNECTIONS + roles
 
 
-def _pool(settings: Settings, server: ServerFacts | None, workers: int) -> list[Finding]:
+def _pool(settings: Settings, server: ServerFacts | None, workers: int) -> Finding:
     if server is None:
-        return [skipped("pool", "SQLite: one process, no connection limit")]
+        return skipped("pool", "SQLite: one process, no connection limit")
     each = connections_per_worker(settings)
     needed = workers * each
     allowed = server.max_connections - server.reserved_connections
@@ -302,20 +242,25 @@ def _pool(settings: Settings, server: ServerFacts | None, workers: int) -> list[
     )
     in_use = f"; {server.connections_in_use} in use now"
     if needed <= allowed:
-        return [ok("pool", counted + in_use)]
-    return [
-        failed(
-            "pool",
-            f"{counted}: raise max_connections to at least"
-            f" {needed + server.reserved_connections}, or run fewer workers{in_use}",
-        )
-    ]
+        return ok("pool", counted + in_use)
+    return failed(
+        "pool",
+        f"{counted}: raise max_connections to at least"
+        f" {needed + server.reserved_connections}, or run fewer workers{in_use}",
+    )
 
 
-def _disk(path: Path) -> Finding:
+def _nearest_folder(path: Path) -> Path:
+    """The database's folder, or the nearest one above it that exists (before a first
+    start the data folder may not)."""
     folder = path.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
+    return folder
+
+
+def _disk(path: Path) -> Finding:
+    folder = _nearest_folder(path)
     free = shutil.disk_usage(folder).free
     used = _file_size(path) + _file_size(path.with_name(path.name + "-wal"))
     needed = max(LEAST_FREE_BYTES, 2 * used)

@@ -73,7 +73,8 @@ async def telegram_finding(settings: Settings) -> Finding:
         who = await _logged_in(_Login("telegram", get_me, bot.shutdown), settings.start_retry)
     except telegram.error.InvalidToken:
         return failed(
-            "telegram", "Telegram refused TELEGRAM_BOT_TOKEN: check it with @BotFather, or make a new one"
+            "telegram",
+            "Telegram refused TELEGRAM_BOT_TOKEN: check it with @BotFather, or make a new one",
         )
     except PlatformUnreachable as error:
         return failed(
@@ -107,7 +108,8 @@ async def discord_finding(settings: Settings) -> Finding:
     except discord.LoginFailure:
         return failed(
             "discord",
-            "Discord refused DISCORD_BOT_TOKEN: reset it in the Developer Portal (Bot, Reset Token)",
+            "Discord refused DISCORD_BOT_TOKEN: reset it in the Developer Portal"
+            " (Bot, Reset Token)",
         )
     except PlatformUnreachable as error:
         return failed(
@@ -126,7 +128,9 @@ def webhook_findings(settings: Settings) -> list[Finding]:
     config = settings.telegram
     if not config.token or config.webhook_url is None:
         reason = "Telegram is not configured" if not config.token else "polling (no webhook)"
-        return [skipped(check, reason) for check in ("webhook URL", "webhook secret", "webhook port")]
+        return [
+            skipped(check, reason) for check in ("webhook URL", "webhook secret", "webhook port")
+        ]
     url = urlsplit(config.webhook_url)
     bot_id = config.token.split(":", 1)[0]
     try:

@@ -97,8 +97,7 @@ async def postgres_facts(connection: asyncpg.Connection) -> tuple[StoredFacts, S
     tables = {
         str(row["table_name"])
         for row in await connection.fetch(
-            "SELECT table_name FROM information_schema.tables"
-            " WHERE table_schema = current_schema()"
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
         )
     }
     meta: dict[str, bytes] = {}

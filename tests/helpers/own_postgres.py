@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -20,20 +19,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.ports import free_port
 from tests.helpers.tools import REQUIRED_VARIABLE
 
 
 def _bin_folder() -> Path | None:
-    found = sorted(
-        Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name)
-    ) if Path("/usr/lib/postgresql").is_dir() else []
+    found = (
+        sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))
+        if Path("/usr/lib/postgresql").is_dir()
+        else []
+    )
     return found[-1] if found else None
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +61,7 @@ def own_postgres(*settings: str, files: dict[str, bytes] | None = None) -> Itera
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres")
     data = folder / "data"
-    port = _free_port()
+    port = free_port()
     try:
         subprocess.run(
             _as_postgres([str(binaries / "initdb"), "-D", str(data), "-A", "trust",

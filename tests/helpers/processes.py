@@ -58,6 +58,4 @@ async def steady_async(
     )  # fmt: skip
     stdout, stderr = await asyncio.wait_for(process.communicate(stdin.encode()), timeout=120)
     assert process.returncode is not None
-    return subprocess.CompletedProcess(
-        args, process.returncode, stdout.decode(), stderr.decode()
-    )
+    return subprocess.CompletedProcess(args, process.returncode, stdout.decode(), stderr.decode())

@@ -3,98 +3,21 @@ against the fake Telegram and Discord and set-ups broken one way at a time."""
 
 from __future__ import annotations
 
-import base64
-import os
 import socket
 import sqlite3
 import subprocess
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from bot.operations.doctor import CHECKS as DOCTOR_CHECKS
 from bot.storage.migrations import bundled_migrations
-from tests.fakes.discord_api import FakeDiscord
-from tests.fakes.telegram_api import FakeTelegram
-from tests.helpers.processes import steady, steady_async
+from tests.helpers.doctor import doctor, new_key, platforms, started_once, webhook
+from tests.helpers.ports import free_port
 
 REPO = Path(__file__).resolve().parent.parent.parent
-CHECKS = [
-    "settings", "database", "disk", "migrations", "versions", "key",
-    "key matches the database", "pool", "clock", "telegram", "discord", "webhook URL",
-    "webhook secret", "webhook port", "content pack",
-]  # fmt: skip
-
-
-def new_key() -> str:
-    return base64.urlsafe_b64encode(os.urandom(32)).decode()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    code: int
-    lines: dict[str, str]  # check -> "ok ...", "FAIL ...", "skip ..."
-    stdout: str
-
-    def failed(self) -> list[str]:
-        return [check for check, line in self.lines.items() if line.startswith("FAIL")]
-
-    def status(self, check: str) -> str:
-        return self.lines[check].split(" ", 1)[0]
-
-    def said(self, check: str) -> str:
-        return self.lines[check].split(": ", 1)[1]
-
-
-def read_report(result: subprocess.CompletedProcess[str]) -> Report:
-    *lines, last = result.stdout.strip().splitlines()
-    assert last.startswith("steady doctor: "), result.stdout + result.stderr
-    found = {}
-    for line in lines:
-        status, rest = line.split(" ", 1)
-        assert status in {"ok", "FAIL", "skip"}, line
-        check = rest.strip().split(": ", 1)[0]
-        found[check] = f"{status} {rest.strip()}"
-    return Report(result.returncode, found, result.stdout)
-
-
-async def doctor(data: Path, *args: str, **env: str) -> Report:
-    return read_report(await steady_async(["doctor", *args], data, **env))
-
-
-@asynccontextmanager
-async def platforms() -> AsyncIterator[dict[str, str]]:
-    """The fake Telegram and Discord, and the settings that point Steady at them."""
-    async with FakeTelegram() as tg, FakeDiscord() as dc:
-        yield {
-            "TELEGRAM_BOT_TOKEN": tg.token,
-            "TELEGRAM_API_BASE_URL": f"{tg.url}/bot",
-            "DISCORD_BOT_TOKEN": dc.token,
-            "DISCORD_API_BASE_URL": dc.api_url,
-        }
-
-
-def webhook(port: int, url: str = "https://bot.example.org/telegram") -> dict[str, str]:
-    return {
-        "TELEGRAM_WEBHOOK_URL": url,
-        "TELEGRAM_WEBHOOK_SECRET": "s3cret-Token_1",
-        "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1",
-        "TELEGRAM_WEBHOOK_PORT": str(port),
-    }
-
-
-def started_once(data: Path, **env: str) -> None:
-    """A database as a first start leaves it: migrated, its key recorded, one user."""
-    result = steady(["console"], data, "/start\n", **env)
-    assert result.returncode == 0, result.stderr
+CHECKS = list(DOCTOR_CHECKS)
 
 
 async def test_a_ready_set_up_passes_every_check_one_line_each(tmp_path: Path) -> None:
@@ -115,7 +38,7 @@ async def test_a_ready_set_up_passes_every_check_one_line_each(tmp_path: Path) -
     assert report.said("migrations") == (
         f"schema {bundled_migrations()[-1].version}, as this version expects"
     )
-    assert report.stdout.strip().splitlines()[-1] == "steady doctor: 14 ok, 0 failed, 1 skipped."
+    assert report.stdout.strip().splitlines()[-1] == "steady doctor: 15 ok, 0 failed, 1 skipped."
 
 
 def _stale_schema(data: Path) -> None:
@@ -128,8 +51,21 @@ def _newer_rows(data: Path) -> None:
         raw.execute("UPDATE meta SET value = ? WHERE key = 'row_format'", (b"9",))
 
 
+def _clock_gone_back(data: Path) -> None:
+    """The machine's clock was an hour ahead when a user started (or is behind now)."""
+    with sqlite3.connect(data / "steady.db") as raw:
+        raw.execute("UPDATE users SET created_at = created_at + 3600")
+
+
 def _open_key(data: Path) -> None:
     (data / "steady.key").chmod(0o644)
+
+
+def _key_of_another_database(data: Path) -> None:
+    """An operator's mix-up: the key file of another Steady's data folder copied over."""
+    other = data.parent / "other"
+    started_once(other)
+    (data / "steady.key").write_bytes((other / "steady.key").read_bytes())
 
 
 def _lost_key(data: Path) -> None:
@@ -163,10 +99,20 @@ BROKEN: dict[str, tuple[Breaking, str, str]] = {
         "discord",
         "Discord refused DISCORD_BOT_TOKEN",
     ),
-    "a key that does not match": (
+    "the key of another database": (
+        _key_of_another_database,
+        "key matches the database",
+        "this key does not open the database",
+    ),
+    "a key set in the environment that does not match": (
         lambda _: {"STEADY_ENCRYPTION_KEY": new_key()},
         "key matches the database",
-        "does not open the database",
+        "this key does not open the database",
+    ),
+    "times in the database ahead of this clock": (
+        _clock_gone_back,
+        "clock",
+        "the database holds times up to 60 min ahead of this machine's clock",
     ),
     "a key file others may read": (_open_key, "key", "may be read by other users (mode 0644)"),
     "a lost key file": (_lost_key, "key matches the database", "restore steady.key"),

@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
@@ -21,13 +19,13 @@ from bot.storage.outbox_rows import OutboxRow
 from bot.storage.postgres import RUNNING_LOCK
 from bot.storage.versions import (
     ROW_FORMAT,
-    VERSION_LOCK_CLASS,
     VersionMismatch,
     Versions,
     recorded_row_format,
     running_workers,
     this_code,
 )
+from tests.helpers.postgres_workers import another_worker
 from tests.helpers.processes import steady
 
 # What the outbox's row format is made of: its columns and the reply codec's keys. When
@@ -84,22 +82,6 @@ def test_an_older_version_refuses_a_database_a_newer_one_wrote(tmp_path: Path) -
     assert "Upgrading" in line
 
 
-@asynccontextmanager
-async def another_worker(url: str, versions: Versions | None) -> AsyncIterator[None]:
-    """A worker as PostgreSQL sees it: the running lock held shared, its versions
-    declared beside it (None: a Steady from before versions were declared)."""
-    connection = await asyncpg.connect(url)
-    try:
-        if versions is not None:
-            await connection.execute(
-                "SELECT pg_advisory_lock_shared($1, $2)", VERSION_LOCK_CLASS, versions.lock_key
-            )
-        await connection.execute("SELECT pg_advisory_lock_shared($1)", RUNNING_LOCK)
-        yield
-    finally:
-        await connection.close()
-
-
 OLDER = Versions(this_code().schema, ROW_FORMAT - 1)
 
 
@@ -154,3 +136,29 @@ async def test_the_refusal_is_one_line_and_exit_2_and_changes_nothing(
         assert await connection.fetchval("SELECT count(*) FROM users") == 0
     finally:
         await connection.close()
+
+
+@pytest.mark.postgres_only
+async def test_an_older_version_refuses_a_postgresql_database_a_newer_one_wrote(
+    tmp_path: Path, database_url: str | None
+) -> None:
+    assert database_url is not None
+    data = tmp_path / "data"
+    first = await asyncio.to_thread(
+        steady, ["console"], data, "/start\n", STEADY_DATABASE_URL=database_url
+    )
+    assert first.returncode == 0, first.stderr
+    connection = await asyncpg.connect(database_url)
+    try:
+        await connection.execute(
+            "UPDATE meta SET value = $1 WHERE key = 'row_format'", str(ROW_FORMAT + 1).encode()
+        )
+    finally:
+        await connection.close()
+    again = await asyncio.to_thread(
+        steady, ["console"], data, "/help\n", STEADY_DATABASE_URL=database_url
+    )
+    assert again.returncode == 2
+    [line] = again.stderr.strip().splitlines()
+    assert line.startswith(f"steady: this database holds rows of row format {ROW_FORMAT + 1}")
+    assert "Start the newer version again (README: Upgrading)" in line
