@@ -1,12 +1,15 @@
-"""The doctor's platform checks: each token accepted (Telegram's getMe, Discord's login),
+"""The doctor's platform checks: each token accepted (Telegram's getMe, Discord's login
+over HTTP and on the gateway),
 tried with the same retries and bound as `steady run` (STEADY_START_RETRY); the webhook
 URL, its secret and its local port."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import socket
+from asyncio import FIRST_COMPLETED
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -15,9 +18,12 @@ from urllib.parse import urlsplit
 import discord
 import telegram
 import telegram.error
-from discord.http import HTTPClient, Route
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
 
-from bot.app import PlatformUnreachable, start_with_retries
+from bot.adapters.discord.adapter import DiscordConfig, intents
+from bot.app import PlatformUnreachable, discord_config, start_with_retries
 from bot.config import Settings
 from bot.operations.report import Finding, failed, ok, skipped
 
@@ -88,40 +94,81 @@ async def telegram_finding(settings: Settings) -> Finding:
     return ok("telegram", f"{who} accepted TELEGRAM_BOT_TOKEN ({mode})")
 
 
-async def discord_finding(settings: Settings) -> Finding:
-    config = settings.discord
-    if not config.token:
-        return skipped("discord", "DISCORD_BOT_TOKEN is not set")
-    token = config.token
-    http = HTTPClient(asyncio.get_running_loop())
-    saved = Route.BASE
-    Route.BASE = config.api_base_url  # as the adapter does: discord.py builds URLs from it
+class _DiscordLogin:
+    """Discord as `steady run` starts it, then closed: the token over HTTP (GET
+    /users/@me), then the gateway's own login (IDENTIFY) with Steady's intents, until
+    READY. A fresh client each attempt: a closed one cannot log in again."""
 
-    async def log_in() -> str:
-        me = await http.static_login(token)  # GET /users/@me; LoginFailure when refused
+    def __init__(self, config: DiscordConfig) -> None:
+        self._config = config
+        self._client: discord.Client | None = None
+        self._gateway: asyncio.Task[None] | None = None
+
+    async def log_in(self) -> str:
+        config = self._config
+        client = discord.Client(intents=intents(), chunk_guilds_at_startup=False)
+        self._client = client
+        await client.login(config.token)  # LoginFailure when Discord refuses the token
         if config.gateway_url is None:
-            await http.get_bot_gateway()  # where the gateway is, as a start asks
-        return f"{me['username']} (id {me['id']})"
+            _, url, _ = await client.http.get_bot_gateway()  # where the gateway is
+            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+        self._gateway = asyncio.create_task(client.connect(reconnect=False))
+        ready = asyncio.ensure_future(client.wait_until_ready())
+        done, _ = await asyncio.wait(
+            {ready, self._gateway}, timeout=config.ready_timeout, return_when=FIRST_COMPLETED
+        )
+        if ready not in done:
+            ready.cancel()
+            if self._gateway in done:
+                self._gateway.result()  # what closed it: intents refused, a bad token
+            raise TimeoutError("the Discord gateway did not become ready")
+        user = client.user
+        assert user is not None  # READY names the bot
+        return f"{user.name} (id {user.id})"
 
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+        if self._gateway is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._gateway
+        self._client = self._gateway = None
+
+
+async def discord_finding(settings: Settings) -> Finding:
+    if not settings.discord.token:
+        return skipped("discord", "DISCORD_BOT_TOKEN is not set")
+    config = discord_config(settings)
+    login = _DiscordLogin(config)
+    # discord.py builds its URLs from class attributes, as the adapter sets them.
+    saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+    Route.BASE = config.api_base_url.rstrip("/")
+    if config.gateway_url is not None:
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
     try:
-        who = await _logged_in(_Login("discord", log_in, http.close), settings.start_retry)
+        who = await _logged_in(_Login("discord", login.log_in, login.close), settings.start_retry)
     except discord.LoginFailure:
         return failed(
             "discord",
             "Discord refused DISCORD_BOT_TOKEN: reset it in the Developer Portal"
             " (Bot, Reset Token)",
         )
+    except discord.PrivilegedIntentsRequired:
+        return failed("discord", "the gateway refused Steady's intents (close code 4014)")
+    except discord.ConnectionClosed as error:
+        return failed("discord", f"the gateway closed the login (close code {error.code})")
     except PlatformUnreachable as error:
         return failed(
             "discord",
-            f"cannot reach Discord at {config.api_base_url} (retried for"
-            f" {_duration(error.waited)}): check this machine's network, or DISCORD_API_BASE_URL",
+            f"cannot reach Discord at {config.api_base_url} or its gateway (retried for"
+            f" {_duration(error.waited)}): check this machine's network, or"
+            " DISCORD_API_BASE_URL and DISCORD_GATEWAY_URL",
         )
     except discord.HTTPException as error:
         return failed("discord", f"Discord answered the login with HTTP {error.status}")
     finally:
-        Route.BASE = saved
-    return ok("discord", f"{who} accepted DISCORD_BOT_TOKEN")
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = saved
+    return ok("discord", f"{who} accepted DISCORD_BOT_TOKEN, on the gateway too")
 
 
 def webhook_findings(settings: Settings) -> list[Finding]:

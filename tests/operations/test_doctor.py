@@ -13,6 +13,7 @@ import pytest
 
 from bot.operations.doctor import CHECKS as DOCTOR_CHECKS
 from bot.storage.migrations import bundled_migrations
+from tests.fakes.discord_api import FakeDiscord
 from tests.helpers.doctor import doctor, new_key, platforms, started_once, webhook
 from tests.helpers.ports import free_port
 
@@ -31,7 +32,8 @@ async def test_a_ready_set_up_passes_every_check_one_line_each(tmp_path: Path) -
     assert report.failed() == []
     assert report.status("pool") == "skip"  # SQLite
     assert report.said("telegram").startswith("@steady_test_bot (id 123456) accepted")
-    assert "accepted DISCORD_BOT_TOKEN" in report.said("discord")
+    # READY came over the fake gateway: the IDENTIFY with Steady's intents was accepted.
+    assert report.said("discord").endswith("accepted DISCORD_BOT_TOKEN, on the gateway too")
     # How the path maps: Telegram's URL on the proxy, Steady's /<bot id> behind it.
     assert f"passes /telegram to http://127.0.0.1:{port}/123456" in report.said("webhook URL")
     assert report.said("key").endswith("mode 0600, this user's own")
@@ -199,3 +201,21 @@ async def test_a_fresh_folder_is_ready_for_a_first_start(tmp_path: Path) -> None
     assert report.said("database").startswith("no database yet at")
     assert report.said("key").startswith("no key yet: the first start writes")
     assert not (tmp_path / "data").exists()  # the doctor made nothing
+
+
+async def test_a_discord_gateway_out_of_reach_is_retried_for_the_start_bound_then_fails(
+    tmp_path: Path,
+) -> None:
+    async with FakeDiscord() as dc:
+        report = await doctor(
+            tmp_path / "data",
+            DISCORD_BOT_TOKEN=dc.token,
+            DISCORD_API_BASE_URL=dc.api_url,
+            DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{free_port()}/",
+            STEADY_START_RETRY="2s",
+        )
+        assert dc.identifies == []
+    assert report.failed() == ["discord"]
+    assert report.said("discord").startswith(
+        f"cannot reach Discord at {dc.api_url} or its gateway (retried for 2 s)"
+    )
