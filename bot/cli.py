@@ -17,6 +17,7 @@ from bot.content_pack.loader import ContentError, check_pack, load_pack
 from bot.core.platform import LoginRefused
 from bot.logs import configure_logging, open_log_file
 from bot.observability.http import HttpPortUnavailable
+from bot.operations.commands import OPERATIONS, add_operations, run_operation
 from bot.safety.screen import SafetyScreen
 from bot.storage.crypto import WrongKeyError
 from bot.storage.data_folder import DataFolderError, prepare_data_folder
@@ -57,11 +58,14 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with STEADY_ENCRYPTION_KEY set: rotate and print the new key once (else refused)",
     )
+    add_operations(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "doctor":  # it reports invalid settings itself, as one of its checks
+        return run_operation(args, None)
     try:
         settings = pick_default_locale(load_settings())
     except SettingsError as error:
@@ -80,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _detect(settings, args.text, args.locale, as_json=args.json)
     if command == "keys":
         return _rotate_key(settings, print_key=args.print_key)
+    if command in OPERATIONS:
+        return run_operation(args, settings)
     if command == "console":
         return _run_console(settings, prompt=sys.stdin.isatty())
     return _run(settings)

@@ -11,6 +11,7 @@ from bot.config import Settings
 from bot.storage.backend import Database
 from bot.storage.db import SqliteDatabase
 from bot.storage.process_lock import AlreadyRunningError, ProcessLock
+from bot.storage.versions import settle_row_format
 
 
 async def open_database(settings: Settings) -> Database:
@@ -64,6 +65,8 @@ async def opened_database(settings: Settings, alone: bool = False) -> AsyncItera
     hold = RunningHold(url, alone)
     try:
         acquired = await hold.acquire()
+        if acquired and not alone:
+            await hold.refuse_other_versions()  # before a migration changes anything
         db = await open_database(settings)
     except Exception as error:
         await hold.release()
@@ -75,6 +78,7 @@ async def opened_database(settings: Settings, alone: bool = False) -> AsyncItera
         await db.close()
         raise AlreadyRunningError(database_name(settings))
     try:
+        await settle_row_format(db)  # rows this code would misread are refused here
         yield db
     finally:
         try:
@@ -87,6 +91,7 @@ async def opened_database(settings: Settings, alone: bool = False) -> AsyncItera
 async def _opened(settings: Settings) -> AsyncIterator[Database]:
     db = await open_database(settings)
     try:
+        await settle_row_format(db)  # rows this code would misread are refused here
         yield db
     finally:
         await db.close()

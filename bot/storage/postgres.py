@@ -40,6 +40,7 @@ from bot.storage.backend import (
 )
 from bot.storage.placeholders import PlaceholderCache
 from bot.storage.postgres_migrations import apply_postgres_migrations
+from bot.storage.versions import declare, refuse_other_versions, this_code
 
 log = get_logger("db")
 
@@ -298,12 +299,19 @@ class RunningHold:
     async def acquire(self) -> bool:
         """False when it is held otherwise (a rotation, or a running bot for a rotation)."""
         connection = await asyncpg.connect(self._url)
+        # Versions first: whoever holds the running lock has said its versions.
+        await declare(connection, this_code())
         take = "pg_try_advisory_lock" if self._alone else "pg_try_advisory_lock_shared"
         if not await connection.fetchval(f"SELECT {take}($1)", RUNNING_LOCK):
             await connection.close()
             return False
         self._connection = connection
         return True
+
+    async def refuse_other_versions(self) -> None:
+        """VersionMismatch while a worker of another version runs (see versions.py)."""
+        assert self._connection is not None, "acquired first"
+        await refuse_other_versions(self._connection, RUNNING_LOCK)
 
     async def release(self) -> None:
         if self._connection is not None:

@@ -44,3 +44,18 @@ def steady(
         timeout=60,
         check=False,
     )
+
+
+async def steady_async(
+    args: list[str], data_dir: Path, stdin: str = "", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`steady` as above, while this event loop goes on serving (a fake platform, say)."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", *args,
+        env=steady_environment(data_dir, **env), cwd=data_dir.parent,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    stdout, stderr = await asyncio.wait_for(process.communicate(stdin.encode()), timeout=120)
+    assert process.returncode is not None
+    return subprocess.CompletedProcess(args, process.returncode, stdout.decode(), stderr.decode())

@@ -1,0 +1,1 @@
+"""What an operator runs beside the bot: `steady doctor`, `backup`, `restore`, `migrate`."""
