@@ -13,18 +13,17 @@ import asyncio
 import shutil
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 from bot.config import Settings
 from bot.operations.backup_files import (
     DATABASE_COPY,
-    EXIT_REFUSED,
     KEY_COPY,
     POSTGRES_DUMP,
     OperationError,
     check_sqlite_copy,
     configured_key,
+    reported,
     write_private,
 )
 from bot.operations.postgres_target import check_key_and_count_users
@@ -36,14 +35,7 @@ DUMPED_TABLES = ("meta", "users", "checkins", "schema_version")
 
 
 def run_backup(settings: Settings, folder: Path) -> int:
-    try:
-        lines = backup(settings, folder)
-    except OperationError as error:
-        print(f"steady: backup failed: {error}.", file=sys.stderr)
-        return EXIT_REFUSED
-    for line in lines:
-        print(line)
-    return 0
+    return reported(lambda: backup(settings, folder), "backup failed")
 
 
 def backup(settings: Settings, folder: Path) -> list[str]:

@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot.config import Settings, decode_key
 from bot.storage.crypto import TextCipher, WrongKeyError
+from bot.storage.data_folder import DataFolderError
 from bot.storage.key_rotation import SEALED_COLUMNS, Binding
+from bot.storage.migrations import MigrationError
 from bot.storage.versions import this_code
 
 DATABASE_COPY = "steady.db"
@@ -56,6 +60,19 @@ class CheckedCopy:
             else "the key opens the key check (no sealed text stored yet)"
         )
         return f"integrity ok, {schema}, {self.users} user(s), {sealed}"
+
+
+def reported(work: Callable[[], list[str]], failure: str) -> int:
+    """Run an operation for the command line: what it did on stdout and exit 0, or one
+    line `steady: <failure>: <why>.` on stderr and exit 2."""
+    try:
+        lines = work()
+    except (OperationError, DataFolderError, MigrationError) as error:
+        print(f"steady: {failure}: {error}.", file=sys.stderr)
+        return EXIT_REFUSED
+    for line in lines:
+        print(line)
+    return 0
 
 
 def configured_key(settings: Settings) -> str:

@@ -13,7 +13,6 @@ import asyncio
 import os
 import shutil
 import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,28 +20,21 @@ from bot.config import Settings, decode_key
 from bot.operations.backup import check_dump
 from bot.operations.backup_files import (
     DATABASE_COPY,
-    EXIT_REFUSED,
     POSTGRES_DUMP,
     OperationError,
     check_sqlite_copy,
     read_key_copy,
+    reported,
     write_private,
 )
 from bot.operations.postgres_target import check_key_and_count_users, tables_present
-from bot.storage.data_folder import DataFolderError, prepare_data_folder
+from bot.storage.data_folder import prepare_data_folder
 from bot.storage.key_rotation import sync_folder
 from bot.storage.process_lock import AlreadyRunningError, ProcessLock
 
 
 def run_restore(settings: Settings, folder: Path, replace: bool = False) -> int:
-    try:
-        lines = restore(settings, folder, replace)
-    except (OperationError, DataFolderError) as error:
-        print(f"steady: restore refused: {error}.", file=sys.stderr)
-        return EXIT_REFUSED
-    for line in lines:
-        print(line)
-    return 0
+    return reported(lambda: restore(settings, folder, replace), "restore refused")
 
 
 def restore(settings: Settings, folder: Path, replace: bool = False) -> list[str]:
