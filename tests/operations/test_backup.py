@@ -7,10 +7,8 @@ import asyncio
 import json
 import sqlite3
 import stat
-import uuid
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from bot.app import open_services
@@ -24,7 +22,7 @@ from bot.operations.backup_files import OperationError, check_sqlite_copy
 from bot.operations.restore import restore
 from bot.storage.process_lock import ProcessLock
 from tests.helpers.conversation import Conversation
-from tests.helpers.postgres import server_url, with_database
+from tests.helpers.postgres_server import scratch_database, server_url
 from tests.helpers.processes import steady
 
 NOTE = "slept badly, kept my phone in the drawer"
@@ -183,19 +181,11 @@ async def test_postgres_backup_is_a_checked_dump_that_restores_into_an_empty_dat
     assert "dumped the PostgreSQL database" in lines[0]
     assert (tmp_path / "backup" / "steady.pgdump").stat().st_size > 0
 
-    server = server_url()
-    assert server is not None
-    name = f"steady_restore_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(server)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        fresh = _restored_settings(settings, tmp_path / "fresh", with_database(server, name))
+    async with scratch_database(server_url()) as empty:
+        fresh = _restored_settings(settings, tmp_path / "fresh", empty)
         done = await asyncio.to_thread(restore, fresh, tmp_path / "backup")
         assert done[-1].endswith("1 user(s), the key opens it.")
         with pytest.raises(OperationError, match="not empty"):
             await asyncio.to_thread(restore, fresh, tmp_path / "backup")  # never over it
         async with open_services(fresh, clock) as restored:
             assert _checkins(await _mydata(restored)) == [(2, "strong", NOTE)]
-    finally:
-        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-        await admin.close()

@@ -28,7 +28,8 @@ from bot.operations.postgres_target import tables_holding_rows, tables_present
 from bot.storage.process_lock import ProcessLock
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
-from tests.helpers.postgres import ThrowawayDatabases, with_database
+from tests.helpers.postgres import with_database
+from tests.helpers.postgres_server import scratch_database, server_url
 from tests.helpers.processes import steady
 
 NOTE = "called my sister instead"
@@ -36,17 +37,10 @@ DRAFT = "I miss you, can we talk"
 
 
 @pytest.fixture
-async def empty_database(postgres_databases: ThrowawayDatabases) -> AsyncIterator[str]:
+async def empty_database() -> AsyncIterator[str]:
     """A new database with nothing in it (not even the schema), dropped after the test."""
-    server = postgres_databases._url
-    name = f"steady_migrate_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(server)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield with_database(server, name)
-    finally:
-        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-        await admin.close()
+    async with scratch_database(server_url()) as url:
+        yield url
 
 
 async def _use_it_for_a_while(settings: Settings, clock: ManualClock, content: ContentPack) -> None:
@@ -181,12 +175,10 @@ async def test_a_target_that_holds_anything_is_refused_untouched(
     assert await tables_holding_rows(empty_database) == holding
 
 
-def test_migrate_on_the_command_line_refuses_clearly(
-    tmp_path: Path, postgres_databases: ThrowawayDatabases
-) -> None:
+def test_migrate_on_the_command_line_refuses_clearly(tmp_path: Path) -> None:
     data = tmp_path / "data"
     assert steady(["console"], data, f"/checkin\n2\nstrong\n{NOTE}\n").returncode == 0
-    url = with_database(postgres_databases._url, f"steady_absent_{uuid.uuid4().hex[:8]}")
+    url = with_database(server_url(), f"steady_absent_{uuid.uuid4().hex[:8]}")
     refused = steady(["migrate", "--to", "mysql://somewhere/db"], data)
     assert refused.returncode == 2 and "postgresql://" in refused.stderr
     unreachable = steady(["migrate", "--to", url], data)  # no such database on the server
