@@ -44,13 +44,13 @@ def backup(settings: Settings, folder: Path) -> list[str]:
     if settings.database_url is None and not settings.database_file.is_file():
         raise OperationError(f"there is no database at {settings.database_file}")
     _prepare_empty_folder(folder)
-    if settings.database_url is None:
-        copy = folder / DATABASE_COPY
-        online_copy(settings.database_file, copy)
-        checked = check_sqlite_copy(copy, key_text)
-        made = f"copied {settings.database_file} to {copy}: {checked.describe()}"
-    else:
-        made = _dump_postgres(settings.database_url, key_text, folder / POSTGRES_DUMP)
+    try:
+        made = _copy_database(settings, key_text, folder)
+    except BaseException:
+        # A copy that failed its check is no backup: nothing is left to be mistaken for one.
+        for name in (DATABASE_COPY, POSTGRES_DUMP):
+            (folder / name).unlink(missing_ok=True)
+        raise
     write_private(folder / KEY_COPY, key_text + "\n")
     sync_folder(folder)
     return [
@@ -59,6 +59,15 @@ def backup(settings: Settings, folder: Path) -> list[str]:
         " both somewhere other than this machine: without the key the copy's notes are lost.",
         f"steady: backup done. `steady restore {folder}` puts it back.",
     ]
+
+
+def _copy_database(settings: Settings, key_text: str, folder: Path) -> str:
+    if settings.database_url is not None:
+        return _dump_postgres(settings.database_url, key_text, folder / POSTGRES_DUMP)
+    copy = folder / DATABASE_COPY
+    online_copy(settings.database_file, copy)
+    checked = check_sqlite_copy(copy, key_text)
+    return f"copied {settings.database_file} to {copy}: {checked.describe()}"
 
 
 def _prepare_empty_folder(folder: Path) -> None:

@@ -189,3 +189,14 @@ async def test_postgres_backup_is_a_checked_dump_that_restores_into_an_empty_dat
             await asyncio.to_thread(restore, fresh, tmp_path / "backup")  # never over it
         async with open_services(fresh, clock) as restored:
             assert _checkins(await _mydata(restored)) == [(2, "strong", NOTE)]
+
+
+def test_a_copy_the_key_does_not_open_is_no_backup_and_is_not_left(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    assert steady(["console"], data, f"/checkin\n1\nsome\n{NOTE}\n").returncode == 0
+    other_key = "B" * 43 + "="
+    failed = steady(["backup", str(tmp_path / "copy")], data, STEADY_ENCRYPTION_KEY=other_key)
+    assert failed.returncode == 2
+    assert "backup failed: the key does not open" in failed.stderr
+    assert "backup done" not in failed.stdout
+    assert list((tmp_path / "copy").iterdir()) == []  # nothing to mistake for a backup
