@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -20,14 +19,11 @@ from bot.operations.backup_files import (
     DATABASE_COPY,
     KEY_COPY,
     POSTGRES_DUMP,
-    OperationError,
-    check_sqlite_copy,
     configured_key,
     reported,
     write_private,
 )
-from bot.operations.postgres_target import check_key_and_count_users
-from bot.storage.db import BUSY_TIMEOUT_MS
+from bot.storage.copies import OperationError, check_sqlite_copy, online_copy
 from bot.storage.key_rotation import sync_folder
 
 # Tables a dump of Steady's database must list (its table of contents is checked).
@@ -79,27 +75,10 @@ def _prepare_empty_folder(folder: Path) -> None:
         raise OperationError(f"cannot create {folder}: {error.strerror or error}") from None
 
 
-def online_copy(source: Path, target: Path) -> None:
-    """SQLite's online backup of `source` into the new file `target` (0600), in one step:
-    one read transaction, so the copy is the database as of one moment. Steady's own
-    writes go on meanwhile (WAL), and a reader never blocks them."""
-    target.touch(mode=0o600, exist_ok=False)
-    reading = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-    writing = sqlite3.connect(target)
-    try:
-        reading.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        reading.backup(writing)
-        # One self-contained file: no -wal beside it to be forgotten when it is moved.
-        writing.execute("PRAGMA journal_mode=DELETE").fetchall()
-    except sqlite3.Error as error:
-        target.unlink(missing_ok=True)
-        raise OperationError(f"copying {source} failed: {error}") from None
-    finally:
-        writing.close()
-        reading.close()
-
-
 def _dump_postgres(url: str, key_text: str, dump: Path) -> str:
+    # Imported here: a SQLite install never loads the PostgreSQL driver.
+    from bot.storage.postgres_target import check_key_and_count_users  # noqa: PLC0415
+
     asyncio.run(check_key_and_count_users(url, key_text))
     pg_dump = shutil.which("pg_dump")
     if pg_dump is None:

@@ -16,30 +16,19 @@ key. Ids are kept (each ciphertext is bound to its owner's id).
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import sys
 from urllib.parse import urlsplit
-
-import asyncpg
 
 from bot.config import Settings
 from bot.operations.backup_files import (
     EXIT_REFUSED,
-    OperationError,
-    check_sqlite_copy,
     configured_key,
     reported,
 )
-from bot.operations.migrate_tables import (
-    compare,
-    copy_order,
-    copy_rows,
-    move_identities_past,
-)
-from bot.operations.postgres_target import connect, holding_rows, table_names
+from bot.storage.copies import OperationError, check_sqlite_copy
 from bot.storage.db import SqliteDatabase
-from bot.storage.postgres_migrations import MIGRATION_LOCK, apply_postgres_migrations
 from bot.storage.process_lock import AlreadyRunningError, ProcessLock
+from bot.storage.table_copy import copy_to_postgres
 
 
 def run_migrate(settings: Settings, url: str) -> int:
@@ -69,71 +58,23 @@ async def migrate(settings: Settings, url: str) -> list[str]:
         # What a start of this version would do first: bring the schema up to date.
         await (await SqliteDatabase.open(source)).close()
         checked = check_sqlite_copy(source, key_text)
-        reading = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-        try:
-            return [
-                f"steady: checked {source}: {checked.describe()}.",
-                *await _copy_into(reading, url),
-            ]
-        finally:
-            reading.close()
+        copied = await copy_to_postgres(source, url)
     finally:
         lock.release()
-
-
-async def _copy_into(source: sqlite3.Connection, url: str) -> list[str]:
-    target = await connect(url)
-    try:
-        present = await table_names(target)
-        if present and "schema_version" not in present:
-            raise OperationError(
-                f"the PostgreSQL database holds tables that are not Steady's ({present[0]},"
-                " ...); give an empty database"
-            )
-        if await holding_rows(target):
-            return await _already_copied(source, target)
-        async with target.transaction():
-            # Held to the COMMIT: a worker started on the target meanwhile waits at its
-            # migrations, and sees the whole copy or nothing.
-            await target.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            await apply_postgres_migrations(target)
-            holding = await holding_rows(target)
-            if holding:  # someone wrote there since the first look
-                raise OperationError(f"the PostgreSQL database is not empty ({holding[0]})")
-            tables = await copy_order(target, source)
-            copied = 0
-            for table in tables:
-                copied += await copy_rows(source, target, table)
-            await move_identities_past(source, target)
-            comparison = await compare(source, target, tables)
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-        raise OperationError(
-            f"PostgreSQL stopped the copy ({type(error).__name__}: {error}); nothing was"
-            " committed, run it again"
-        ) from None
-    finally:
-        await target.close()
+    checked_line = f"steady: checked {source}: {checked.describe()}."
+    if copied.already:
+        return [
+            checked_line,
+            "steady: the PostgreSQL database already holds this copy"
+            f" ({copied.comparison.describe()}); nothing was changed.",
+        ]
     return [
-        f"steady: copied {copied} rows of {len(tables)} tables into {_where(url)}:"
-        f" {comparison.describe()}.",
+        checked_line,
+        f"steady: copied {copied.rows} rows of {copied.tables} tables into {_where(url)}:"
+        f" {copied.comparison.describe()}.",
         "steady: done. Start the workers with STEADY_DATABASE_URL set to it and the same"
         " key (STEADY_ENCRYPTION_KEY or steady.key): the sealed text was copied as it is."
         " The SQLite file is left as it was; keep it until the workers run well.",
-    ]
-
-
-async def _already_copied(source: sqlite3.Connection, target: asyncpg.Connection) -> list[str]:
-    """A target holding rows is refused, unless they are this very copy (a second run)."""
-    tables = await copy_order(target, source)
-    comparison = await compare(source, target, tables, raise_on_difference=False)
-    if not comparison.same:
-        raise OperationError(
-            f"the PostgreSQL database is not empty, and not a copy of this one"
-            f" ({comparison.first_difference}); give an empty database"
-        )
-    return [
-        f"steady: the PostgreSQL database already holds this copy ({comparison.describe()});"
-        " nothing was changed."
     ]
 
 

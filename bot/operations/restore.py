@@ -21,13 +21,11 @@ from bot.operations.backup import check_dump
 from bot.operations.backup_files import (
     DATABASE_COPY,
     POSTGRES_DUMP,
-    OperationError,
-    check_sqlite_copy,
     read_key_copy,
     reported,
     write_private,
 )
-from bot.operations.postgres_target import check_key_and_count_users, tables_present
+from bot.storage.copies import OperationError, check_sqlite_copy
 from bot.storage.data_folder import prepare_data_folder
 from bot.storage.key_rotation import sync_folder
 from bot.storage.process_lock import AlreadyRunningError, ProcessLock
@@ -122,6 +120,12 @@ def _beside(path: Path, suffix: str) -> Path:
 
 
 def _restore_postgres(settings: Settings, folder: Path, key_text: str) -> list[str]:
+    # Imported here: a SQLite install never loads the PostgreSQL driver.
+    from bot.storage.postgres_target import (  # noqa: PLC0415
+        check_key_and_count_users,
+        tables_present,
+    )
+
     assert settings.database_url is not None
     url = settings.database_url
     dump = folder / POSTGRES_DUMP

@@ -18,8 +18,8 @@ from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.operations.backup import backup
-from bot.operations.backup_files import OperationError, check_sqlite_copy
 from bot.operations.restore import restore
+from bot.storage.copies import OperationError, check_sqlite_copy
 from bot.storage.process_lock import ProcessLock
 from tests.helpers.conversation import Conversation
 from tests.helpers.postgres_server import scratch_database, server_url

@@ -21,10 +21,10 @@ from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.engine.router import Router
-from bot.operations import migrate as migrate_module
-from bot.operations.backup_files import OperationError
 from bot.operations.migrate import migrate
-from bot.operations.postgres_target import tables_holding_rows, tables_present
+from bot.storage import table_copy
+from bot.storage.copies import OperationError
+from bot.storage.postgres_target import tables_holding_rows, tables_present
 from bot.storage.process_lock import ProcessLock
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
@@ -127,7 +127,7 @@ async def test_a_failed_copy_leaves_the_target_empty_and_runs_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     await _use_it_for_a_while(settings, clock, content)
-    copy_rows = migrate_module.copy_rows
+    copy_rows = table_copy.copy_rows
     copied: list[str] = []
 
     async def dropped_after_three(
@@ -140,13 +140,13 @@ async def test_a_failed_copy_leaves_the_target_empty_and_runs_again(
         copied.append(table)
         return await copy_rows(source, target, table)
 
-    monkeypatch.setattr(migrate_module, "copy_rows", dropped_after_three)
+    monkeypatch.setattr(table_copy, "copy_rows", dropped_after_three)
     with pytest.raises(OperationError, match="nothing was committed, run it again"):
         await migrate(settings, empty_database)
     assert len(copied) == 4
     assert await tables_present(empty_database) == []  # not even the schema stayed
 
-    monkeypatch.setattr(migrate_module, "copy_rows", copy_rows)
+    monkeypatch.setattr(table_copy, "copy_rows", copy_rows)
     assert (await migrate(settings, empty_database))[2].startswith("steady: done.")
     again = await migrate(settings, empty_database)
     assert again[-1].endswith("nothing was changed.")

@@ -9,7 +9,7 @@ from typing import TypeVar
 import asyncpg
 
 from bot.config import decode_key
-from bot.operations.backup_files import OperationError
+from bot.storage.copies import OperationError
 from bot.storage.crypto import TextCipher, WrongKeyError
 
 # Rows a fresh schema holds before anyone used it: the migrations' version, and the

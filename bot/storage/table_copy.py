@@ -12,15 +12,26 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from graphlib import TopologicalSorter
+from pathlib import Path
 from typing import Any
 
 import asyncpg
 
-from bot.operations.backup_files import OperationError
+from bot.storage.copies import OperationError
+from bot.storage.postgres_migrations import MIGRATION_LOCK, apply_postgres_migrations
+from bot.storage.postgres_target import connect, holding_rows, table_names
 
 BATCH_ROWS = 5000  # rows per COPY: memory stays flat however big the database
 SAMPLE_ROWS = 25  # rows of each table looked up whole in the target after the copy
 _SQLITE_OWN = frozenset({"sqlite_sequence"})  # SQLite's bookkeeping, not Steady's data
+
+
+@dataclass(frozen=True, slots=True)
+class Copied:
+    rows: int  # rows copied by this run; 0 when the target held this copy already
+    tables: int
+    comparison: Comparison
+    already: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,3 +243,60 @@ async def compare(
             f"the copy differs from the source ({difference}); nothing was committed"
         )
     return comparison
+
+
+async def copy_to_postgres(source: Path, url: str) -> Copied:
+    """Every table of the SQLite file `source` into the PostgreSQL database at `url`, in
+    one transaction, checked before its COMMIT (see bot/operations/migrate.py)."""
+    reading = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        return await _copy_into(reading, url)
+    finally:
+        reading.close()
+
+
+async def _copy_into(source: sqlite3.Connection, url: str) -> Copied:
+    target = await connect(url)
+    try:
+        present = await table_names(target)
+        if present and "schema_version" not in present:
+            raise OperationError(
+                f"the PostgreSQL database holds tables that are not Steady's ({present[0]},"
+                " ...); give an empty database"
+            )
+        if await holding_rows(target):
+            return await _already_copied(source, target)
+        async with target.transaction():
+            # Held to the COMMIT: a worker started on the target meanwhile waits at its
+            # migrations, and sees the whole copy or nothing.
+            await target.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await apply_postgres_migrations(target)
+            holding = await holding_rows(target)
+            if holding:  # someone wrote there since the first look
+                raise OperationError(f"the PostgreSQL database is not empty ({holding[0]})")
+            tables = await copy_order(target, source)
+            copied = 0
+            for table in tables:
+                copied += await copy_rows(source, target, table)
+            await move_identities_past(source, target)
+            comparison = await compare(source, target, tables)
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise OperationError(
+            f"PostgreSQL stopped the copy ({type(error).__name__}: {error}); nothing was"
+            " committed, run it again"
+        ) from None
+    finally:
+        await target.close()
+    return Copied(copied, len(tables), comparison, already=False)
+
+
+async def _already_copied(source: sqlite3.Connection, target: asyncpg.Connection) -> Copied:
+    """A target holding rows is refused, unless they are this very copy (a second run)."""
+    tables = await copy_order(target, source)
+    comparison = await compare(source, target, tables, raise_on_difference=False)
+    if not comparison.same:
+        raise OperationError(
+            f"the PostgreSQL database is not empty, and not a copy of this one"
+            f" ({comparison.first_difference}); give an empty database"
+        )
+    return Copied(0, len(tables), comparison, already=True)
