@@ -60,6 +60,8 @@ class AdvisoryLeadership:
         return role in self._held
 
     async def serve(self, role: Role, on_gained: Action, on_lost: Action) -> None:
+        held = self._metrics.leader_role_held.labels(role.value)
+        held.set(0)  # waiting for it: if every worker says 0, nobody holds it
         while True:
             connection = await self._connected()
             try:
@@ -96,6 +98,7 @@ class AdvisoryLeadership:
     ) -> None:
         self._held.add(role)
         self._metrics.leader_changes.inc()
+        self._metrics.leader_role_held.labels(role.value).set(1)
         log_event(log, "leadership.gained", role=role.value)
         try:
             await on_gained()
@@ -103,6 +106,7 @@ class AdvisoryLeadership:
         finally:
             self._held.discard(role)
             self._metrics.leader_changes.inc()
+            self._metrics.leader_role_held.labels(role.value).set(0)
             log_event(log, "leadership.lost", logging.WARNING, role=role.value)
             await on_lost()
 

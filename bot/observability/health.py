@@ -112,7 +112,9 @@ class HealthCheck:
             )
         except Exception as error:  # the health check says what is wrong; this one waits
             log_event(log, "health.backlog_unknown", logging.WARNING, error=type(error).__name__)
+            self._metrics.database_reachable.set(0)
             return
+        self._metrics.database_reachable.set(1)
         self._metrics.due_backlog.set(due)
 
     async def _database_reachable(self) -> bool:

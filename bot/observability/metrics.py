@@ -108,6 +108,20 @@ class Metrics:
             "Times a leader role (polling, gateway, scheduler) changed hands in this process.",
             registry=registry,
         )
+        # For the operator's alerts (deploy/prometheus): set at each scrape of /metrics by
+        # its bounded read of the database, and by each worker contending for a role.
+        self.database_reachable = Gauge(
+            "steady_database_reachable",
+            "1 when the database answered this scrape's bounded read in time, else 0.",
+            registry=registry,
+        )
+        self.leader_role_held = Gauge(
+            "steady_leader_role_held",
+            "1 while this worker holds the leader role, 0 while it waits for it (workers"
+            " sharing PostgreSQL only: a single SQLite process holds every role).",
+            ["role"],
+            registry=registry,
+        )
         self._outbox = _OutboxCollector()
         registry.register(self._outbox)
         self.last_tick_at: datetime | None = None

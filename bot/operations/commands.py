@@ -4,9 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +29,8 @@ BACKUP_DESCRIPTION = (
 )
 RESTORE_DESCRIPTION = (
     "Put a backup made by `steady backup` in place: checked first, then copied into"
-    " STEADY_DATA_DIR (SQLite, which must hold no database yet) or restored with pg_restore"
+    " STEADY_DATA_DIR (SQLite; a database already there is replaced only with --replace,"
+    " and kept aside, renamed) or restored with pg_restore"
     " into the empty database STEADY_DATABASE_URL names. Its key becomes steady.key unless"
     " STEADY_ENCRYPTION_KEY is set, which must then be that same key."
 )
@@ -70,6 +68,11 @@ def add_operations(commands: Any) -> None:  # argparse's _SubParsersAction
         "restore", help="put a backup in place, checked", description=RESTORE_DESCRIPTION
     )
     restore.add_argument("path", type=Path, help="a folder made by `steady backup`")
+    restore.add_argument(
+        "--replace",
+        action="store_true",
+        help="put the backup in place of the database there now (kept aside, renamed)",
+    )
     migrate = commands.add_parser(
         "migrate",
         help="copy this SQLite database into an empty PostgreSQL database",
@@ -93,13 +96,14 @@ def run_operation(args: argparse.Namespace, settings: Settings | None) -> int:
         configure_logging("WARNING", None)  # the report is on stdout; retries on stderr
         return run_doctor(args.workers)
     assert settings is not None
-    # The others by name: `bot/operations/<command>.py` holds `run_<command>`, given the
-    # settings and the command's argument (backup's and restore's PATH, migrate's --to).
-    argument = args.to if args.command == "migrate" else args.path
-    try:
-        module = importlib.import_module(f"bot.operations.{args.command}")
-    except ModuleNotFoundError:
-        print(f"steady: {args.command} is not part of this build of Steady", file=sys.stderr)
-        return 2
-    run: Callable[[Settings, Any], int] = getattr(module, f"run_{args.command}")
-    return run(settings, argument)
+    if args.command == "backup":
+        from bot.operations.backup import run_backup  # noqa: PLC0415
+
+        return run_backup(settings, args.path)
+    if args.command == "restore":
+        from bot.operations.restore import run_restore  # noqa: PLC0415
+
+        return run_restore(settings, args.path, args.replace)
+    from bot.operations.migrate import run_migrate  # noqa: PLC0415
+
+    return run_migrate(settings, args.to)

@@ -166,11 +166,11 @@ async def recover(db: Database, key_file: Path) -> str:
     if current is not None and await _opens(db, current):
         if previous is not None:
             old_file.unlink()  # the rotation had committed; the old key opens nothing now
-            _sync_folder(key_file.parent)
+            sync_folder(key_file.parent)
         return current
     if previous is not None and await _opens(db, previous):
         os.replace(old_file, key_file)  # the rotation never committed: the old key is right
-        _sync_folder(key_file.parent)
+        sync_folder(key_file.parent)
         return previous
     raise WrongKeyError(f"no key in {key_file} opens this database")
 
@@ -232,14 +232,14 @@ async def _rotate_open(
     except BaseException:
         if not committing and old_file.exists():
             os.replace(old_file, key_file)  # rolled back: the old key is the right one again
-            _sync_folder(key_file.parent)
+            sync_folder(key_file.parent)
         # Once the COMMIT has begun, nobody here can tell whether it landed: a
         # cancellation (Ctrl-C) can arrive while it still runs in the database's
         # thread. Both key files stay, and whichever opens the database is kept by
         # the next start or rotation (`recover`): never guess and lose the new key.
         raise
     old_file.unlink()
-    _sync_folder(key_file.parent)
+    sync_folder(key_file.parent)
     return Rotation(values, key_file)
 
 
@@ -263,10 +263,10 @@ def _replace_private(path: Path, text: str) -> None:
     temporary = path.with_name(path.name + ".new")
     _write_private(temporary, text)
     os.replace(temporary, path)
-    _sync_folder(path.parent)
+    sync_folder(path.parent)
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
     """Make renames and removals in `folder` durable."""
     descriptor = os.open(folder, os.O_RDONLY)
     try:
