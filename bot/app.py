@@ -9,7 +9,7 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -41,6 +41,7 @@ from bot.logs import get_logger, log_event
 from bot.observability.health import HealthCheck, tick_limit
 from bot.observability.http import ObservabilityServer
 from bot.platform_roles import FollowerStart, campaign, led_parts
+from bot.safety.second_stage import stage_for
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.planner import schedule_unplanned
 from bot.scheduling.runner import TickRunner
@@ -147,8 +148,19 @@ def observability_server(
         services.metrics,
         tick_limit(settings.tick_seconds),
         roles=lambda: held_roles(settings, adapters, leadership),
+        safety_model=_model_state(services),
     )
     return ObservabilityServer(health, services.metrics, settings.http_host, settings.http_port)
+
+
+def _model_state(services: Services) -> Callable[[], dict[str, str | None]]:
+    """The learned safety stage's state as /healthz shows it, read anew on every check."""
+    stage = stage_for(services.content.folder)
+
+    def state() -> dict[str, str | None]:
+        return stage.status.as_json()
+
+    return state
 
 
 @asynccontextmanager

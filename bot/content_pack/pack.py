@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from babel.dates import get_day_names
 
@@ -53,6 +54,8 @@ class ContentPack:
     # Crisis and danger rules of more languages than there are locales: every message is
     # screened in all of them, whatever the user's locale.
     languages: tuple[DetectionFile, ...] = ()
+    # The folder it was read from: the safety screen's learned model lives beside the rules.
+    folder: Path | None = None
 
     def resolve_locale(self, language_code: str | None) -> str:
         """The pack locale for a platform language code such as `de-AT`, else the default."""

@@ -24,6 +24,8 @@ _QUOTES = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u02bc": "'", "`": "'", "\u201c": '"', "\u201d": '"'}
 )
 _SPACE = re.compile(r"\s+")
+_LINE_BREAK = re.compile(r"\s*\n\s*")
+_SPACE_IN_LINE = re.compile(r"[^\S\n]+")
 # Cyrillic and Greek letters drawn like Latin ones, capitals included (mapped before
 # case-folding: a Greek capital Mu folds to a letter that looks like "u", not "m").
 _LOOKALIKES = str.maketrans(
@@ -69,12 +71,25 @@ def normalise(text: str) -> str:
     strike-through marks cannot hide a word; accents go too, which only
     makes matching more forgiving.
     """
+    return _SPACE.sub(" ", _folded(text)).strip()
+
+
+def normalise_lines(text: str) -> str:
+    """`normalise`, keeping where lines break: each run of spaces that holds a line break
+    becomes one line break, so `normalise_lines(t).replace("\n", " ") == normalise(t)`.
+    The learned stage reads a message line by line; the rules read it joined, and both
+    come from this one pass."""
+    lined = _LINE_BREAK.sub("\n", _folded(text))
+    return _SPACE_IN_LINE.sub(" ", lined).strip()
+
+
+def _folded(text: str) -> str:
     without_invisible = _INVISIBLE.sub("", text).translate(_QUOTES)
     # Only the runs of non-ASCII characters need decomposing (an accent, a dash, a word
     # in another script): ASCII is already in its one form, and a mark after an ASCII
     # letter is a run of its own, dropped all the same.
     composed = _NON_ASCII.sub(_plain_run, without_invisible)
-    return _SPACE.sub(" ", composed.casefold()).strip()
+    return composed.casefold()
 
 
 def as_displayed(text: str) -> str | None:

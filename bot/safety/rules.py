@@ -109,9 +109,20 @@ class Match:
 
 
 @dataclass(frozen=True, slots=True)
+class ModelVerdict:
+    """What the learned stage (bot/safety/model.py) read in a text."""
+
+    language: str  # the corpus language the text seems written in
+    score: float  # 0 to 1: how likely the words call for a check
+    raised: bool  # the score raised the reply to a check (the rules had left it lower)
+    danger: bool  # the words lean to danger from another person, not a crisis of one's own
+
+
+@dataclass(frozen=True, slots=True)
 class Detection:
     normalised: str
     matches: tuple[Match, ...]
+    model: ModelVerdict | None = None  # None: the rules alone screened the text
 
     @property
     def intents(self) -> frozenset[Intent]:
@@ -120,14 +131,14 @@ class Detection:
     @property
     def reply(self) -> ReplyLevel:
         """Exactly what the bot answers: the full reply for any crisis or danger said in
-        the first person, now; a check when such words only appear softened; else the
-        pause offers, or nothing."""
+        the first person, now; a check when such words only appear softened, or when the
+        learned stage raised the text to one; else the pause offers, or nothing."""
         full = {match.intent for match in self.matches if match.full}
         if Intent.CRISIS in full:
             return ReplyLevel.CRISIS
         if Intent.DANGER in full:
             return ReplyLevel.DANGER
-        if self.intents & SAFETY_INTENTS:
+        if self.intents & SAFETY_INTENTS or (self.model is not None and self.model.raised):
             return ReplyLevel.CHECK
         if Intent.CONTACTED in self.intents:
             return ReplyLevel.CONTACTED
@@ -138,6 +149,14 @@ class Detection:
     @property
     def needs_safety_reply(self) -> bool:
         return self.reply in SAFETY_REPLIES
+
+    @property
+    def check_leans_danger(self) -> bool:
+        """For a check: whether danger lines should lead "Show me help now" (the rules'
+        words when they matched, else the learned stage's lean)."""
+        if self.intents & SAFETY_INTENTS:
+            return Intent.CRISIS not in self.intents
+        return self.model is not None and self.model.danger
 
 
 @dataclass(frozen=True)
@@ -213,8 +232,10 @@ class Detector:
         """The rules in the order they are tried."""
         return tuple(self.book.rules[number] for number in self.order)
 
-    def detect(self, text: str) -> Detection:
-        normalised = normalise(text)
+    def detect(self, text: str, normalised: str | None = None) -> Detection:
+        """The rules' reading of `text`; `normalised` is `normalise(text)` when the caller
+        already has it."""
+        normalised = normalise(text) if normalised is None else normalised
         found: dict[Intent, Match] = {}
         for reading in _readings(text, normalised):
             for piece in pieces(reading):

@@ -6,21 +6,22 @@ lock, no queue stands between the message and the answer.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bot.content_pack.countries import likely_countries_for_timezone
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
-from bot.content_pack.schema import CrisisResource, EmergencyNumbers
+from bot.content_pack.schema import CrisisResource, DetectionFile, EmergencyNumbers
 from bot.core.replies import Button, Reply
 from bot.safety.rules import (
     SAFETY_INTENTS,
     Detection,
     Detector,
-    Intent,
     ReplyLevel,
     RuleBook,
 )
+from bot.safety.second_stage import stage_for
 
 # Static button data: these presses need no token. All but the country choice change
 # nothing; the country choice stores what the user tapped, as /settings would.
@@ -55,28 +56,36 @@ _COMPILED_PACKS = 4
 
 
 def _detectors_of(content: ContentPack) -> dict[str, Detector]:
+    """The pack's detectors (`detectors_for`), compiled once per pack."""
+    found = _COMPILED.get(id(content))
+    if found is not None and found[0] is content:
+        return found[1]
+    if len(_COMPILED) >= _COMPILED_PACKS:
+        _COMPILED.clear()
+    own = {locale: pack.detection for locale, pack in content.locales.items()}
+    detectors = detectors_for(own, content.languages)
+    _COMPILED[id(content)] = (content, detectors)
+    return detectors
+
+
+def detectors_for(
+    locales: Mapping[str, DetectionFile], languages: Sequence[DetectionFile]
+) -> dict[str, Detector]:
     """Each locale's rules with every language's, the locale's own tried first: someone
     whose locale is Spanish may still write in English, and their crisis words must be
     read all the same. Every locale screens the same rules, so they are compiled once,
     into one book; each locale's detector only orders it (its own file first, then the
     other locales', then the languages'), so a match names the rule of the user's own
     language where two languages' rules match the same words."""
-    found = _COMPILED.get(id(content))
-    if found is not None and found[0] is content:
-        return found[1]
-    if len(_COMPILED) >= _COMPILED_PACKS:
-        _COMPILED.clear()
-    locales = sorted(content.locales)
-    book = RuleBook.of([*(content.locales[name].detection for name in locales), *content.languages])
-    languages = range(len(locales), len(book.files))
-    detectors = {
+    names = sorted(locales)
+    book = RuleBook.of([*(locales[name] for name in names), *languages])
+    others = range(len(names), len(book.files))
+    return {
         locale: book.detector(
-            [own, *(other for other in range(len(locales)) if other != own), *languages]
+            [own, *(other for other in range(len(names)) if other != own), *others]
         )
-        for own, locale in enumerate(locales)
+        for own, locale in enumerate(names)
     }
-    _COMPILED[id(content)] = (content, detectors)
-    return detectors
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +105,7 @@ class SafetyScreen:
         self._content = content
         self._detectors = _detectors_of(content)
         self._rule_languages = _rule_languages(content)
+        self.second_stage = stage_for(content.folder)  # the learned model behind the rules
 
     def reply_locale(self, detection: Detection, locale: str) -> str:
         """The locale to answer a crisis in: the user's, unless they wrote it only in
@@ -116,7 +126,8 @@ class SafetyScreen:
         return self._detectors.get(locale) or self._detectors[self._content.default_locale]
 
     def detect(self, text: str, locale: str) -> Detection:
-        return self.detector(locale).detect(text)
+        """The rules, then the learned stage on what they leave below a check."""
+        return self.second_stage.detect(self.detector(locale), text)
 
     def screen(
         self, text: str, locale: str, country: str | None, is_group: bool, has_plan: bool = False
@@ -130,7 +141,7 @@ class SafetyScreen:
                 danger_first = detection.reply is ReplyLevel.DANGER
                 reply = self.full_reply(locale, country, danger_first, has_plan)
             case ReplyLevel.CHECK:
-                reply = self.check_reply(locale, danger=Intent.CRISIS not in detection.intents)
+                reply = self.check_reply(locale, danger=detection.check_leans_danger)
             case _:
                 return None
         return ScreenResult(detection, (self._in_private(locale, reply, is_group),))

@@ -18,6 +18,7 @@ from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
 from bot.engine.due_work import due_kinds
 from bot.flows.context import Services
+from bot.safety.second_stage import stage_for
 from bot.storage.db import Database, Params, Row
 from tests.helpers.faults import every_read_through_fetch_all
 from tests.helpers.outboxes import outbox_for
@@ -64,6 +65,7 @@ async def test_healthz_is_200_with_the_database_the_last_tick_and_the_roles(
 ) -> None:
     await world.tick()
     world.clock.advance(timedelta(seconds=7))
+    await stage_for(world.services.content.folder).ready()  # as the first screened message does
     status, body = await scraper.health()
     assert status == 200
     assert body == {
@@ -73,6 +75,7 @@ async def test_healthz_is_200_with_the_database_the_last_tick_and_the_roles(
         "last_tick_age_seconds": 7.0,
         "tick_limit_seconds": TICK_LIMIT.total_seconds(),
         "roles": ["test", "scheduler"],
+        "safety_model": {"state": "loaded", "reason": None},
     }
 
 
