@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bot.safety import features as feature_set
-from bot.safety.features import Features, features, language_buckets, segments
+from bot.safety.features import Features, features, segments
 from bot.safety.rules import ModelVerdict, pieces
 
 MODEL_FILE = "safety_model.npz"
@@ -42,16 +43,18 @@ ARRAYS = {
     "language_bias": ("f", 1),  # (languages,)
     "languages": ("U", 1),  # the language codes, in the order of the language head
 }
-SAFETY, LEAN = 0, 1
+SAFETY, LEAN = 0, 1  # the columns of "weights"
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
 
 
 def feature_config() -> dict[str, Any]:
     """What the features are: a model trained on other features cannot be read."""
     return {
-        "version": 1,
+        "version": feature_set.VERSION,
         "bits": feature_set.BITS,
         "char_sizes": list(feature_set.CHAR_SIZES),
-        "words": True,
+        "words": [1, 2],
         "segment_limit": feature_set.SEGMENT_LIMIT,
         "language_bits": feature_set.LANGUAGE_BITS,
         "language_char_sizes": list(feature_set.LANGUAGE_CHAR_SIZES),
@@ -123,29 +126,53 @@ def file_sha256(path: Path) -> str:
 
 @dataclass(frozen=True)
 class LearnedModel:
-    weights: npt.NDArray[np.float32]
-    bias: npt.NDArray[np.float64]
+    safety: npt.NDArray[np.float32]  # (2**BITS,): the safety head's weights
+    lean: npt.NDArray[np.float32]  # (2**BITS,): the lean head's
+    bias: npt.NDArray[np.float64]  # (2,): safety, lean
     language_weights: npt.NDArray[np.float32]
     language_bias: npt.NDArray[np.float64]
     languages: tuple[str, ...]
     thresholds: Mapping[str, float]
     global_threshold: float
 
+    @classmethod
+    def of(
+        cls,
+        arrays: Mapping[str, npt.NDArray[Any]],
+        thresholds: Mapping[str, float],
+        global_threshold: float,
+    ) -> LearnedModel:
+        """The model from its arrays as stored (ARRAYS), each head's weights made
+        contiguous, so a gather reads only its own."""
+        weights = arrays["weights"]
+        return cls(
+            safety=np.ascontiguousarray(weights[:, SAFETY], dtype=np.float32),
+            lean=np.ascontiguousarray(weights[:, LEAN], dtype=np.float32),
+            bias=arrays["bias"].astype(np.float64),
+            language_weights=arrays["language_weights"].astype(np.float32),
+            language_bias=arrays["language_bias"].astype(np.float64),
+            languages=tuple(str(code) for code in arrays["languages"]),
+            thresholds=thresholds,
+            global_threshold=global_threshold,
+        )
+
     def verdict(self, lined: str, may_raise: bool = True) -> ModelVerdict:
         """The model's reading of a text already through `normalise_lines`: its language,
         its highest window's score, and whether that score raises the reply to a check
         (only when `may_raise`: the rules left the text below a check)."""
-        score, lean = 0.0, 0.0
+        best, lean = -np.inf, 0.0
         language = self.languages[0]
         for number, piece in enumerate(pieces(lined)):
-            text = segments(piece)
+            found = features(segments(piece))
             if number == 0:
-                language = self.language_of(text)
-            logits = self.window_logits(features(text))
+                language = self.language_of(found)
+            logits, first, last = self.windows(found)
             if len(logits):
-                best = int(np.argmax(logits[:, SAFETY]))
-                if _sigmoid(logits[best, SAFETY]) > score:
-                    score, lean = _sigmoid(logits[best, SAFETY]), float(logits[best, LEAN])
+                top = int(np.argmax(logits))
+                if logits[top] > best:
+                    best = float(logits[top])
+                    lean = self.lean_of(found, int(first[top]), int(last[top]))
+        score = _sigmoid(best) if np.isfinite(best) else 0.0
         threshold = self.thresholds.get(language, self.global_threshold)
         return ModelVerdict(
             language=language,
@@ -154,35 +181,37 @@ class LearnedModel:
             danger=lean > 0,
         )
 
-    def language_of(self, text: str) -> str:
-        buckets = language_buckets(text)
+    def language_of(self, found: Features) -> str:
+        buckets = found.language
         if len(self.languages) == 1 or not len(buckets):
             return self.languages[0]
         logits = self.language_weights[buckets].sum(axis=0) / np.sqrt(len(buckets))
         return self.languages[int(np.argmax(logits + self.language_bias))]
 
-    def window_logits(self, found: Features) -> npt.NDArray[np.float64]:
-        """(windows, 2) logits: each segment, then each pair of neighbouring segments,
-        leaving out windows without a feature. A window's features are the sum of its
-        segments', scaled as `features.counts` scales a whole text in training."""
-        segment_count = len(found.segment_starts)
-        sums = np.zeros((segment_count, 2))
-        sizes = np.zeros(segment_count)
-        for family in found.families:
-            total = len(family.buckets)
-            if not total:
-                continue
-            running = np.zeros((total + 1, 2))
-            np.cumsum(self.weights[family.buckets], axis=0, dtype=np.float64, out=running[1:])
-            first = np.searchsorted(family.starts, found.segment_starts)
-            after = np.append(first[1:], total)
-            sums += running[after] - running[first]
-            sizes += after - first
-        if segment_count > 1:
+    def windows(self, found: Features) -> tuple[Floats, Ints, Ints]:
+        """The safety logit of each window (each segment, then each pair of neighbouring
+        segments, leaving out those without a feature), with its first and last segment.
+        A window's features are its segments', scaled as `features.counts` scales a
+        whole text in training."""
+        count = found.segment_count
+        sums = np.bincount(found.segments, weights=self.safety[found.buckets], minlength=count)
+        sizes = np.bincount(found.segments, minlength=count).astype(np.float64)
+        first = np.arange(count)
+        last = first
+        if count > 1:
             sums = np.concatenate((sums, sums[:-1] + sums[1:]))
             sizes = np.concatenate((sizes, sizes[:-1] + sizes[1:]))
+            first = np.concatenate((first, first[:-1]))
+            last = np.concatenate((last, last[1:]))
         kept = sizes > 0
-        return np.asarray(sums[kept] / np.sqrt(sizes[kept])[:, None] + self.bias)
+        logits = sums[kept] / np.sqrt(sizes[kept]) + self.bias[SAFETY]
+        return np.asarray(logits, dtype=np.float64), first[kept], last[kept]
+
+    def lean_of(self, found: Features, first: int, last: int) -> float:
+        """The lean head's logit over the segments first..last."""
+        inside = found.buckets[(found.segments >= first) & (found.segments <= last)]
+        total = float(self.lean[inside].sum(dtype=np.float64))
+        return total / math.sqrt(max(1, len(inside))) + float(self.bias[LEAN])
 
 
 def _sigmoid(logit: float) -> float:
@@ -202,15 +231,7 @@ def load_model(folder: Path) -> LearnedModel:
     if hashlib.sha256(raw).hexdigest() != manifest.model_sha256:
         raise ModelUnavailable(f"{MODEL_FILE} does not match the SHA-256 in {MANIFEST_FILE}")
     arrays = _arrays(path)
-    model = LearnedModel(
-        weights=arrays["weights"].astype(np.float32),
-        bias=arrays["bias"].astype(np.float64),
-        language_weights=arrays["language_weights"].astype(np.float32),
-        language_bias=arrays["language_bias"].astype(np.float64),
-        languages=tuple(str(code) for code in arrays["languages"]),
-        thresholds=manifest.thresholds,
-        global_threshold=manifest.global_threshold,
-    )
+    model = LearnedModel.of(arrays, manifest.thresholds, manifest.global_threshold)
     _check_shapes(model, manifest)
     return model
 
@@ -231,7 +252,8 @@ def _arrays(path: Path) -> dict[str, npt.NDArray[Any]]:
 def _check_shapes(model: LearnedModel, manifest: Manifest) -> None:
     languages = len(model.languages)
     expected = {
-        "weights": (2**feature_set.BITS, 2),
+        "safety": (2**feature_set.BITS,),
+        "lean": (2**feature_set.BITS,),
         "bias": (2,),
         "language_weights": (2**feature_set.LANGUAGE_BITS, languages),
         "language_bias": (languages,),

@@ -36,15 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bot.safety.corpus import DANGEROUS, HARMLESS, Corpus, Example, Split, read_corpus
-from bot.safety.features import (
-    BITS,
-    LANGUAGE_BITS,
-    all_buckets,
-    counts,
-    features,
-    language_buckets,
-    model_text,
-)
+from bot.safety.features import BITS, LANGUAGE_BITS, Features, counts, features, model_text
 from bot.safety.model import (
     MANIFEST_FILE,
     MODEL_FILE,
@@ -90,15 +82,15 @@ def train(corpus: Corpus, today: str) -> Trained:
         example.label in HARMLESS for example in training
     ):
         raise TrainingError("the training split needs both words that call for a check and not")
-    texts = [model_text(example.text) for example in training]
-    matrix = _matrix([all_buckets(features(text)) for text in texts], 2**BITS)
+    read = [features(model_text(example.text)) for example in training]
+    matrix = _matrix([found.buckets for found in read], 2**BITS)
     safety, safety_bias = _fit(matrix, [example.label in CHECK_WORTHY for example in training])
     dangerous = [number for number, example in enumerate(training) if example.dangerous]
     lean, lean_bias = _fit(
         matrix[dangerous], [training[number].label == "danger" for number in dangerous]
     )
     languages = corpus.languages
-    language_weights, language_bias = _fit_languages(texts, training, languages)
+    language_weights, language_bias = _fit_languages(read, training, languages)
     arrays: dict[str, npt.NDArray[Any]] = {
         "weights": np.stack([safety, lean], axis=1).astype(np.float32),
         "bias": np.array([safety_bias, lean_bias], dtype=np.float32),
@@ -106,15 +98,7 @@ def train(corpus: Corpus, today: str) -> Trained:
         "language_bias": language_bias.astype(np.float32),
         "languages": np.array(languages),
     }
-    model = LearnedModel(
-        weights=arrays["weights"],
-        bias=arrays["bias"].astype(np.float64),
-        language_weights=arrays["language_weights"],
-        language_bias=arrays["language_bias"].astype(np.float64),
-        languages=languages,
-        thresholds={},
-        global_threshold=1.0,
-    )
+    model = LearnedModel.of(arrays, thresholds={}, global_threshold=1.0)
     thresholds, global_threshold, measured = _thresholds(model, corpus)
     manifest = Manifest(
         model_sha256="",
@@ -172,7 +156,7 @@ def _fit(matrix: Any, targets: Sequence[bool]) -> tuple[npt.NDArray[np.float64],
 
 
 def _fit_languages(
-    texts: Sequence[str], training: Sequence[Example], languages: tuple[str, ...]
+    read: Sequence[Features], training: Sequence[Example], languages: tuple[str, ...]
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Multinomial regression over the languages; with one language, nothing to learn."""
     from sklearn.linear_model import LogisticRegression  # noqa: PLC0415  (training only)
@@ -180,9 +164,12 @@ def _fit_languages(
     width = 2**LANGUAGE_BITS
     if len(languages) < 2:
         return np.zeros((width, len(languages))), np.zeros(len(languages))
-    matrix = _matrix([language_buckets(text) for text in texts], width)
+    matrix = _matrix([found.language for found in read], width)
     labels = np.array([languages.index(example.language) for example in training])
-    fitted = LogisticRegression(C=REGULARISATION, max_iter=MAX_ITERATIONS, random_state=SEED)
+    # Balanced: a language with a smaller corpus is not read as the biggest one.
+    fitted = LogisticRegression(
+        C=REGULARISATION, class_weight="balanced", max_iter=MAX_ITERATIONS, random_state=SEED
+    )
     fitted.fit(matrix, labels)
     if len(languages) == 2:  # one row of weights: the second language against the first
         zero = np.zeros_like(fitted.coef_[0])

@@ -19,7 +19,7 @@ from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.engine.router import Router
-from bot.safety.features import counts, features, language_buckets, model_text
+from bot.safety.features import counts, features, model_text
 from bot.safety.model import MODEL_FILE, LearnedModel, load_model
 from bot.safety.normalise import normalise_lines
 from bot.safety.rules import ReplyLevel
@@ -49,14 +49,12 @@ def test_buckets_are_the_same_on_every_run_and_machine() -> None:
     text = model_text("I want to DIE")
     assert text == "i want to die"
     found = features(text)
-    assert [family.buckets[:3].tolist() for family in found.families] == [
-        [213150, 152061, 112892],
-        [159145, 164914, 108789],
-        [139342, 61183, 114670],
-        [243255, 120196, 206124],
-        [222618, 65107, 38542],
-    ]
-    assert language_buckets("hola")[:3].tolist() == [18150, 21173, 22012]
+    # 14 bigrams, 13 trigrams, 12 four-grams of " i want to die ", 4 words, 3 pairs
+    assert len(found.buckets) == 46
+    assert found.buckets[:3].tolist() == [175249, 180682, 193306]
+    assert found.buckets[14:17].tolist() == [65444, 7768, 31115]
+    assert found.buckets[-5:].tolist() == [534, 128481, 108039, 122371, 41625]
+    assert found.language[:3].tolist() == [21906, 22585, 24163]
 
 
 def test_a_text_is_read_in_segments_of_lines_and_sentences() -> None:
@@ -68,25 +66,27 @@ def test_a_text_is_read_in_segments_of_lines_and_sentences() -> None:
 
 
 def test_run_time_windows_score_exactly_as_training_vectors_do() -> None:
-    """One function reads features in training and at run time: a one-line text's window
-    is the training vector times the weights."""
+    """One function reads features in training and at run time: a window is the training
+    vector of its segments times the weights."""
     rng = np.random.default_rng(5)
-    weights = rng.normal(size=(2**18, 2)).astype(np.float32)
-    model = LearnedModel(
-        weights=weights,
-        bias=np.array([0.25, -0.5]),
-        language_weights=np.zeros((2**15, 1), dtype=np.float32),
-        language_bias=np.zeros(1),
-        languages=("en",),
-        thresholds={},
-        global_threshold=0.5,
-    )
-    text = model_text("the rope is in the boot of my car")
-    found = features(text)
-    buckets, values = counts(np.concatenate([family.buckets for family in found.families]))
-    expected = values @ weights[buckets].astype(np.float64) + model.bias
-    [window] = model.window_logits(found)
-    assert np.allclose(window, expected)
+    arrays = {
+        "weights": rng.normal(size=(2**18, 2)).astype(np.float32),
+        "bias": np.array([0.25, -0.5]),
+        "language_weights": np.zeros((2**15, 1), dtype=np.float32),
+        "language_bias": np.zeros(1),
+        "languages": np.array(["en"]),
+    }
+    model = LearnedModel.of(arrays, {}, 0.5)
+    line = "the rope is in the boot of my car"
+    buckets, values = counts(features(model_text(line)).buckets)
+    expected = values @ arrays["weights"][buckets].astype(np.float64) + arrays["bias"]
+    one = features(model_text(line))
+    logits, first, last = model.windows(one)
+    assert np.allclose(logits, [expected[0]]) and (first[0], last[0]) == (0, 0)
+    assert np.isclose(model.lean_of(one, 0, 0), expected[1])
+    two = features(model_text(f"all good today. {line}"))
+    logits, first, last = model.windows(two)
+    assert list(zip(first.tolist(), last.tolist(), strict=True)) == [(0, 0), (1, 1), (0, 1)]
 
 
 def test_a_crisis_line_among_ten_ordinary_lines_still_scores() -> None:
