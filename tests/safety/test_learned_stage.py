@@ -242,7 +242,7 @@ async def test_a_message_the_model_raises_gets_the_check_and_its_help_leads_as_i
         settings, clock, replace(content, folder=tmp_path / "pack")
     ) as services:
         chat = Conversation(Router(services), Address("console", "c1", "u1"))
-        [reply] = await chat.send("honestly the garage door is shut and the engine is running")
+        [reply] = await chat.send("a quiet night, the kettle is on")
         assert reply.text == text_of(Msg.SAFETY_CHECK)
         [helped] = await chat.press(text_of(Msg.SAFETY_CHECK_HELP_BUTTON))
         assert helped.text.startswith(text_of(intro))
