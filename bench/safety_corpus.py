@@ -2,6 +2,9 @@
 
 Run from the repo root:
 
+    .venv/bin/python bench/safety_corpus.py
+        # every language's test split (never tuned on), the rules alone and the rules with
+        # the learned stage side by side, written to "## Safety screen: corpus test split"
     .venv/bin/python bench/safety_corpus.py --first-contact en
         # a new batch, before any rule is changed for it: the rules alone on every
         # message of that language (all splits), printed to be recorded by hand under
@@ -14,21 +17,40 @@ check, the offer of a pause (urge or contact).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
-from bench.common import REPO, machine
+from bench.common import REPO, machine, shown_command
+from bench.results import write_section
 from bot.content_pack.loader import load_pack
-from bot.safety.corpus import read_corpus
-from bot.safety.evaluation import score, table
+from bot.safety.corpus import Corpus, Split, read_corpus
+from bot.safety.evaluation import LabelScore, dangerous_recall, percent, score, table
+from bot.safety.model import Manifest, read_manifest
+from bot.safety.rules import ReplyLevel
 from bot.safety.screen import SafetyScreen
+from bot.safety.second_stage import MODEL_DIR
+
+Reply = Callable[[str], ReplyLevel]
 
 
-def first_contact(language: str) -> str:
+def _corpus() -> Corpus:
     corpus, problems = read_corpus(REPO / "content")
     if problems:
         raise SystemExit("\n".join(str(problem) for problem in problems))
-    examples = [example for example in corpus.examples if example.language == language]
-    detector = SafetyScreen(load_pack(REPO / "content", "en")).detector("en")
-    scores = score(examples, lambda text: detector.detect(text).reply)
+    return corpus
+
+
+def _stages() -> tuple[Reply, Reply]:
+    """(the rules alone, the rules with the learned stage), as the bot screens."""
+    screen = SafetyScreen(load_pack(REPO / "content", "en"))
+    if screen.second_stage.model() is None:
+        raise SystemExit(f"the learned stage did not load: {screen.second_stage.status.reason}")
+    rules = screen.detector("en")
+    return (lambda text: rules.detect(text).reply), (lambda text: screen.detect(text, "en").reply)
+
+
+def first_contact(language: str) -> str:
+    examples = [example for example in _corpus().examples if example.language == language]
+    rules, _ = _stages()
     return "\n".join(
         [
             machine().describe(),
@@ -36,16 +58,90 @@ def first_contact(language: str) -> str:
             f"The rules alone on all {len(examples)} messages of `{language}.yaml`"
             " (every split), before any rule was changed for them.",
             "",
-            *table(scores),
+            *table(score(examples, rules)),
         ]
+    )
+
+
+def test_split() -> str:
+    corpus = _corpus()
+    rules, both = _stages()
+    manifest = read_manifest(REPO / "content" / MODEL_DIR)
+    summary = [
+        "| Language | Test messages | Crisis + danger caught, rules | … rules + model |"
+        " Ordinary: check, rules + model | Ordinary: full, rules + model | Threshold |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    details: list[str] = []
+    for language in corpus.languages:
+        examples = corpus.of(Split.TEST, language)
+        alone, with_model = score(examples, rules), score(examples, both)
+        summary.append(_summary_row(language, len(examples), alone, with_model, manifest))
+        details += [
+            f"**{language}**, rules alone:",
+            "",
+            *table(alone),
+            "",
+            f"**{language}**, rules + model:",
+            "",
+            *table(with_model),
+            "",
+        ]
+    return "\n".join(
+        [
+            f"Command, from the repo root: `{shown_command(['bench/safety_corpus.py'])}`",
+            "",
+            machine().describe(),
+            "",
+            f"The test split of each language's corpus (15% of its messages, chosen by a hash"
+            f" of language and text, never tuned on). Model trained {manifest.trained_on} on"
+            f" {manifest.corpus_messages} messages; each language's threshold was set on its"
+            ' validation split ("global": too few validation messages, the pooled one).',
+            "",
+            *summary,
+            "",
+            *details,
+            'How to read it: "caught" is the full reply or a check. The learned stage may only'
+            " raise a message the rules leave below a check, so its column can only add to the"
+            " rules'. The corpus was written by the same people who wrote the rules, so these"
+            " figures flatter both; the blind fresh batches (first contact) say how the screen"
+            " meets wording it has never seen.",
+        ]
+    )
+
+
+def _summary_row(
+    language: str,
+    count: int,
+    alone: list[LabelScore],
+    with_model: list[LabelScore],
+    manifest: Manifest,
+) -> str:
+    caught_alone, total = dangerous_recall(alone)
+    caught_both, _ = dangerous_recall(with_model)
+    ordinary = [item for item in with_model if item.label == "ordinary"]
+    talk = ordinary[0] if ordinary else LabelScore("ordinary", 0, 0, 0, 0, 0)
+    own = manifest.thresholds.get(language)
+    threshold = "global" if own is None else f"{own:.3f}"
+    return (
+        f"| {language} | {count} | {percent(caught_alone, total)} |"
+        f" {percent(caught_both, total)} | {percent(talk.check, talk.total)} |"
+        f" {percent(talk.full, talk.total)} | {threshold} |"
     )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--first-contact", metavar="LANGUAGE", required=True)
+    parser.add_argument("--first-contact", metavar="LANGUAGE")
+    parser.add_argument("--no-write", action="store_true", help="leave bench/RESULTS.md alone")
     args = parser.parse_args(argv)
-    print(first_contact(args.first_contact))
+    if args.first_contact:
+        print(first_contact(args.first_contact))
+        return 0
+    body = test_split()
+    if not args.no_write:
+        write_section("Safety screen: corpus test split", body)
+    print(body)
     return 0
 
 
