@@ -6,12 +6,17 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
+from bot.app import open_services
 from bot.config import Settings
 from bot.content_pack.ids import Msg
+from bot.content_pack.pack import ContentPack
+from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.platform import RecipientUnreachable, RetryAfter, SentMessage
 from bot.core.replies import Reply
@@ -292,3 +297,18 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+async def test_healthz_says_why_the_learned_stage_is_unavailable_and_stays_200(
+    settings: Settings, clock: ManualClock, content: ContentPack, tmp_path: Path
+) -> None:
+    """A pack whose folder holds no model: the rules screen alone, and /healthz says so
+    without calling the worker unhealthy."""
+    pack = replace(content, folder=tmp_path / "no-model")
+    async with open_services(settings, clock, pack) as services:
+        await stage_for(pack.folder).ready()
+        async with serving(settings, services, {}) as scraper:
+            status, body = await scraper.health()
+    assert status == 200 and body["status"] == "ok"
+    assert body["safety_model"]["state"] == "unavailable"
+    assert "no manifest.json" in body["safety_model"]["reason"]
