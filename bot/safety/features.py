@@ -9,8 +9,10 @@ in pieces. Every feature is a bucket number: the hash of a character n-gram (2 t
 characters, spaces included, so "to die" is read across its words) or of a word or a pair
 of words. The hash is our own polynomial over code points with a fixed multiplicative
 mixing step, never Python's salted `hash()`, so a bucket is the same on every machine and
-every run. The features of a span of segments count once each, scaled by one over the
-square root of their number, so a short text and a long one score on the same scale.
+every run. A feature counts once in each segment it is in, however often it is repeated
+there (a phrase typed forty times scores as once), and a span of segments is scaled by one
+over the square root of its number of features, so a short text and a long one score on
+the same scale.
 
 The language head reads the character 2- and 3-grams of a text's first LANGUAGE_SPAN
 characters, folded to 2**LANGUAGE_BITS buckets: no second pass over the text.
@@ -28,7 +30,7 @@ import numpy.typing as npt
 
 from bot.safety.normalise import normalise_lines
 
-VERSION = 2  # bump with any change to what a bucket means; a model of another is refused
+VERSION = 3  # bump with any change to what a bucket means; a model of another is refused
 BITS = 18  # 262,144 buckets for the safety heads
 LANGUAGE_BITS = 15  # the language head's buckets: the same hashes, folded to 32,768
 CHAR_SIZES = (2, 3, 4)
@@ -54,8 +56,8 @@ class Features:
     """A text as the model reads it: every feature's bucket and where it starts, where
     each segment starts, and the language head's buckets."""
 
-    buckets: Buckets  # 0 <= bucket < 2**BITS, family after family
-    segments: Buckets  # the segment each feature starts in (0, 1, ...)
+    buckets: Buckets  # 0 <= bucket < 2**BITS, each once per segment it is in
+    segments: Buckets  # the segment of each (0, 1, ...), in order
     segment_count: int
     language: Buckets  # 0 <= bucket < 2**LANGUAGE_BITS
 
@@ -103,9 +105,13 @@ def features(text: str) -> Features:
         if size in LANGUAGE_CHAR_SIZES:
             language.append(found[:LANGUAGE_SPAN] >> (BITS - LANGUAGE_BITS))
     word_buckets, word_starts = _words(narrow, codes)
+    every = np.concatenate([*buckets, word_buckets])
+    where = np.concatenate([*segments, segment_at[word_starts]]).astype(np.int64)
+    # Each (segment, bucket) once: sorted by segment, then bucket.
+    distinct = np.unique(where << BITS | every)
     return Features(
-        buckets=np.concatenate([*buckets, word_buckets]),
-        segments=np.concatenate([*segments, segment_at[word_starts]]).astype(np.int64),
+        buckets=distinct & (2**BITS - 1),
+        segments=distinct >> BITS,
         segment_count=int(segment_at[-1]) + 1,
         language=np.concatenate(language),
     )
@@ -161,9 +167,17 @@ def _bucket(hashes: _Hashes, family: int) -> Buckets:
     return ((hashes ^ salt) * np.uint64(_GOLDEN) >> np.uint64(64 - BITS)).astype(np.int64)
 
 
+def vector(found: Features) -> tuple[Buckets, Floats]:
+    """The vector a linear model multiplies, for a whole text: each bucket with the number
+    of segments it is in, scaled by one over the square root of all of them. A window of
+    segments at run time is the same sum over its own segments."""
+    unique, counted = np.unique(found.buckets, return_counts=True)
+    return unique, counted.astype(np.float64) / np.sqrt(max(1, len(found.buckets)))
+
+
 def counts(buckets: Buckets) -> tuple[Buckets, Floats]:
-    """Each bucket once, with its count scaled by one over the square root of all counts:
-    the vector a linear model multiplies."""
+    """Each bucket once, with its count scaled by one over the square root of all counts
+    (the language head's vector)."""
     unique, counted = np.unique(buckets, return_counts=True)
     scale = 1.0 / np.sqrt(max(1, len(buckets)))
     return unique, counted.astype(np.float64) * scale

@@ -36,7 +36,15 @@ import numpy as np
 import numpy.typing as npt
 
 from bot.safety.corpus import DANGEROUS, HARMLESS, Corpus, Example, Split, read_corpus
-from bot.safety.features import BITS, LANGUAGE_BITS, Features, counts, features, model_text
+from bot.safety.features import (
+    BITS,
+    LANGUAGE_BITS,
+    Features,
+    counts,
+    features,
+    model_text,
+    vector,
+)
 from bot.safety.model import (
     MANIFEST_FILE,
     MODEL_FILE,
@@ -53,6 +61,7 @@ MAX_ITERATIONS = 5000
 TARGET_FALSE_CHECKS = 0.05  # of harmless validation messages raised to a check
 MIN_HARMLESS = 30  # harmless validation messages a language needs for its own threshold
 CHECK_WORTHY = DANGEROUS | {"softened"}
+_Row = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]  # buckets, values
 
 
 class TrainingError(Exception):
@@ -83,7 +92,7 @@ def train(corpus: Corpus, today: str) -> Trained:
     ):
         raise TrainingError("the training split needs both words that call for a check and not")
     read = [features(model_text(example.text)) for example in training]
-    matrix = _matrix([found.buckets for found in read], 2**BITS)
+    matrix = _matrix([vector(found) for found in read], 2**BITS)
     safety, safety_bias = _fit(matrix, [example.label in CHECK_WORTHY for example in training])
     dangerous = [number for number, example in enumerate(training) if example.dangerous]
     lean, lean_bias = _fit(
@@ -124,19 +133,16 @@ def train(corpus: Corpus, today: str) -> Trained:
     return Trained(arrays, manifest).signed()
 
 
-def _matrix(rows: Sequence[npt.NDArray[np.int64]], width: int) -> Any:
+def _matrix(
+    rows: Sequence[tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]], width: int
+) -> Any:
+    """A sparse matrix of (buckets, values) rows."""
     from scipy.sparse import csr_matrix  # noqa: PLC0415  (training only)
 
-    indptr, indices, values = [0], [], []
-    for buckets in rows:
-        unique, scaled = counts(buckets)
-        indices.append(unique)
-        values.append(scaled)
-        indptr.append(indptr[-1] + len(unique))
-    return csr_matrix(
-        (np.concatenate(values), np.concatenate(indices), np.array(indptr)),
-        shape=(len(rows), width),
-    )
+    indptr = np.cumsum([0, *(len(buckets) for buckets, _ in rows)])
+    indices = np.concatenate([buckets for buckets, _ in rows])
+    values = np.concatenate([values for _, values in rows])
+    return csr_matrix((values, indices, indptr), shape=(len(rows), width))
 
 
 def _fit(matrix: Any, targets: Sequence[bool]) -> tuple[npt.NDArray[np.float64], float]:
@@ -164,7 +170,7 @@ def _fit_languages(
     width = 2**LANGUAGE_BITS
     if len(languages) < 2:
         return np.zeros((width, len(languages))), np.zeros(len(languages))
-    matrix = _matrix([found.language for found in read], width)
+    matrix = _matrix([counts(found.language) for found in read], width)
     labels = np.array([languages.index(example.language) for example in training])
     # Balanced: a language with a smaller corpus is not read as the biggest one.
     fitted = LogisticRegression(

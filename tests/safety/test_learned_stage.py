@@ -19,7 +19,7 @@ from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.engine.router import Router
-from bot.safety.features import counts, features, model_text
+from bot.safety.features import features, model_text, vector
 from bot.safety.model import MODEL_FILE, LearnedModel, load_model
 from bot.safety.normalise import normalise_lines
 from bot.safety.rules import ReplyLevel
@@ -49,12 +49,14 @@ def test_buckets_are_the_same_on_every_run_and_machine() -> None:
     text = model_text("I want to DIE")
     assert text == "i want to die"
     found = features(text)
-    # 14 bigrams, 13 trigrams, 12 four-grams of " i want to die ", 4 words, 3 pairs
-    assert len(found.buckets) == 46
-    assert found.buckets[:3].tolist() == [175249, 180682, 193306]
-    assert found.buckets[14:17].tolist() == [65444, 7768, 31115]
-    assert found.buckets[-5:].tolist() == [534, 128481, 108039, 122371, 41625]
+    # 14 bigrams, 13 trigrams, 12 four-grams of " i want to die ", 4 words, 3 pairs, each
+    # once (sorted), and the language head's 2- and 3-grams in the order they start
+    assert len(found.buckets) == 46 and found.segment_count == 1
+    assert found.buckets[:3].tolist() == [534, 1039, 7768]
+    assert found.buckets[-3:].tolist() == [218589, 219755, 258218]
     assert found.language[:3].tolist() == [21906, 22585, 24163]
+    repeated = features(model_text("i want to die " * 5))
+    assert len(repeated.buckets) < 2 * len(found.buckets)  # repeating a phrase adds little
 
 
 def test_a_text_is_read_in_segments_of_lines_and_sentences() -> None:
@@ -78,7 +80,7 @@ def test_run_time_windows_score_exactly_as_training_vectors_do() -> None:
     }
     model = LearnedModel.of(arrays, {}, 0.5)
     line = "the rope is in the boot of my car"
-    buckets, values = counts(features(model_text(line)).buckets)
+    buckets, values = vector(features(model_text(line)))
     expected = values @ arrays["weights"][buckets].astype(np.float64) + arrays["bias"]
     one = features(model_text(line))
     logits, first, last = model.windows(one)
