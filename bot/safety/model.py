@@ -44,6 +44,9 @@ ARRAYS = {
     "languages": ("U", 1),  # the language codes, in the order of the language head
 }
 SAFETY, LEAN = 0, 1  # the columns of "weights"
+# A window with fewer features than this (about ten characters: "done", "some", "3") is
+# too short for the model to read; short crisis words are the rules' to catch.
+MIN_WINDOW_FEATURES = 30
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
@@ -190,7 +193,8 @@ class LearnedModel:
 
     def windows(self, found: Features) -> tuple[Floats, Ints, Ints]:
         """The safety logit of each window (each segment, then each pair of neighbouring
-        segments, leaving out those without a feature), with its first and last segment.
+        segments, leaving out those with fewer than MIN_WINDOW_FEATURES features), with its
+        first and last segment.
         A window's features are its segments', scaled as `features.counts` scales a
         whole text in training."""
         count = found.segment_count
@@ -203,7 +207,7 @@ class LearnedModel:
             sizes = np.concatenate((sizes, sizes[:-1] + sizes[1:]))
             first = np.concatenate((first, first[:-1]))
             last = np.concatenate((last, last[1:]))
-        kept = sizes > 0
+        kept = sizes >= MIN_WINDOW_FEATURES
         logits = sums[kept] / np.sqrt(sizes[kept]) + self.bias[SAFETY]
         return np.asarray(logits, dtype=np.float64), first[kept], last[kept]
 
