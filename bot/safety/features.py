@@ -23,6 +23,7 @@ character message is read in well under a millisecond.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -108,7 +109,7 @@ def features(text: str) -> Features:
     every = np.concatenate([*buckets, word_buckets])
     where = np.concatenate([*segments, segment_at[word_starts]]).astype(np.int64)
     # Each (segment, bucket) once: sorted by segment, then bucket.
-    distinct = np.unique(where << BITS | every)
+    distinct = _distinct(where << BITS | every)
     return Features(
         buckets=distinct & (2**BITS - 1),
         segments=distinct >> BITS,
@@ -141,24 +142,51 @@ def _words(narrow: npt.NDArray[np.uint32], codes: _Hashes) -> tuple[Buckets, Buc
     )
 
 
+def _distinct(keys: Buckets) -> Buckets:
+    """The sorted distinct values of `keys`, as `np.unique` gives them: a sort and a
+    comparison of neighbours is several times quicker here than its hash table."""
+    ordered = np.sort(keys)
+    if len(ordered) < 2:
+        return ordered
+    first = np.empty(len(ordered), dtype=np.bool_)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return ordered[first]
+
+
 def _powers(base: int, count: int) -> _Hashes:
-    """base**0, base**1, ... base**(count - 1), modulo 2**64."""
-    powers = np.ones(count, dtype=np.uint64)
-    np.cumprod(np.full(count - 1, base, dtype=np.uint64), out=powers[1:])
-    return powers
+    """base**0, base**1, ... base**(count - 1), modulo 2**64: computed once per base for
+    the longest text read so far, then sliced."""
+    known = _POWERS.get(base)
+    if known is None or len(known) < count:
+        size = max(count, 2 * _TYPICAL_LENGTH)
+        known = np.ones(size, dtype=np.uint64)
+        np.cumprod(np.full(size - 1, base, dtype=np.uint64), out=known[1:])
+        _POWERS[base] = known
+    return known[:count]
 
 
-_ASCII_WORD = np.array([chr(code).isalnum() or chr(code) == "'" for code in range(0x80)])
+_POWERS: dict[int, _Hashes] = {}  # filled on first use, never at import
+_TYPICAL_LENGTH = 4_200  # a piece of the rules' 4,096 characters, padded
 
 
 def _is_word(codes: npt.NDArray[np.uint32]) -> npt.NDArray[np.bool_]:
     """Word characters: everything but spaces, ASCII punctuation and the punctuation
-    blocks of Unicode (general, CJK, full-width)."""
-    ascii_separator = (codes < 0x80) & ~_ASCII_WORD[np.minimum(codes, 0x7F)]
-    general = (codes >= 0x2000) & (codes < 0x2070)
-    cjk = (codes >= 0x3000) & (codes < 0x3040)
-    full_width = ((codes >= 0xFF01) & (codes < 0xFF10)) | ((codes >= 0xFF1A) & (codes < 0xFF21))
-    return np.asarray(~(ascii_separator | general | cjk | full_width), dtype=np.bool_)
+    blocks of Unicode (general, CJK, full-width); letters beyond the first plane (most
+    emoji) count as words. One lookup per character in a table of the first plane."""
+    return _word_table()[np.minimum(codes, 0xFFFF)]
+
+
+@functools.cache
+def _word_table() -> npt.NDArray[np.bool_]:
+    """Built once, on first use."""
+    table = np.ones(0x10000, dtype=np.bool_)
+    table[:0x80] = [chr(code).isalnum() or chr(code) == "'" for code in range(0x80)]
+    table[0x2000:0x2070] = False  # general punctuation, spaces among them
+    table[0x3000:0x3040] = False  # CJK symbols and punctuation
+    table[0xFF01:0xFF10] = False  # full-width punctuation
+    table[0xFF1A:0xFF21] = False
+    return table
 
 
 def _bucket(hashes: _Hashes, family: int) -> Buckets:
