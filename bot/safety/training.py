@@ -59,7 +59,7 @@ SEED = 20261202
 REGULARISATION = 10.0  # scikit-learn's C: the inverse strength of the L2 penalty
 MAX_ITERATIONS = 5000
 TARGET_FALSE_CHECKS = 0.05  # of harmless validation messages raised to a check
-MIN_HARMLESS = 30  # harmless validation messages a language needs for its own threshold
+MIN_HARMLESS = 25  # harmless validation messages a language needs for its own threshold
 CHECK_WORTHY = DANGEROUS | {"softened"}
 _Row = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]  # buckets, values
 
