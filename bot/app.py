@@ -45,11 +45,11 @@ from bot.safety.second_stage import stage_for
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.planner import schedule_unplanned
 from bot.scheduling.runner import TickRunner
-from bot.storage.crypto import TextCipher, load_or_create_key
+from bot.storage.crypto import TextCipher, WrongKeyError, load_or_create_key
 from bot.storage.data_folder import prepare_data_folder
 from bot.storage.db import Database
 from bot.storage.key_rotation import old_key_file, recover
-from bot.storage.meta import verify_key
+from bot.storage.meta import has_key_check, verify_key
 from bot.storage.opening import opened_database
 from bot.storage.retention import daily_purge
 from bot.storage.user_files import remove_legacy_charts
@@ -72,11 +72,15 @@ async def open_services(
     """
     if content is None:
         content = load_pack(settings.content_dir, settings.default_locale)
-    prepare_data_folder(settings.data_dir)
-    if settings.database_url is None and settings.database_file.parent != settings.data_dir:
-        prepare_data_folder(settings.database_file.parent)
-    cipher = TextCipher(load_or_create_key(settings.encryption_key, settings.key_file))
+    if settings.database_url is None:  # the file lives there: the folder comes first
+        prepare_data_folder(settings.data_dir)
+        if settings.database_file.parent != settings.data_dir:
+            prepare_data_folder(settings.database_file.parent)
+    # Nothing is written (no folder, no key file) before the database lets this worker in.
     async with opened_database(settings) as db:
+        prepare_data_folder(settings.data_dir)
+        await _refuse_a_new_key_for_sealed_data(db, settings)
+        cipher = TextCipher(load_or_create_key(settings.encryption_key, settings.key_file))
         cipher = await _settled_cipher(db, cipher, settings)
         yield Services(
             db=db,
@@ -87,6 +91,18 @@ async def open_services(
             step_expiry=settings.step_expiry,
             data_dir=settings.data_dir,
         )
+
+
+async def _refuse_a_new_key_for_sealed_data(db: Database, settings: Settings) -> None:
+    """A worker with no key of its own (no STEADY_ENCRYPTION_KEY, no key file) would make
+    one: on a database whose data is sealed under another key it is refused before any
+    file is written, not after."""
+    if settings.encryption_key is not None or settings.key_file.exists():
+        return
+    if old_key_file(settings.key_file).exists():
+        return  # an interrupted rotation: settled below
+    if await has_key_check(db):
+        raise WrongKeyError
 
 
 async def _settled_cipher(db: Database, cipher: TextCipher, settings: Settings) -> TextCipher:

@@ -19,7 +19,7 @@ from bot.storage.crypto import WrongKeyError
 from bot.storage.data_folder import DataFolderError
 from bot.storage.key_rotation import RotationError, old_key_file, rotate
 from bot.storage.migrations import MigrationError
-from bot.storage.opening import database_name
+from bot.storage.opening import DatabaseUnavailable, database_name
 from bot.storage.process_lock import AlreadyRunningError
 
 EXIT_USAGE = 2
@@ -123,7 +123,7 @@ def _guarded(main: Coroutine[Any, Any, None], settings: Settings) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    except MigrationError as error:
+    except (MigrationError, DatabaseUnavailable) as error:  # each is one line already
         print(f"steady: {error}", file=sys.stderr)
         return EXIT_USAGE
     except LoginRefused as error:

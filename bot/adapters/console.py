@@ -1,11 +1,17 @@
 """Chat with Steady in a terminal, or pipe a whole conversation through stdin.
 
-Each input line is one message. A line that is just a number presses that
-button of the last message that had buttons, the way a tap would. When the
-buttons' own labels hold numbers ("1 day", "3 days"), a typed number is what
-the step asked for, so the choices are lettered instead and a number is sent
-as the text it is; a crisis reply's buttons are lettered too, so a number meant
-for the question before it never presses one.
+Each input line is one message. Every button of a message still on screen can be
+pressed by its key, the way a tap would, with keys unique across those messages:
+the open question's buttons are numbered, and buttons that belong to no question
+(a crisis reply's, the caring offer's) are lettered and keep their letters while
+their message is on screen, whatever is asked after them. When a question's own
+labels hold numbers ("1 day", "3 days"), a typed number is what the step asked for,
+so its choices are lettered too (with letters no other shown message uses) and a
+number is sent as the text it is.
+
+A message's buttons leave the screen when a newer message replaces them (a newer
+question replaces the older one's, which are stale; a button shown again replaces
+its older copy), or after `ON_SCREEN_TURNS` more lines typed.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import asyncio
 import itertools
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -21,7 +28,7 @@ from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMe
 from bot.core.platform import SentMessage
 from bot.core.replies import Button, Reply
 from bot.engine.router import Router
-from bot.safety.screen import SAFETY_BUTTONS
+from bot.flows.on_screen import belongs_to_a_step
 from bot.storage.user_files import write_user_file
 
 CONSOLE_ADDRESS = Address(platform="console", chat_id="console", user_id="console")
@@ -61,8 +68,7 @@ class ConsoleAdapter:
         self._greeting = greeting
         # Told to the core with every message, as an app tells its user's language.
         self._language = language_code
-        self._choices: tuple[Button, ...] = ()
-        self._lettered = False
+        self._keys = ShownKeys()
         self._ids = itertools.count(1)
 
     async def start(self) -> None:
@@ -85,22 +91,25 @@ class ConsoleAdapter:
             line = await lines.get()
             if not line:
                 return
-            event = self._event_for(line.rstrip("\r\n"))
-            if event is None:
-                continue
-            replies = await self._router.handle(event)
-            # Numbers press the buttons of the latest answer only, never of an older one.
-            self._choices, self._lettered = (), False
-            for reply in replies:
-                await self.send(event.address, reply)
+            await self.answer(line.rstrip("\r\n"))
+
+    async def answer(self, line: str) -> None:
+        """One line typed: a key pressed, a command or a message, and every reply printed."""
+        event = self._event_for(line)
+        if event is None:
+            return
+        replies = await self._router.handle(event)
+        self._keys.next_turn()
+        for reply in replies:
+            await self.send(event.address, reply)
 
     def _event_for(self, line: str) -> Event | None:
         text = line.strip()
         if not text:
             return None
-        index = _choice_index(text, self._lettered)
-        if index is not None and index < len(self._choices):
-            return ButtonPressed(CONSOLE_ADDRESS, self._choices[index].data)
+        pressed = self._keys.pressed(text)
+        if pressed is not None:
+            return ButtonPressed(CONSOLE_ADDRESS, pressed.data, self._language)
         command = parse_command(text)
         if command is not None:
             return CommandIssued(CONSOLE_ADDRESS, command[0], command[1], self._language)
@@ -115,11 +124,9 @@ class ConsoleAdapter:
                 self._data_dir, address.platform, address.user_id, "progress.png", reply.image.png
             )
             self._write(self._image_saved(path.resolve()))
-        if reply.buttons:
-            self._choices = reply.flat_buttons
-            self._lettered = _numbers_mean_words(self._choices)
-            for index, button in enumerate(self._choices):
-                self._write(f"  {_choice_key(index, self._lettered)}) {button.label}")
+        pressable = tuple(button for button in reply.flat_buttons if button.data)
+        for key, button in self._keys.show(pressable):
+            self._write(f"  {key}) {button.label}")
         self._write("")
         return SentMessage(address, str(next(self._ids)))
 
@@ -132,29 +139,60 @@ class ConsoleAdapter:
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+# Lines typed after which a message with buttons has scrolled out of sight.
+ON_SCREEN_TURNS = 6
 
 
-def _numbers_mean_words(choices: tuple[Button, ...]) -> bool:
-    """Letters, not numbers, when a typed number would mean something else: labels that
-    hold numbers ("3 days"), and a crisis reply's buttons, which a number typed for the
-    question before it (a mood of 1) must never press."""
-    if any(button.data.startswith(SAFETY_BUTTONS) for button in choices):
-        return True
-    return any(char.isdigit() for button in choices for char in button.label)
+@dataclass
+class _OnScreen:
+    keys: tuple[tuple[str, Button], ...]
+    question: bool  # a flow step's buttons (numbered unless their labels hold numbers)
+    turn: int
 
 
-def _choice_key(index: int, lettered: bool) -> str:
-    return _LETTERS[index] if lettered and index < len(_LETTERS) else str(index + 1)
+class ShownKeys:
+    """The keys of every button still on screen, unique across the messages shown."""
 
+    def __init__(self) -> None:
+        self._shown: list[_OnScreen] = []
+        self._turn = 0
 
-def _choice_index(text: str, lettered: bool) -> int | None:
-    """Which shown choice a typed line picks: a letter when lettered, else a number."""
-    if lettered:
+    def next_turn(self) -> None:
+        self._turn += 1
+        self._shown = [shown for shown in self._shown if self._turn - shown.turn <= ON_SCREEN_TURNS]
+
+    def show(self, buttons: tuple[Button, ...]) -> tuple[tuple[str, Button], ...]:
+        """Keys for a message's buttons, the message now on screen."""
+        if not buttons:
+            return ()
+        question = any(belongs_to_a_step(button.data) for button in buttons)
+        datas = {button.data for button in buttons}
+        kept: list[_OnScreen] = []
+        for shown in self._shown:
+            if question and shown.question:
+                continue  # a newer question: the older one's buttons are stale
+            # A button shown again below is pressed there; the rest keep their keys.
+            left = tuple((key, button) for key, button in shown.keys if button.data not in datas)
+            if left:
+                kept.append(_OnScreen(left, shown.question, shown.turn))
+        self._shown = kept
+        numbered = question and not any(char.isdigit() for b in buttons for char in b.label)
+        if numbered:
+            keys = tuple((str(index + 1), button) for index, button in enumerate(buttons))
+        else:
+            used = {key for shown in self._shown for key, _ in shown.keys}
+            free = [letter for letter in _LETTERS if letter not in used]
+            keys = tuple(zip(free, buttons, strict=False))
+        self._shown.append(_OnScreen(keys, question, self._turn))
+        return keys
+
+    def pressed(self, text: str) -> Button | None:
         key = text.casefold()
-        return _LETTERS.index(key) if len(key) == 1 and key in _LETTERS else None
-    if text.isascii() and text.isdigit() and int(text) >= 1:
-        return int(text) - 1
-    return None
+        for shown in reversed(self._shown):
+            for shown_key, button in shown.keys:
+                if shown_key == key:
+                    return button
+        return None
 
 
 def _read_lines_in_background(stream: TextIO) -> asyncio.Queue[str]:

@@ -576,6 +576,41 @@ class Msg(StrEnum):
     HOURS_DAILY = "hours.daily"
     HOURS_VARY = "hours.vary"
 
+    # Typed answers and no dead ends (content/<locale>/messages_answers.yaml): a refusal
+    # that shows its choices again, a yes or a no that is not a place, a code confirmed by
+    # name, a country that disagrees with the time zone, a welcome before /start.
+    USE_BUTTONS_BELOW = "answers.use_buttons_below"
+    NOT_A_PLACE = "answers.not_a_place"
+    COUNTRY_CODE_CONFIRM = "answers.country_code_confirm"
+    COUNTRY_ZONE_MISMATCH = "answers.country_zone_mismatch"
+    ZONE_COUNTRY_MISMATCH = "answers.zone_country_mismatch"
+    MISMATCH_BOTH = "answers.mismatch_both"
+    MISMATCH_KEPT = "answers.mismatch_kept"
+    ZONE_SAVED = "answers.zone_saved"
+    BEFORE_START = "answers.before_start"
+    BEFORE_START_BUTTON = "answers.before_start_button"
+    CT_PRESSURE_WHICH = "contacted.pressure_which"
+    CT_THREAT_SELF = "contacted.threat_self"
+    CT_THREAT_ME = "contacted.threat_me"
+    CT_PROMISE = "contacted.promise"
+    CT_THREAT_ME_REPLY = "contacted.threat_me_reply"
+    CT_PROMISE_REPLY = "contacted.promise_reply"
+    CT_WHAT_NOW = "contacted.what_now"
+    CT_NEXT_PAUSE = "contacted.next_pause"
+    CT_NEXT_SOS = "contacted.next_sos"
+    CT_NEXT_DONE = "contacted.next_done"
+    CT_DONE_REPLY = "contacted.done_reply"
+    # The caring look-in: asked for between midnight and 05:00, "tomorrow" is later that
+    # day; and the words that cancel it, typed (they are also in caring.scheduled).
+    CARING_SCHEDULED_TODAY = "caring.scheduled_today"
+    CARING_CANCEL_WORDS = "caring.cancel_words"
+    # Times and places as people write them (content/<locale>/messages_times.yaml)
+    PLACE_DID_YOU_MEAN = "places.did_you_mean"
+    TIME_NOT_READ = "times.not_read"
+    TIME_BAD_MINUTES = "times.bad_minutes"
+    TIMES_PICK = "times.pick"
+    TIME_DAYS_TOO = "times.days_too"
+
 
 PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.REMINDER_HELP: frozenset({"themes"}),
@@ -673,6 +708,15 @@ PLACEHOLDERS: dict[Msg, frozenset[str]] = {
     Msg.DATES_YOUR_WORDS: frozenset({"label"}),
     Msg.DATES_NO_SUCH_DAY: frozenset({"month", "last"}),
     Msg.DATES_DATE_KEPT: frozenset({"date"}),
+    # Typed answers and no dead ends
+    Msg.COUNTRY_CODE_CONFIRM: frozenset({"country"}),
+    Msg.COUNTRY_ZONE_MISMATCH: frozenset({"country", "zone_country"}),
+    Msg.ZONE_COUNTRY_MISMATCH: frozenset({"country", "zone_country"}),
+    Msg.MISMATCH_KEPT: frozenset({"country"}),
+    Msg.ZONE_SAVED: frozenset({"place"}),
+    Msg.CARING_SCHEDULED_TODAY: frozenset({"time"}),
+    Msg.PLACE_DID_YOU_MEAN: frozenset({"place", "time"}),
+    Msg.TIME_DAYS_TOO: frozenset({"days"}),
 }
 
 
@@ -698,7 +742,9 @@ COUNTS: dict[Msg, str] = {
 # (a fixed number of characters) and "Round 1 of 4" are numbers, not counts of a noun.
 COUNT_NAMES = frozenset({"days", "longest", "practical", "deleted", "kept", "paused", "passed"})
 # Where one of those names is not a count: "{days}" as in "mon-fri".
-NOT_COUNTS = frozenset({(Msg.SETTINGS_MENU, "days"), (Msg.REMINDER_WHEN, "days")})
+NOT_COUNTS = frozenset(
+    {(Msg.SETTINGS_MENU, "days"), (Msg.REMINDER_WHEN, "days"), (Msg.TIME_DAYS_TOO, "days")}
+)
 
 # Platforms a message may have its own wording for (`message.id@platform`).
 PLATFORMS = frozenset({"telegram", "discord", "console"})

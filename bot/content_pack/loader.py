@@ -27,6 +27,7 @@ from bot.content_pack.pack import ContentPack, LocaleContent
 from bot.content_pack.schema import (
     MAX_BUTTON_LABEL_CHARS,
     AffirmationsFile,
+    AnswersFile,
     CheckInRepliesFile,
     CommandsFile,
     CountriesFile,
@@ -78,7 +79,9 @@ BUTTON_LABELS = frozenset(
         Msg.AFFIRM_GROUP_STEPS,
         Msg.CARING_OFFER_YES, Msg.CARING_OFFER_NO, Msg.CARING_SOS_BUTTON,
         Msg.CARING_PLAN_BUTTON, Msg.CARING_PAUSE_BUTTON, Msg.CARING_OKAY_BUTTON,
-        Msg.LANGUAGE_NAME, Msg.SETTINGS_CHANGE_LANGUAGE,
+        Msg.LANGUAGE_NAME, Msg.SETTINGS_CHANGE_LANGUAGE, Msg.MISMATCH_BOTH,
+        Msg.BEFORE_START_BUTTON, Msg.CT_THREAT_SELF, Msg.CT_THREAT_ME, Msg.CT_PROMISE,
+        Msg.CT_NEXT_PAUSE, Msg.CT_NEXT_SOS, Msg.CT_NEXT_DONE,
         *(message for message in Msg if message.value.startswith("theme.")),
     }
 )  # fmt: skip
@@ -162,6 +165,10 @@ class _LocaleReader:
 # in all of them, whatever the user's locale (people write their own language to the bot).
 # One file per language, `<code>.yaml`, shaped like a locale's detection.yaml.
 DETECTION_DIR = "detection"
+# Yes and no in more languages than the pack has locales ("ja", "oui", "nein"), one file
+# per language, `<code>.yaml`, shaped like a locale's answers.yaml.
+ANSWERS_DIR = "answers"
+ANSWERS_FILE = "answers.yaml"
 
 
 def _load_languages(folder: Path, problems: list[Problem]) -> list[DetectionFile]:
@@ -212,6 +219,19 @@ def load_detection(content_dir: Path) -> tuple[dict[str, DetectionFile], list[De
     return locales, languages
 
 
+def _load_answer_languages(folder: Path, problems: list[Problem]) -> list[AnswersFile]:
+    if not folder.is_dir():
+        return []
+    found: list[AnswersFile] = []
+    for path in sorted(folder.glob("*.yaml")):
+        reader = _LocaleReader(folder, problems)
+        reader.locale = path.stem  # each file names its language, as a folder names its locale
+        parsed = reader.read(path.name, AnswersFile)
+        if parsed is not None:
+            found.append(parsed.model)
+    return found
+
+
 def load_pack(content_dir: Path, default_locale: str) -> ContentPack:
     """The validated pack; raises ContentError listing every problem found."""
     with collector_paused():
@@ -225,8 +245,10 @@ def _load_pack(content_dir: Path, default_locale: str) -> ContentPack:
         raise ContentError([Problem(content_dir, 1, "content folder not found")])
     emergency = _load_emergency_numbers(content_dir, problems)
     languages = _load_languages(content_dir / DETECTION_DIR, problems)
+    answer_languages = _load_answer_languages(content_dir / ANSWERS_DIR, problems)
     folders = (path for path in content_dir.iterdir() if path.is_dir())
-    for folder in sorted(path for path in folders if path.name != DETECTION_DIR):
+    shared = {DETECTION_DIR, ANSWERS_DIR}
+    for folder in sorted(path for path in folders if path.name not in shared):
         content = _load_locale(folder, problems, is_default=folder.name == default_locale)
         if content is not None:
             locales[content.locale] = content
@@ -242,6 +264,7 @@ def _load_pack(content_dir: Path, default_locale: str) -> ContentPack:
         emergency=emergency,
         languages=tuple(languages),
         folder=content_dir,
+        answer_languages=tuple(answer_languages),
     )
 
 
@@ -305,10 +328,11 @@ def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> Loc
     countries = reader.read("countries.yaml", CountriesFile)
     if countries is not None:
         _check_countries(reader, countries, complete=is_default)
+    answers = reader.read(ANSWERS_FILE, AnswersFile)
     exercises = items.get("exercises.yaml")
     if isinstance(exercises, ExercisesFile):
         _check_exercises(reader, exercises)
-    if len(problems) > before or not (messages and commands and crisis and countries):
+    if len(problems) > before or not (messages and commands and crisis and countries and answers):
         return None
     detection = _typed(items, "detection.yaml", DetectionFile)
     return LocaleContent(
@@ -327,6 +351,7 @@ def _load_locale(folder: Path, problems: list[Problem], is_default: bool) -> Loc
         crisis=crisis.model,
         countries={country.code: country for country in countries.model.countries},
         likely_countries=tuple(countries.model.likely_when_unknown),
+        answers=answers.model,
     )
 
 

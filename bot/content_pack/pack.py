@@ -12,6 +12,7 @@ from bot.content_pack.ids import COUNTS, Command, Msg
 from bot.content_pack.plurals import babel_locale, form_for
 from bot.content_pack.schema import (
     Affirmation,
+    AnswersFile,
     CheckInReply,
     CommandInfo,
     CountryName,
@@ -44,6 +45,7 @@ class LocaleContent:
     crisis: CrisisFile
     countries: dict[str, CountryName]
     likely_countries: tuple[str, ...]
+    answers: AnswersFile  # yes, no and the words before a place, as typed in this language
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,12 @@ class ContentPack:
     languages: tuple[DetectionFile, ...] = ()
     # The folder it was read from: the safety screen's learned model lives beside the rules.
     folder: Path | None = None
+    # Yes and no in more languages than there are locales: read whatever the user's locale.
+    answer_languages: tuple[AnswersFile, ...] = ()
+
+    def every_answers_file(self) -> tuple[AnswersFile, ...]:
+        """Each locale's typed words, then those of the other languages."""
+        return (*(content.answers for content in self.locales.values()), *self.answer_languages)
 
     def resolve_locale(self, language_code: str | None) -> str:
         """The pack locale for a platform language code such as `de-AT`, else the default."""

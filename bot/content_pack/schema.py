@@ -488,3 +488,26 @@ class AvoidPhrasesFile(_Strict):
     phrases: list[Annotated[str, StringConstraints(min_length=3, max_length=80)]] = Field(
         min_length=1
     )
+
+
+TypedWord = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+
+
+class AnswersFile(_Strict):
+    """Words people type that Steady reads, in one language: `yes` and `no` as short answers
+    (never a country or zone code where a question can take them), and `place_leads`, the
+    words before a place ("i live in", "vivo en"), left off before the place is looked up.
+    A locale's file is `content/<locale>/answers.yaml`; more languages than there are
+    locales have theirs in `content/answers/<language>.yaml`: people answer in their own."""
+
+    locale: LocaleCode
+    yes: list[TypedWord] = Field(min_length=1)
+    no: list[TypedWord] = Field(min_length=1)
+    place_leads: list[TypedWord] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _yes_is_not_no(self) -> AnswersFile:
+        both = {word.casefold() for word in self.yes} & {word.casefold() for word in self.no}
+        if both:
+            raise ValueError(f"both yes and no: {', '.join(sorted(both))}")
+        return self

@@ -50,10 +50,12 @@ class CommandIssued:
 
 @dataclass(frozen=True, slots=True)
 class ButtonPressed:
-    """A tap on a button. `data` is whatever the button carried: never trusted."""
+    """A tap on a button. `data` is whatever the button carried: never trusted.
+    `language_code` is the app's language, as with a message (a stranger's first tap)."""
 
     address: Address
     data: str
+    language_code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

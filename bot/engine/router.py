@@ -29,7 +29,14 @@ from bot.core.events import (
 from bot.core.replies import Button, Reply
 from bot.flows.affirm import Affirm
 from bot.flows.base import Flow, Step
-from bot.flows.caring import CARING, Caring, pressed_command
+from bot.flows.caring import (
+    CARING,
+    CARING_NO,
+    CARING_YES,
+    Caring,
+    command_button,
+    pressed_command,
+)
 from bot.flows.checkin import CheckIn
 from bot.flows.contacted import Contacted
 from bot.flows.context import FlowContext, KnownUser, Services
@@ -39,12 +46,13 @@ from bot.flows.help import about_text, help_text
 from bot.flows.history import history, progress
 from bot.flows.mydata import mydata
 from bot.flows.no_contact import NoContactCounter
+from bot.flows.on_screen import ButtonsOnScreen
 from bot.flows.onboarding import Onboarding
 from bot.flows.pause import Pause
 from bot.flows.plan import NOTE_BUTTONS, Plan, plan_on_request
 from bot.flows.reasons import Reasons
 from bot.flows.settings import Settings
-from bot.flows.typed_labels import typed_choice
+from bot.flows.typed_labels import refusal, typed_choice
 from bot.logs import get_logger, log_event
 from bot.reminders.manage import reminder_command
 from bot.safety.rules import PIECE, Intent, ReplyLevel
@@ -105,9 +113,12 @@ class Router:
         self._user_locks = turns or InProcessTurns()
         self.pause = Pause(self._rng)
         self.checkin = CheckIn(self._rng, self.pause)
-        self.contacted = Contacted()
+        self.contacted = Contacted(self.pause, self.safety)
         self.plan = Plan(self.safety)
         self.caring = Caring()
+        # Buttons of no flow step (a crisis reply's, the caring offer's) as last shown to
+        # each user: a typed label presses them too.
+        self.on_screen = ButtonsOnScreen({CARING_YES: "yes", CARING_NO: "no"})
         # Every flow, with the commands that begin it: a new flow is one line here.
         begun_by: tuple[tuple[Flow, tuple[Command, ...]], ...] = (
             (Onboarding(), (Command.START,)),
@@ -149,6 +160,14 @@ class Router:
         event = pressed_command(deep_linked(well_formed_event(event)))
         event = _own_command_name(event, self._services.content)
         address = event.address
+        if not (isinstance(event, TextMessage) and event.edited):
+            self.on_screen.next_turn(address)
+        replies = await self._handled(event)
+        self.on_screen.note(address, replies, self._services.clock.now())
+        return replies
+
+    async def _handled(self, event: Event) -> list[Reply]:
+        address = event.address
         # The user's row is read here, once, and passed down with the context.
         lookup = asyncio.ensure_future(self._user_for(event))
         known, late = await _within(lookup, USER_LOOKUP_SECONDS)
@@ -179,7 +198,7 @@ class Router:
                 if user is not None and user.unreachable_since is not None:
                     async with self._services.db.transaction() as tx:
                         await mark_reachable(tx, user.id)  # they wrote: we can reach them
-                replies = await self._offer_answered(ctx, event, user)
+                replies = await self._answered_on_screen(ctx, event, user)
                 if replies is None:
                     replies = await self._dispatch(ctx, event)
                 await self._remember_question(ctx, replies)
@@ -221,7 +240,7 @@ class Router:
         user = known.user
         language = getattr(event, "language_code", None)
         locale = user.locale if user else self._services.content.resolve_locale(language)
-        return FlowContext(self._services, event.address, locale, known)
+        return FlowContext(self._services, event.address, locale, known, language)
 
     async def _urgent(
         self, event: Event, ctx: FlowContext, user: User | None
@@ -454,17 +473,47 @@ class Router:
 
         await ctx.db.in_one_hop(record)
 
-    async def _offer_answered(
+    async def _answered_on_screen(
         self, ctx: FlowContext, event: Event, user: User | None
     ) -> list[Reply] | None:
-        """A bare "yes" or "no" typed right after the caring offer answers the offer, not
-        the question shown beside it (which stays open). None: the event goes on as usual."""
-        if user is None:
+        """A bare yes or no typed right after the caring offer answers the offer, not the
+        question shown beside it (which stays open). None: the event goes on as usual."""
+        if user is None or not isinstance(event, TextMessage) or ctx.address.is_group:
             return None
-        text = event.text if isinstance(event, TextMessage) else None
-        now, within = self._services.clock.now(), self._services.step_expiry
-        answer = self.caring.typed_answer(user.id, ctx.locale, text, now, within)
-        return None if answer is None else await self.caring.pressed(ctx, answer)
+        cancelled = await self.caring.typed_cancel(ctx, event.text)
+        if cancelled is not None:
+            return cancelled
+        services = self._services
+        data = self.on_screen.answered(
+            ctx.address, event.text, services.content, services.clock.now(), services.step_expiry
+        )
+        if data is None:
+            return None
+        return await self._as_pressed(ctx, data, user, event.language_code)
+
+    async def _pressed_on_screen(self, ctx: FlowContext, event: TextMessage) -> list[Reply] | None:
+        """A label typed from a message of no flow step (a crisis reply's countries, "My
+        plan", "I'm safe right now", "Take a pause"): that button's press."""
+        services = self._services
+        data = self.on_screen.typed(
+            ctx.address, event.text, services.content, services.clock.now(), services.step_expiry
+        )
+        if data is None:
+            return None
+        return await self._as_pressed(ctx, data, await ctx.find_user(), event.language_code)
+
+    async def _as_pressed(
+        self, ctx: FlowContext, data: str, user: User | None, language: str | None
+    ) -> list[Reply]:
+        """What tapping the button with `data` does: a crisis reply's button answered by
+        the safety path (the question it interrupted shown again after it), any other as
+        a press or the command it runs."""
+        log_event(log, "button.typed", platform=ctx.address.platform)
+        event = pressed_command(ButtonPressed(ctx.address, data, language))
+        urgent = await self._urgent(event, ctx, user)
+        if urgent is not None:
+            return urgent + await self._after_crisis(ctx, event, user)
+        return await self._dispatch(ctx, event)
 
     async def _dispatch(self, ctx: FlowContext, event: Event) -> list[Reply]:
         log_event(log, "event.received", platform=ctx.address.platform, event=type(event).__name__)
@@ -558,8 +607,12 @@ class Router:
                 await flow_positions.leave_flow(tx, user.id)
             log_event(log, "step.expired", platform=ctx.address.platform, flow=position.flow)
             return [ctx.reply(Msg.STEP_CLOSED), *await self._outside_flow(ctx, event)]
-        if step.on_choice is not None and (pressed := typed_choice(position, event.text)):
+        content = self._services.content
+        if step.on_choice is not None and (pressed := typed_choice(position, event.text, content)):
             return await step.on_choice(ctx, position, pressed)  # a button's label, typed
+        on_screen = await self._pressed_on_screen(ctx, event)
+        if on_screen is not None:
+            return on_screen  # a crisis reply's button (or another static one), typed
         if expired:
             # A step of buttons only: nothing typed would have been saved, and its buttons
             # (and a draft waiting for them) stay. The message is simply a new one.
@@ -571,11 +624,14 @@ class Router:
         if step.text_as_choice and step.on_choice is not None:
             return await step.on_choice(ctx, position, event.text.strip().casefold())
         if step.on_text is None:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            return [refusal(ctx, position, step.buttons)]
         return await step.on_text(ctx, position, event.text)
 
     async def _outside_flow(self, ctx: FlowContext, event: TextMessage) -> list[Reply]:
         """Free text nobody asked for: offer a pause if it sounds like an urge, never start one."""
+        on_screen = await self._pressed_on_screen(ctx, event)
+        if on_screen is not None:
+            return on_screen
         detection = await _off_the_loop_if_long(
             event.text, self.safety.detect, event.text, ctx.locale
         )
@@ -584,6 +640,8 @@ class Router:
             return await self.contacted.offer(ctx)
         if Intent.URGE in intents:
             return await self.pause.offer(ctx)
+        if await ctx.find_user() is None:
+            return [_before_start(ctx)]  # never begun (no /start, no command): say how
         return [self._unrecognised(ctx)]
 
     def _unrecognised(self, ctx: FlowContext) -> Reply:
@@ -688,6 +746,18 @@ def _notice(ctx: FlowContext, message: Msg) -> Reply:
 
 # What may be answered in a group in front of everyone; everything else is personal.
 GROUP_COMMANDS = frozenset({Command.HELP, Command.ABOUT})
+
+
+def _before_start(ctx: FlowContext) -> Reply:
+    """Anything written before /start: a short welcome that says how to begin, a button
+    that begins, and where help is if it is needed now."""
+    begin = command_button(ctx.text(Msg.BEFORE_START_BUTTON), Command.START.value)
+    buttons = (
+        (begin,),
+        (Button(ctx.text(Msg.UNEXPECTED_PAUSE_BUTTON), PAUSE_NOW),),
+        (Button(ctx.text(Msg.UNEXPECTED_SOS_BUTTON), SOS_SHOW),),
+    )
+    return Reply(ctx.text(Msg.BEFORE_START), buttons=buttons)
 
 
 def _go_private(ctx: FlowContext, command: Command) -> Reply:

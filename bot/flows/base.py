@@ -28,7 +28,7 @@ from bot.flows.context import (
     StepHandler,
     choices_markup,
 )
-from bot.flows.typed_labels import Shown, showing
+from bot.flows.typed_labels import Shown, refusal, showing
 from bot.storage import flow_positions
 from bot.storage.db import Transaction
 from bot.storage.flow_positions import FlowData, FlowPosition
@@ -137,15 +137,15 @@ class Flow:
                 if isinstance(target, Next):
                     return await self.go(ctx, target)
                 if callable(target):
-                    return await self.go(ctx, await target(ctx, position, value))
+                    return await self.go(ctx, await target(ctx, position, value), position)
                 return await self.go(ctx, Next(str(target)))
             if step.other_choice is not None:
-                return await self.go(ctx, await step.other_choice(ctx, position, value))
-            return await self.go(ctx, NOT_A_CHOICE)
+                return await self.go(ctx, await step.other_choice(ctx, position, value), position)
+            return await self.go(ctx, NOT_A_CHOICE, position)
 
         async def typed(ctx: FlowContext, position: FlowPosition, text: str) -> list[Reply]:
             assert step.on_typed is not None
-            return await self.go(ctx, await step.on_typed(ctx, position, text))
+            return await self.go(ctx, await step.on_typed(ctx, position, text), position)
 
         takes_choice = bool(declared) or step.other_choice is not None
         return replace(
@@ -154,10 +154,16 @@ class Flow:
             on_text=None if step.on_typed is None else typed,
         )
 
-    async def go(self, ctx: FlowContext, outcome: Outcome) -> list[Reply]:
-        """Carry out what a handler returned: replies as they are, or a `Next` move."""
+    async def go(
+        self, ctx: FlowContext, outcome: Outcome, at: FlowPosition | None = None
+    ) -> list[Reply]:
+        """Carry out what a handler returned: replies as they are, or a `Next` move. Not
+        a choice: "use the buttons", with the buttons of `at` (where the user still is)."""
         if outcome is None:
-            return [ctx.reply(Msg.USE_BUTTONS)]
+            step = None if at is None else self.steps.get(at.step)
+            if at is None or step is None:
+                return [ctx.reply(Msg.USE_BUTTONS)]
+            return [refusal(ctx, at, step.buttons)]
         if not isinstance(outcome, Next):
             return outcome
         if outcome.step == END:

@@ -9,22 +9,24 @@ carry static data, as the crisis reply's own do.
 
 Offered at most once a local day, never while a check is pending, never in a group (the
 crisis reply itself goes privately there; the offer waits for a private conversation).
-Cancelled by "No, thanks" (on the offer, at any time before it is sent) and by /forget.
+Cancelled by "No, thanks" (on the offer, at any time before it is sent; typed as well as
+tapped) and by /forget. A yes or a no typed as the very next message answers the offer
+(the router notes its buttons as on screen, `bot.flows.on_screen`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from bot.content_pack.ids import Command, Msg
 from bot.core.events import ButtonPressed, CommandIssued, Event
 from bot.core.replies import Button, Reply
 from bot.delivery.outgoing import Outgoing
 from bot.flows.context import FlowContext, Services
-from bot.flows.parsing.folding import fold
-from bot.flows.settings import format_local_date
+from bot.flows.local_formats import format_local_date
+from bot.flows.typed_labels import label_key
 from bot.scheduling.caring_due import (
     CaringDue,
     ClaimedCheck,
@@ -47,14 +49,6 @@ CARING_OKAY = "care:okay"
 # the press into the command): /sos through the safety path, /pause into its flow.
 RUN_COMMAND = "run:"
 
-# A bare yes or no typed as the very next message answers the offer shown just before,
-# whatever question was open beside it: in English, and in the user's own language.
-_YES_WORDS = {"en": frozenset({"yes"}), "es": frozenset({"si"})}  # folded: "sí" is "si"
-_NO_WORDS = {"en": frozenset({"no"}), "es": frozenset({"no"})}
-# Offers waiting for that next message, kept in memory only (after a restart the offer's
-# buttons still answer it): a bound, so users who never write again cost nothing.
-_OFFERS_REMEMBERED = 10_000
-
 
 def command_button(label: str, command: str) -> Button:
     return Button(label, f"{RUN_COMMAND}{command}")
@@ -65,31 +59,11 @@ def pressed_command(event: Event) -> Event:
     if isinstance(event, ButtonPressed) and event.data.startswith(RUN_COMMAND):
         name = event.data.removeprefix(RUN_COMMAND)
         if name:
-            return CommandIssued(event.address, name)
+            return CommandIssued(event.address, name, language_code=event.language_code)
     return event
 
 
 class Caring:
-    def __init__(self) -> None:
-        # user id → when the offer was shown; taken off by that user's next event.
-        self._just_offered: dict[int, datetime] = {}
-
-    def typed_answer(
-        self, user_id: int, locale: str, text: str | None, now: datetime, within: timedelta
-    ) -> str | None:
-        """The offer's answer (`CARING_YES` / `CARING_NO`) if the offer was the last thing
-        shown to this user, not longer ago than `within`, and `text` is a bare yes or no.
-        Every event of the user ends the offer's turn: call it for each (text None)."""
-        offered = self._just_offered.pop(user_id, None)
-        if offered is None or text is None or now - offered >= within:
-            return None
-        word = fold(text)
-        if word in _YES_WORDS["en"] | _YES_WORDS.get(locale, frozenset()):
-            return CARING_YES
-        if word in _NO_WORDS["en"] | _NO_WORDS.get(locale, frozenset()):
-            return CARING_NO
-        return None
-
     async def offer(self, ctx: FlowContext, user: User) -> list[Reply]:
         """The offer, after a crisis or danger reply, if this is the moment for one. A
         user without a time zone is not offered: "tomorrow at ten" would be a guess."""
@@ -103,9 +77,6 @@ class Caring:
             Button(ctx.text(Msg.CARING_OFFER_YES), CARING_YES),
             Button(ctx.text(Msg.CARING_OFFER_NO), CARING_NO),
         )
-        if len(self._just_offered) >= _OFFERS_REMEMBERED:
-            del self._just_offered[next(iter(self._just_offered))]  # the oldest
-        self._just_offered[user.id] = ctx.now()  # no await after this: it is shown
         # Without a sound: it follows the crisis reply at once, and one sound is enough.
         return [Reply(ctx.text(Msg.CARING_OFFER), buttons=(answers,), silent=True)]
 
@@ -123,6 +94,21 @@ class Caring:
             return [ctx.reply(Msg.CARING_OKAY_REPLY)]
         return [replace(ctx.reply(Msg.BUTTON_EXPIRED), ephemeral=True)]
 
+    async def typed_cancel(self, ctx: FlowContext, text: str) -> list[Reply] | None:
+        """ "cancel the message" typed (in any language of the pack) while a look-in is on
+        its way: cancelled, as "No, thanks" would. None: not those words, or none pending."""
+        content = ctx.services.content
+        words = {
+            label_key(content.text(locale, Msg.CARING_CANCEL_WORDS)) for locale in content.locales
+        }
+        if label_key(text) not in words or ctx.address.is_group:
+            return None
+        user = await ctx.find_user()
+        pending = None if user is None else await caring_checks.get_check(ctx.db, user.id)
+        if user is None or pending is None or pending.next_due_at is None:
+            return None
+        return await self.pressed(ctx, CARING_NO)
+
     async def _yes(self, ctx: FlowContext, user: User) -> list[Reply]:
         """Schedule the check; a second yes keeps the one already planned."""
         now = ctx.now()
@@ -135,6 +121,8 @@ class Caring:
                 await caring_checks.schedule_check(tx, user.id, due, now, user.checkins_stopped)
         local = due.astimezone(user_zone(user))
         when = f"{local:%H:%M}"
+        if local.date() == local_date(user, now):  # asked for in the small hours
+            return [ctx.reply(Msg.CARING_SCHEDULED_TODAY, time=when)]
         if local.date() == local_date(user, now) + timedelta(days=1):
             return [ctx.reply(Msg.CARING_SCHEDULED, time=when)]
         return [

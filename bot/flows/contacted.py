@@ -1,8 +1,17 @@
 """/contacted: they got in touch. A short pause before replying, three questions, then a summary.
 
 kind ──[practical|emotional|not sure]──▶ timing ──[can wait|soon]──▶ protect ──[…]──▶ summary (left)
-  └──[they promise, plead or threaten]──▶ their emergency is for emergency services (left)
+  └──[they promise, plead or threaten]──▶ pressure ──[to hurt themselves]──▶ theirs is for
+                                             │          emergency services ──▶ what now
+                                             ├──[me]──▶ the danger reply ────────▶ what now
+                                             └──[promise or plead]──▶ it can wait ─▶ what now
+what now ──[take a pause]──▶ /pause   [people to reach]──▶ /sos (left)   [nothing]──▶ (left)
 offer ("they texted me", typed) ──[yes]──▶ kind   [not now]──▶ (left)
+
+Threats to themselves and threats to the reader are answered apart: the first is an
+emergency for emergency services, not the reader's to carry; the second is the reader's
+own danger, answered with the danger reply (the police first, then abuse lines, and
+privacy and safety tips). Every reply there ends with a question that has buttons.
 """
 
 from __future__ import annotations
@@ -15,7 +24,14 @@ from bot.core.replies import Reply
 from bot.flows.base import Flow, Step, leading, routed
 from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome
 from bot.flows.names import FlowName
+from bot.safety.screen import SafetyScreen
 from bot.storage.flow_positions import FlowPosition
+
+
+async def _country(ctx: FlowContext) -> str | None:
+    user = await ctx.ensure_user()
+    return user.country or country_for_timezone(user.timezone)
+
 
 _KIND = ((Choice("practical", Msg.CT_PRACTICAL), Choice("emotional", Msg.CT_EMOTIONAL),
           Choice("unsure", Msg.CT_UNSURE)),
@@ -24,6 +40,10 @@ _OFFER = ((Choice("yes", Msg.PAUSE_OFFER_YES), Choice("no", Msg.PAUSE_OFFER_NO))
 _TIMING = ((Choice("wait", Msg.CT_CAN_WAIT), Choice("soon", Msg.CT_SOON)),)
 _PROTECT = ((Choice("peace", Msg.CT_PEACE), Choice("boundaries", Msg.CT_BOUNDARIES)),
             (Choice("time", Msg.CT_TIME), Choice("safety", Msg.CT_SAFETY)),)  # fmt: skip
+_PRESSURE = ((Choice("self", Msg.CT_THREAT_SELF),), (Choice("me", Msg.CT_THREAT_ME),),
+             (Choice("promise", Msg.CT_PROMISE),))  # fmt: skip
+_WHAT_NOW = ((Choice("pause", Msg.CT_NEXT_PAUSE), Choice("sos", Msg.CT_NEXT_SOS)),
+             (Choice("done", Msg.CT_NEXT_DONE),))  # fmt: skip
 
 _ADVICE = {
     "practical": Msg.CT_ADVICE_PRACTICAL,
@@ -43,12 +63,16 @@ class ContactedStep(StrEnum):
     KIND = "kind"
     TIMING = "timing"
     PROTECT = "protect"
+    PRESSURE = "pressure"
+    WHAT_NOW = "whatnow"
 
 
 class Contacted(Flow):
     name = FlowName.CONTACTED
 
-    def __init__(self) -> None:
+    def __init__(self, pause: Flow, screen: SafetyScreen) -> None:
+        self._pause = pause  # "Take a pause" begins it
+        self._screen = screen  # the danger reply, and /sos's helplines
         self.steps = self.table({
             ContactedStep.OFFER: Step(
                 asks=Msg.CT_OFFER,
@@ -60,7 +84,23 @@ class Contacted(Flow):
                     "practical": self._kind,
                     "emotional": self._kind,
                     "unsure": self._kind,
-                    "pressure": self._pressure,
+                    "pressure": ContactedStep.PRESSURE,
+                }),
+            ),
+            ContactedStep.PRESSURE: Step(
+                asks=Msg.CT_PRESSURE_WHICH,
+                buttons=routed(_PRESSURE, {
+                    "self": self._threat_to_self,
+                    "me": self._threat_to_me,
+                    "promise": self._promise,
+                }),
+            ),
+            ContactedStep.WHAT_NOW: Step(
+                asks=Msg.CT_WHAT_NOW,
+                buttons=routed(_WHAT_NOW, {
+                    "pause": self._take_pause,
+                    "sos": self._people_to_reach,
+                    "done": self._nothing_now,
                 }),
             ),
             ContactedStep.TIMING: Step(
@@ -82,11 +122,12 @@ class Contacted(Flow):
     async def _kind(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return Next(ContactedStep.TIMING, {"kind": value})
 
-    async def _pressure(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        """They say they changed, plead, send gifts, or threaten to hurt themselves unless
-        the reader returns: their emergency is for emergency services, not for the reader."""
-        user = await ctx.ensure_user()
-        country = user.country or country_for_timezone(user.timezone)
+    async def _threat_to_self(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> Outcome:
+        """They threaten to hurt themselves unless the reader returns: their emergency is
+        for emergency services, not for the reader."""
+        country = await _country(ctx)
         content = ctx.services.content
         numbers = content.emergency_numbers(country)
         emergency = (
@@ -98,7 +139,36 @@ class Contacted(Flow):
                 country=content.country_label(ctx.locale, numbers.code),
             )
         )
-        return Next(END, before=[ctx.reply(Msg.CT_PRESSURE_REPLY, emergency=emergency)])
+        said = ctx.reply(Msg.CT_PRESSURE_REPLY, emergency=emergency)
+        return Next(ContactedStep.WHAT_NOW, before=[said])
+
+    async def _threat_to_me(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        """A threat to the reader: the danger reply, the police first, with privacy and
+        safety tips behind its button; no "you misread me" (they chose this)."""
+        user = await ctx.ensure_user()
+        danger = self._screen.full_reply(
+            ctx.locale, await _country(ctx), danger_first=True, has_plan=user.has_plan,
+            misread=False,
+        )  # fmt: skip
+        return Next(ContactedStep.WHAT_NOW, before=[ctx.reply(Msg.CT_THREAT_ME_REPLY), danger])
+
+    async def _promise(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return Next(ContactedStep.WHAT_NOW, before=[ctx.reply(Msg.CT_PROMISE_REPLY)])
+
+    async def _nothing_now(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return Next(END, before=[ctx.reply(Msg.CT_DONE_REPLY)])
+
+    async def _take_pause(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await self._pause.begin(ctx)
+
+    async def _people_to_reach(
+        self, ctx: FlowContext, position: FlowPosition, value: str
+    ) -> Outcome:
+        user = await ctx.ensure_user()
+        helplines = self._screen.sos_replies(
+            ctx.locale, await _country(ctx), ctx.address.is_group, user.timezone, user.has_plan
+        )
+        return Next(END, before=helplines)
 
     async def _timing(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return Next(ContactedStep.PROTECT, {**position.data, "timing": value})

@@ -56,6 +56,9 @@ class FlowContext:
     address: Address
     locale: str
     known: KnownUser = field(default_factory=KnownUser, compare=False)
+    # The app's own language tag for this event ("en-GB", "es-MX"), when it sent one: its
+    # region says how dates and numbers are written where no country is known.
+    language_tag: str | None = None
 
     @property
     def db(self) -> Database:
@@ -115,6 +118,14 @@ class Choice:
     value: str
     label: Msg | str
     goes_to: str | Next | StepHandler | None = None
+    # "yes" or "no" when the button means that answer (a country suggested, "No, try
+    # another place"): a typed yes or no in any language presses it. A button whose value
+    # is "yes" or "no" means that without saying so.
+    means: str | None = None
+
+    @property
+    def answer(self) -> str | None:
+        return self.means or (self.value if self.value in {"yes", "no"} else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from bot.flows.base import Flow, Step, leading
 from bot.flows.checkin import CheckIn, CheckInStep, scheduled_question
 from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
 from bot.flows.limits import MOST_HARD_DATES, TextLimit
+from bot.flows.local_formats import dates_locale
 from bot.flows.names import FlowName
 from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
 from bot.flows.parsing.dates import DateReading, last_day, month_name, read_date, show_date
@@ -161,7 +162,8 @@ class HardDates(Flow):
         user = await ctx.ensure_user()
         saved = await hard_dates.list_dates(ctx.db, ctx.cipher, user.id)
         if saved:
-            listed = "\n".join(_item(ctx, n, d) for n, d in enumerate(saved, start=1))
+            shown = await dates_locale(ctx)
+            listed = "\n".join(_item(ctx, n, d, shown) for n, d in enumerate(saved, start=1))
             body = f"{ctx.text(Msg.DATES_LIST)}\n\n{listed}"
         else:
             body = ctx.text(Msg.DATES_EMPTY)
@@ -192,7 +194,7 @@ class HardDates(Flow):
             return Next(DatesStep.REPEAT, data)
         readings = _held_readings(position)
         if readings:
-            return Next(DatesStep.WHICH, data, rows=_which_rows(ctx, readings))
+            return Next(DatesStep.WHICH, data, rows=_which_rows(await dates_locale(ctx), readings))
         return Next(DatesStep.DATE, data)
 
     async def _kind_typed(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
@@ -208,10 +210,11 @@ class HardDates(Flow):
         if rule is None:
             held = " ".join(f"{r.month}-{r.day}" for r in reading.readings)
             data |= {"readings": held, "year": reading.readings[0].year}
-            shown = " / ".join(show_date(r, ctx.locale) for r in reading.readings)
+            written = await dates_locale(ctx)
+            shown = " / ".join(show_date(r, written) for r in reading.readings)
         else:
             data |= {"month": rule.month, "day": rule.day, "year": rule.year}
-            shown = show_date(rule, ctx.locale)
+            shown = show_date(rule, await dates_locale(ctx))
         asked = ctx.text(Msg.DATES_DATE_KEPT, date=shown)
         return Next(DatesStep.KIND, data, question=asked)
 
@@ -224,7 +227,9 @@ class HardDates(Flow):
         rule = reading.settled
         if rule is None:
             data = {**_carried(position), "year": reading.readings[0].year}
-            return Next(DatesStep.WHICH, data, rows=_which_rows(ctx, reading.readings))
+            return Next(
+                DatesStep.WHICH, data, rows=_which_rows(await dates_locale(ctx), reading.readings)
+            )
         return await self._date_read(ctx, position, rule)
 
     async def _which(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -298,7 +303,9 @@ class HardDates(Flow):
                 upcoming,
                 ctx.now(),
             )
-        added = ctx.text(_added(user, times, upcoming), date=show_date(rule, ctx.locale))
+        added = ctx.text(
+            _added(user, times, upcoming), date=show_date(rule, await dates_locale(ctx))
+        )
         if _held_back(user, upcoming):  # so the promise above stays true
             added = f"{added} {ctx.text(Msg.DATES_WHILE_OFF)}"
         return await self._list(ctx, before=added)
@@ -336,7 +343,9 @@ class HardDates(Flow):
         if not numbered:  # deleted meanwhile, or a one-off date that has ended
             return await self._list(ctx, before)
         number, chosen = numbered[0]
-        text = ctx.text(Msg.DATES_EDIT_MENU, item=_item(ctx, number, chosen))
+        text = ctx.text(
+            Msg.DATES_EDIT_MENU, item=_item(ctx, number, chosen, await dates_locale(ctx))
+        )
         text = text if before is None else f"{before}\n\n{text}"
         left_out = {"make_yearly"} if chosen.yearly else {"make_once"}
         rows = self.buttons_without(DatesStep.EDIT, left_out)
@@ -401,10 +410,10 @@ class HardDates(Flow):
         return await self._list(ctx, before=ctx.text(Msg.DATES_DELETED))
 
 
-def _item(ctx: FlowContext, number: int, saved: HardDate) -> str:
+def _item(ctx: FlowContext, number: int, saved: HardDate, shown: str) -> str:
     rule = DateRule(saved.month, saved.day, saved.year)
     message = Msg.DATES_ITEM_YEARLY if saved.yearly else Msg.DATES_ITEM_ONCE
-    return ctx.text(message, number=number, label=saved.label, date=show_date(rule, ctx.locale))
+    return ctx.text(message, number=number, label=saved.label, date=show_date(rule, shown))
 
 
 def _typed_kind(ctx: FlowContext, text: str) -> str | None:
@@ -443,8 +452,8 @@ def _held_readings(position: FlowPosition) -> list[DateRule]:
     return readings
 
 
-def _which_rows(ctx: FlowContext, readings: Sequence[DateRule]) -> list[list[Choice]]:
-    return [[Choice(f"{r.month}-{r.day}", show_date(r, ctx.locale))] for r in readings]
+def _which_rows(shown: str, readings: Sequence[DateRule]) -> list[list[Choice]]:
+    return [[Choice(f"{r.month}-{r.day}", show_date(r, shown))] for r in readings]
 
 
 def _unread(ctx: FlowContext, reading: DateReading) -> Reply:

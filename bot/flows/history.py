@@ -10,6 +10,7 @@ from bot.content_pack.ids import Msg
 from bot.core.replies import Image, Reply
 from bot.flows.chart import ChartLabels, DayPoint, render_progress_png
 from bot.flows.context import FlowContext
+from bot.flows.local_formats import one_decimal, user_locale
 from bot.scheduling.planner import user_zone
 from bot.storage import urges
 from bot.storage.checkins import CheckInAnswer, list_checkins_since
@@ -53,13 +54,14 @@ async def history(ctx: FlowContext) -> list[Reply]:
     week = summarise(answers, now - timedelta(days=7))
     month = summarise(answers, now - timedelta(days=30))
     no_mood = ctx.text(Msg.HISTORY_NO_MOOD)
+    shown = user_locale(ctx, user)
     summary = ctx.text(
         Msg.HISTORY_SUMMARY,
         answered_7=week.answered,
-        mood_7=no_mood if week.average_mood is None else f"{week.average_mood:.1f}",
+        mood_7=no_mood if week.average_mood is None else one_decimal(week.average_mood, shown),
         urges_7=week.urges,
         answered_30=month.answered,
-        mood_30=no_mood if month.average_mood is None else f"{month.average_mood:.1f}",
+        mood_30=(no_mood if month.average_mood is None else one_decimal(month.average_mood, shown)),
         urges_30=month.urges,
     )
     return [Reply(f"{summary}\n\n{pause_line}")]

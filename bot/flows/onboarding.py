@@ -3,6 +3,9 @@
 /start ──▶ timezone ──(a place)──▶ tzconfirm ──[yes]──▶ time ──(a time)──▶ country ──▶ (left)
              │  └─(several)──▶ tzpick ──[a place]──┘ │ [no]──▶ timezone   [suggested|other|skip]
              │ unknown: explain, stay                └─(a time typed instead: yes, and that time)
+                                                                            │ (not the zone's)
+                                                         (left) ◀──[either|both]── mismatch
+                                                   tzconfirm ◀──[the country's zone]──┘
 
 When the app's language picked a locale other than the default, one question comes
 first: "Español / English", each button in its own language. The welcome and everything
@@ -20,11 +23,13 @@ from bot.content_pack.ids import Msg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import END, Choice, FlowContext, Next, Outcome
-from bot.flows.country import answer_country, ask_country
+from bot.flows.country import CountrySteps, answer_country, answer_mismatch, ask_country
 from bot.flows.language import language_rows, offers_language, save_language
+from bot.flows.local_formats import shown_weekdays
 from bot.flows.names import FlowName
-from bot.flows.parsing.times import ClockStyle, read_time
-from bot.flows.parsing.zones import read_zone
+from bot.flows.parsing.answers import is_yes_or_no
+from bot.flows.parsing.times import read_time
+from bot.flows.time_question import part_of_day, picked_time, refusal, time_and_days
 from bot.flows.validation import both_forms
 from bot.flows.zone_question import (
     AGAIN,
@@ -33,7 +38,9 @@ from bot.flows.zone_question import (
     again,
     answer_zone,
     confirmed_zone,
+    local_place_name,
     picked_zone,
+    read_place,
 )
 from bot.scheduling.planner import reschedule_user
 from bot.storage import checkin_slots, users
@@ -47,10 +54,14 @@ class OnboardingStep(StrEnum):
     TZCONFIRM = "tzconfirm"
     TIME = "time"
     COUNTRY = "country"
+    MISMATCH = "mismatch"
 
 
 _ZONE_STEPS = ZoneSteps(
     ask=OnboardingStep.TIMEZONE, pick=OnboardingStep.TZPICK, confirm=OnboardingStep.TZCONFIRM
+)
+_COUNTRY_STEPS = CountrySteps(
+    ask=OnboardingStep.COUNTRY, mismatch=OnboardingStep.MISMATCH, zone=_ZONE_STEPS
 )
 
 
@@ -74,13 +85,19 @@ class Onboarding(Flow):
                           Choice(AGAIN, Msg.TIMEZONE_AGAIN, goes_to=self._zone_again)),),
                 on_typed=self._confirm_typed,
             ),
-            OnboardingStep.TIME: Step(asks=Msg.ASK_TIME, on_typed=self._time),
+            OnboardingStep.TIME: Step(
+                asks=Msg.ASK_TIME,
+                other_choice=self._time_picked,  # a time offered for "evening"
+                on_typed=self._time,
+            ),
             OnboardingStep.COUNTRY: Step(
                 buttons=((Choice("other", Msg.COUNTRY_OTHER, goes_to=self._country),
                           Choice("skip", Msg.COUNTRY_SKIP, goes_to=self._country)),),
                 other_choice=self._country,  # the suggested country, or one typed
                 text_as_choice=True,
             ),
+            # The buttons name the two countries, built when asked.
+            OnboardingStep.MISMATCH: Step(other_choice=self._mismatch),
         })  # fmt: skip
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
@@ -98,7 +115,8 @@ class Onboarding(Flow):
         """Something typed instead of a tap: the language guessed stays, and the words are
         read as the next answer (a place, most likely), so nothing typed is lost."""
         welcome = await self._welcome(ctx)
-        if read_zone(text, ctx.now()) is None:
+        content = ctx.services.content
+        if is_yes_or_no(content, text) or await read_place(ctx, text, towns=False) is None:
             return welcome
         return [welcome[0], *await answer_zone(self, ctx, _ZONE_STEPS, text)]
 
@@ -115,7 +133,7 @@ class Onboarding(Flow):
         return again(_ZONE_STEPS)
 
     async def _zone_picked(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return await picked_zone(self, ctx, _ZONE_STEPS, value)
+        return await picked_zone(self, ctx, _ZONE_STEPS, value, position)
 
     async def _zone_confirmed(
         self, ctx: FlowContext, position: FlowPosition, value: str
@@ -124,6 +142,12 @@ class Onboarding(Flow):
         if zone is None:
             return again(_ZONE_STEPS)
         await self._save_zone(ctx, zone)
+        user = await ctx.ensure_user()
+        if user.onboarded_at is not None:  # the zone asked again, for the country chosen
+            async with ctx.db.transaction() as tx:
+                await reschedule_user(tx, user.id, ctx.now())
+            saved = ctx.reply(Msg.ZONE_SAVED, place=local_place_name(ctx, zone))
+            return Next(END, before=[saved])
         return Next(OnboardingStep.TIME)
 
     async def _confirm_typed(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
@@ -140,23 +164,40 @@ class Onboarding(Flow):
             await users.set_timezone(tx, user.id, zone)
 
     async def _time(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
-        reading = read_time(text)
+        reading, days = time_and_days(text)
+        if reading.part is not None:
+            return part_of_day(ctx, OnboardingStep.TIME, reading.part)
         if reading.value is None:
-            twelve = reading.style is ClockStyle.TWELVE_HOUR
-            return [ctx.reply(Msg.BAD_TIME_12H if twelve else Msg.BAD_TIME)]
-        checkin_time = reading.value
+            return [refusal(ctx, reading)]
+        return await self._save_time(ctx, reading.value, days)
+
+    async def _time_picked(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        checkin_time = picked_time(value)
+        return None if checkin_time is None else await self._save_time(ctx, checkin_time)
+
+    async def _save_time(
+        self, ctx: FlowContext, checkin_time: str, days: frozenset[int] | None = None
+    ) -> Outcome:
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await checkin_slots.replace_slots(tx, user.id, [checkin_time])
+            if days is not None:  # "weekdays 8pm"
+                await users.set_weekdays(tx, user.id, days)
             await users.mark_onboarded(tx, user.id, ctx.now())
             await reschedule_user(tx, user.id, ctx.now())
         timezone = user.timezone or "UTC"
         shown = both_forms(ctx, checkin_time)
-        done = ctx.reply(Msg.ONBOARDING_DONE, time=shown, timezone=timezone)
-        return [done, await ask_country(self, ctx, OnboardingStep.COUNTRY)]
+        done = [ctx.reply(Msg.ONBOARDING_DONE, time=shown, timezone=timezone)]
+        if days is not None:
+            done.append(ctx.reply(Msg.TIME_DAYS_TOO, days=shown_weekdays(ctx, days)))
+        return [*done, await ask_country(self, ctx, OnboardingStep.COUNTRY)]
 
     async def _country(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        code, replies = await answer_country(ctx, value)
-        if code is not None or value == "skip":
-            return Next(END, before=replies)
-        return replies
+        return await answer_country(ctx, _COUNTRY_STEPS, value, _finished)
+
+    async def _mismatch(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await answer_mismatch(self, ctx, _COUNTRY_STEPS, position, value, _finished)
+
+
+async def _finished(ctx: FlowContext, replies: list[Reply]) -> Outcome:
+    return Next(END, before=replies)

@@ -20,24 +20,30 @@ Every change reschedules the user's check-ins in the same transaction.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import datetime, time, timedelta
+from datetime import time, timedelta
 from enum import StrEnum
 
-from babel.dates import format_date, get_day_names
-
 from bot.content_pack.ids import Msg
-from bot.content_pack.plurals import babel_locale
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Rows, Step, leading
 from bot.flows.context import END, Choice, FlowContext, Next, Outcome
-from bot.flows.country import answer_country, ask_country, display_name
+from bot.flows.country import (
+    CountrySteps,
+    answer_country,
+    answer_mismatch,
+    ask_country,
+    display_name,
+    mismatch_question,
+)
+from bot.flows.kept_history import keep_choices, kept_days
 from bot.flows.language import language_rows, save_language
+from bot.flows.local_formats import format_local_date, format_local_moment, shown_weekdays
 from bot.flows.names import FlowName
 from bot.flows.parsing.days import read_days
-from bot.flows.parsing.times import ClockStyle, read_span, read_times
+from bot.flows.parsing.times import ClockStyle, TimeProblem, read_span, read_times
+from bot.flows.time_question import part_of_day, picked_time
 from bot.flows.validation import both_forms
 from bot.flows.zone_question import (
     AGAIN,
@@ -48,8 +54,7 @@ from bot.flows.zone_question import (
     confirmed_zone,
     picked_zone,
 )
-from bot.scheduling.planner import reschedule_user, start_of_next_local_day, user_zone
-from bot.scheduling.rules import format_weekdays
+from bot.scheduling.planner import reschedule_user, start_of_next_local_day
 from bot.storage import checkin_slots, flow_positions, users
 from bot.storage.db import Transaction
 from bot.storage.flow_positions import FlowPosition
@@ -71,62 +76,18 @@ class SettingsStep(StrEnum):
     COUNTRY = "country"
     KEEP = "keep"
     LANGUAGE = "language"
+    MISMATCH = "mismatch"
 
 
 _ZONE_STEPS = ZoneSteps(
     ask=SettingsStep.TIMEZONE, pick=SettingsStep.TZPICK, confirm=SettingsStep.TZCONFIRM
 )
+_COUNTRY_STEPS = CountrySteps(
+    ask=SettingsStep.COUNTRY, mismatch=SettingsStep.MISMATCH, zone=_ZONE_STEPS
+)
 _PAUSES = ((Choice("1", Msg.PAUSE_1), Choice("3", Msg.PAUSE_3), Choice("7", Msg.PAUSE_7)),)
 
 Change = Callable[[Transaction, User], Awaitable[None]]
-
-
-def kept_days(ctx: FlowContext, user: User) -> int:
-    """Days of history kept for this user: their choice, never beyond the operator's."""
-    longest = ctx.services.retention_days
-    return longest if user.keep_days is None else min(user.keep_days, longest)
-
-
-def _keep_choices(ctx: FlowContext) -> Rows:
-    longest = ctx.services.retention_days
-    shorter = tuple(
-        Choice(str(days), ctx.text(Msg.KEEP_DAYS, days=days))
-        for days in (7, 30, 90)
-        if days < longest
-    )
-    return (
-        (shorter, (Choice("max", Msg.KEEP_LONGEST),))
-        if shorter
-        else ((Choice("max", Msg.KEEP_LONGEST),),)
-    )
-
-
-def format_local_date(user: User, instant: datetime, locale: str) -> str:
-    """ "Tue 03 Mar", "mar 03 mar": the day and month named in the user's language (CLDR)."""
-    return format_date(
-        instant.astimezone(user_zone(user)), "EEE dd MMM", locale=babel_locale(locale)
-    )
-
-
-def shown_weekdays(ctx: FlowContext, days: frozenset[int]) -> str:
-    """ "mon-fri" in the default locale; in others, CLDR's day names ("lun-vie"), which
-    read back as the same days (bot/flows/parsing/days.py)."""
-    short = format_weekdays(days)
-    if ctx.locale == ctx.services.content.default_locale:
-        return short
-    if short == "daily":
-        return ctx.text(Msg.HOURS_DAILY)
-    names = get_day_names("abbreviated", locale=babel_locale(ctx.locale))
-    return re.sub(r"[a-z]{3}", lambda word: str(names[_WEEKDAY_WORDS.index(word[0])]), short)
-
-
-_WEEKDAY_WORDS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-
-
-def format_local_moment(user: User, instant: datetime, locale: str) -> str:
-    """ "Tue 09:00", "mar 09:00"."""
-    local = instant.astimezone(user_zone(user))
-    return f"{format_date(local, 'EEE', locale=babel_locale(locale))} {local:%H:%M}"
 
 
 class Settings(Flow):
@@ -159,6 +120,8 @@ class Settings(Flow):
                 other_choice=self._country,  # the suggested country, or one typed
                 text_as_choice=True,
             ),
+            # The buttons name the two countries, built when asked.
+            SettingsStep.MISMATCH: Step(other_choice=self._mismatch),
             # No "First," as in onboarding.
             SettingsStep.TIMEZONE: Step(asks=Msg.SETTINGS_ASK_TIMEZONE, on_typed=self._timezone),
             SettingsStep.TZPICK: Step(
@@ -171,7 +134,9 @@ class Settings(Flow):
                           Choice(AGAIN, Msg.TIMEZONE_AGAIN, goes_to=self._zone_again)),),
                 on_typed=self._timezone,
             ),
-            SettingsStep.TIMES: Step(asks=Msg.ASK_TIMES, on_typed=self._times),
+            SettingsStep.TIMES: Step(
+                asks=Msg.ASK_TIMES, other_choice=self._time_picked, on_typed=self._times
+            ),
             SettingsStep.DAYS: Step(asks=Msg.ASK_DAYS, on_typed=self._days),
             SettingsStep.QUIET: Step(asks=Msg.ASK_QUIET, on_typed=self._quiet),
             SettingsStep.PAUSE: Step(
@@ -261,7 +226,7 @@ class Settings(Flow):
         return await self.go(chosen, replace(await self._menu(chosen), before=[saved]))
 
     async def _ask_keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return Next(SettingsStep.KEEP, rows=_keep_choices(ctx))
+        return Next(SettingsStep.KEEP, rows=keep_choices(ctx))
 
     async def _discreet(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
@@ -289,7 +254,7 @@ class Settings(Flow):
         return again(_ZONE_STEPS)
 
     async def _zone_picked(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return await picked_zone(self, ctx, _ZONE_STEPS, value)
+        return await picked_zone(self, ctx, _ZONE_STEPS, value, position)
 
     async def _zone_confirmed(
         self, ctx: FlowContext, position: FlowPosition, value: str
@@ -301,14 +266,33 @@ class Settings(Flow):
         async def change(tx: Transaction, user: User) -> None:
             await users.set_timezone(tx, user.id, timezone)
 
-        return await self._apply(ctx, change)
+        menu = await self._apply(ctx, change)
+        user = await ctx.ensure_user()
+        if user.country is None:
+            return menu
+        mismatch = mismatch_question(ctx, _COUNTRY_STEPS, user.country, timezone, False)
+        return menu if mismatch is None else replace(mismatch, before=menu.before)
 
     async def _times(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         readings, style = read_times(text)
+        if len(readings) == 1 and readings[0].part is not None:  # "evening": its times
+            return part_of_day(ctx, SettingsStep.TIMES, readings[0].part)
         times = sorted({reading.value for reading in readings if reading.value is not None})
         if not times or len(times) != len(readings) or len(times) > checkin_slots.MAX_SLOTS:
+            problems = {reading.problem for reading in readings}
+            if problems == {TimeProblem.NOT_A_TIME}:
+                return [ctx.reply(Msg.TIME_NOT_READ)]
+            if problems == {TimeProblem.MINUTES}:
+                return [ctx.reply(Msg.TIME_BAD_MINUTES)]
             twelve = style is ClockStyle.TWELVE_HOUR
             return [ctx.reply(Msg.BAD_TIMES_12H if twelve else Msg.BAD_TIMES)]
+        return await self._save_times(ctx, times)
+
+    async def _time_picked(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        chosen = picked_time(value)
+        return None if chosen is None else await self._save_times(ctx, [chosen])
+
+    async def _save_times(self, ctx: FlowContext, times: list[str]) -> Outcome:
         user = await ctx.ensure_user()
         quiet = user.quiet_hours
         for local_time in times:
@@ -384,9 +368,12 @@ class Settings(Flow):
         return replies
 
     async def _country(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        code, replies = await answer_country(ctx, value)
-        if code is None and value != "skip":
-            return replies
+        return await answer_country(ctx, _COUNTRY_STEPS, value, self._back_to_menu)
+
+    async def _mismatch(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
+        return await answer_mismatch(self, ctx, _COUNTRY_STEPS, position, value, self._back_to_menu)
+
+    async def _back_to_menu(self, ctx: FlowContext, replies: list[Reply]) -> Outcome:
         return replace(await self._menu(ctx), before=replies)
 
     async def _stop_or_resume(self, ctx: FlowContext, user: User, stop: bool) -> list[Reply]:

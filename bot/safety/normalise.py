@@ -20,12 +20,38 @@ _INVISIBLE = re.compile(
     "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f\U000e0100-\U000e01ef]+"
 )
+# Every double quotation mark a language writes reads as '"', so a quoted title or line is
+# known as one whatever its language: German and Polish „low-high", French and Russian
+# «guillemets», the reversed high one.
 _QUOTES = str.maketrans(
-    {"\u2018": "'", "\u2019": "'", "\u02bc": "'", "`": "'", "\u201c": '"', "\u201d": '"'}
-)
+    {
+        "\u2018": "'", "\u2019": "'", "\u02bc": "'", "`": "'", "\u201c": '"', "\u201d": '"',
+        "\u201e": '"', "\u201f": '"', "\u00ab": '"', "\u00bb": '"',
+    }
+)  # fmt: skip
 _SPACE = re.compile(r"\s+")
 _LINE_BREAK = re.compile(r"\s*\n\s*")
 _SPACE_IN_LINE = re.compile(r"[^\S\n]+")
+# Letters and marks of other scripts that chat spells several ways, each read one way,
+# applied after NFKC: Arabic's tatweel (a stretch drawn inside a word) goes, alef maqsura
+# reads yaa, taa marbuta reads haa and the Persian keyboard's kaf and yaa read Arabic's
+# (people type either); Vietnamese and South Slavic đ reads d, as it is typed without a
+# Vietnamese keyboard. Other scripts' full stops, commas and question marks read as
+# ASCII ones, so a sentence or a clause in them ends where it ends.
+_SCRIPT_FOLDS = {
+    "\u0640": None, "\u0649": "\u064a", "\u0629": "\u0647", "\u06a9": "\u0643",
+    "\u06cc": "\u064a", "\u0671": "\u0627", "\u0111": "d", "\u0110": "D",
+    "\u3002": ".", "\u3001": ",", "\u060c": ",", "\u061b": ";", "\u061f": "?",
+}  # fmt: skip
+_RUN_FOLDS = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"', **_SCRIPT_FOLDS}
+    # The Turkish dotless i is a plain letter with a mark that Unicode does not decompose;
+    # everyone who types without Turkish letters writes "i", so it reads as "i".
+    | {"\u0131": "i"}
+)
+# Japanese kana's voicing marks are combining marks, but they make another letter (か and
+# が are different sounds, and words), so they stay, and NFKC puts them back on their kana.
+_KEPT_MARKS = frozenset("\u3099\u309a")
 # Cyrillic and Greek letters drawn like Latin ones, capitals included (mapped before
 # case-folding: a Greek capital Mu folds to a letter that looks like "u", not "m").
 _LOOKALIKES = str.maketrans(
@@ -55,13 +81,30 @@ _SPELLED_OUT = re.compile(
 _NOT_A_LETTER = re.compile(r"[\W_]")
 
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+# Letters that decomposing, dropping marks, composing again and the folds above leave as
+# they are: Hangul syllables (they come apart into jamo and back), CJK ideographs, kana (a
+# voicing mark comes off and goes back on), Arabic letters with no hamza seat and no fold,
+# Cyrillic letters with no mark (not й, ё, ї) and Greek letters with no accent. Only the
+# runs of other non-ASCII characters need that work; a long Korean or Chinese message
+# spent half its screening time on it. A stable letter joins the run after it when a
+# voicing mark or a Hangul vowel or final follows, as they compose with it.
+_STABLE = (
+    "\uac00-\ud7a3\u4e00-\u9fff\u3041-\u3096\u30a1-\u30fa\u30fc"
+    "\u0621\u0627\u0628\u062a-\u063a\u0641-\u0648\u064a\u0660-\u0669"
+    "\u0410-\u0418\u041a-\u0438\u043a-\u044f\u0454\u0456\u0491"
+    "\u0391-\u03a1\u03a3-\u03a9\u03b1-\u03c9"
+)
+_NOT_PLAIN = re.compile(
+    f"(?:[^\\x00-\\x7f{_STABLE}]|[{_STABLE}](?=[\\u3099\\u309a\\u1160-\\u11ff]))+"
+)
 
 
 def _plain_run(run: re.Match[str]) -> str:
     decomposed = unicodedata.normalize("NFKD", run.group())
-    unmarked = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return unicodedata.normalize("NFKC", unmarked).translate(_QUOTES)
+    unmarked = "".join(
+        ch for ch in decomposed if not unicodedata.combining(ch) or ch in _KEPT_MARKS
+    )
+    return unicodedata.normalize("NFKC", unmarked).translate(_RUN_FOLDS)
 
 
 def normalise(text: str) -> str:
@@ -87,8 +130,8 @@ def _folded(text: str) -> str:
     without_invisible = _INVISIBLE.sub("", text).translate(_QUOTES)
     # Only the runs of non-ASCII characters need decomposing (an accent, a dash, a word
     # in another script): ASCII is already in its one form, and a mark after an ASCII
-    # letter is a run of its own, dropped all the same.
-    composed = _NON_ASCII.sub(_plain_run, without_invisible)
+    # letter is a run of its own, dropped all the same; so are the stable letters above.
+    composed = _NOT_PLAIN.sub(_plain_run, without_invisible)
     return composed.casefold()
 
 
@@ -151,22 +194,52 @@ def join_spelled_out(text: str) -> str | None:
     return _SPELLED_OUT.sub(lambda run: _NOT_A_LETTER.sub("", run.group()), text)
 
 
+# A look-alike letter anywhere; a Cyrillic or Greek letter that is no look-alike (б, л, θ,
+# the accented Greek vowels...): a word holding one is written in that script, not disguised.
+_LOOKALIKE = re.compile("[" + "".join(chr(code) for code in _LOOKALIKES) + "]")
+_OWN_LETTER = re.compile(
+    "(?![" + "".join(chr(code) for code in _LOOKALIKES) + "])"
+    "[\u0370-\u03ff\u1f00-\u1fff\u0400-\u052f\u1c80-\u1c8f\u2de0-\u2dff\ua640-\ua69f]"
+)
+_LATIN_LETTER = re.compile("[A-Za-z]")
+_WORD_RUN = re.compile(r"\w+")
+
+
 def unmask_lookalikes(text: str) -> str:
-    """Every Cyrillic or Greek look-alike read as the Latin letter it imitates. The rules
-    see this as a second reading of a message, beside the text as written, so a word
-    disguised letter by letter is found and text really written in those scripts still
-    reads as itself."""
-    return text.translate(_LOOKALIKES)
+    """The words disguised with Cyrillic or Greek look-alikes read in Latin ("kіll",
+    "ԁіе"). The rules see this as a second reading of a message, beside the text as
+    written, so a word disguised letter by letter is found.
+
+    A word with any other Cyrillic or Greek letter in it is written in that script and
+    stays as it is. And in a text that holds such words, a short word made only of
+    look-alikes is a word of that script too ("не", "у", "на", "τι"): only words that
+    mix look-alikes with Latin letters are read in Latin there. Otherwise the second
+    reading of "я ніколи не вб'ю себе" would say "he" for "не" and lose the negation,
+    and the rule that matches in both readings would answer from the one that lost it."""
+    if _LOOKALIKE.search(text) is None:
+        return text
+    words = _WORD_RUN.findall(text)
+    own_script = any(_OWN_LETTER.search(word) for word in words)
+
+    def unmask(word: re.Match[str]) -> str:
+        found = word.group()
+        if _OWN_LETTER.search(found) or (own_script and not _LATIN_LETTER.search(found)):
+            return found
+        return found.translate(_LOOKALIKES)
+
+    return _WORD_RUN.sub(unmask, text)
 
 
-# Spanish and Portuguese as typed in chat: short forms for whole words ("kiero" for
-# quiero, "q" for que, "xq" for porque, "nose" for no se). Every rule written in full
+# Spanish, Portuguese and Italian as typed in chat: short forms for whole words ("kiero"
+# for quiero, "q" for que, "xq" for porque, "nose" for no se, "nn" for non, "xke" for
+# perche). Every rule written in full
 # spelling then reads them too, without each rule spelling out every short form.
 _CHAT_SPELLINGS = {
     "kiero": "quiero", "kiere": "quiere", "kieres": "quieres", "kiera": "quiera",
     "kisiera": "quisiera", "q": "que", "k": "que", "xq": "porque", "pq": "porque",
     "porq": "porque", "nose": "no se", "toy": "estoy", "toi": "estoy", "aki": "aqui",
     "tmb": "tambien", "tb": "tambien", "xfa": "por favor",
+    "nn": "non", "xke": "perche", "xk": "perche",
 }  # fmt: skip
 _CHAT_WORD = re.compile(r"(?<![\w'])(?:" + "|".join(_CHAT_SPELLINGS) + r")(?![\w'])")
 

@@ -147,10 +147,18 @@ class SafetyScreen:
         return ScreenResult(detection, (self._in_private(locale, reply, is_group),))
 
     def full_reply(
-        self, locale: str, country: str | None, danger_first: bool, has_plan: bool = False
+        self,
+        locale: str,
+        country: str | None,
+        danger_first: bool,
+        has_plan: bool = False,
+        misread: bool = True,
     ) -> Reply:
-        """The intro, then every contact: the answer to crisis or danger said plainly."""
-        resources = self.resources_reply(locale, country, danger_first=danger_first)
+        """The intro, then every contact: the answer to crisis or danger said plainly.
+        `misread`: as for `resources_reply` (not for help asked for by a button)."""
+        resources = self.resources_reply(
+            locale, country, danger_first=danger_first, misread=misread
+        )
         intro = Msg.SAFETY_DANGER_INTRO if danger_first else Msg.SAFETY_CRISIS_INTRO
         reply = Reply(
             text=f"{self._text(locale, intro)}\n\n{resources.text}", buttons=resources.buttons

@@ -1,5 +1,6 @@
 """Caring checks as a kind of due work: the one message a user asked for after a crisis
-reply, the next day at their check-in time (10:00 without one), outside quiet hours.
+reply, on the user's "tomorrow" at their check-in time (10:00 without one), kept between
+12 and 30 hours after the offer, inside waking hours and outside quiet hours.
 
 It was asked for, so a pause of check-ins does not hold it back, and neither do check-ins
 stopped before the user said yes (the yes came later). Check-ins stopped after the yes
@@ -22,7 +23,6 @@ from bot.scheduling.planner import (
     in_quiet_hours,
     out_of_quiet_hours,
     plan_rule,
-    start_of_next_local_day,
     user_zone,
 )
 from bot.scheduling.rules import LocalRule
@@ -35,6 +35,17 @@ from bot.storage.users import User
 KIND = "caring"
 WITHOUT_CHECKIN_TIME = time(10, 0)
 TOO_LATE = timedelta(days=1)
+# Before this local hour, "tomorrow" is the day that is just beginning: someone offered
+# a look-in at 02:00 has not slept yet, and means later today.
+NIGHT_ENDS = time(5, 0)
+# The message comes no sooner and no later than this after the offer: soon enough to
+# still be about that night, late enough to be a new day.
+SOONEST = timedelta(hours=12)
+LATEST = timedelta(hours=30)
+# Waking hours, for when the check-in time falls outside the window above and another
+# time must be found (the user's own check-in time counts as waking, whenever it is).
+WAKING = (time(8, 0), time(22, 0))
+_STEP = timedelta(minutes=15)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,14 +58,43 @@ CaringDue = Callable[[Transaction, Sequence[ClaimedCheck]], Awaitable[list[Outgo
 
 
 def plan_caring_check(user: User, checkin_time: str | None, now: datetime) -> datetime:
-    """The user's local tomorrow at `checkin_time` (or 10:00), or the end of their quiet
-    hours if that falls inside them. A time a clock change skips moves forward, as
-    check-ins do."""
+    """When the look-in goes out: the user's "tomorrow" (today, before 05:00 local) at
+    `checkin_time` (or 10:00); if that is not 12 to 30 hours away, the time in that
+    window nearest to it that is waking (08:00-22:00 local) and outside quiet hours. A
+    time a clock change skips moves forward, as check-ins do."""
     wall = WITHOUT_CHECKIN_TIME if checkin_time is None else time.fromisoformat(checkin_time)
     rule = LocalRule(user.timezone or FALLBACK_TIMEZONE, wall)
-    today = local_date(user, now)
-    instant, _ = plan_rule(rule, start_of_next_local_day(user, now), last_local_date=today)
-    return out_of_quiet_hours(user, instant)
+    local = now.astimezone(user_zone(user))
+    day = local.date() if local.time() < NIGHT_ENDS else local.date() + timedelta(days=1)
+    day_starts = datetime.combine(day, time(0), tzinfo=local.tzinfo).astimezone(now.tzinfo)
+    preferred, _ = plan_rule(rule, day_starts, last_local_date=day - timedelta(days=1))
+    if _allowed(user, preferred, now):  # their own check-in time counts as waking
+        return preferred
+    candidates = []
+    instant = now + SOONEST
+    while instant <= now + LATEST:
+        if _allowed(user, instant, now) and _waking(user, instant):
+            candidates.append(instant)
+        instant += _STEP
+    if not candidates:  # quiet hours cover every waking hour of the window: after them
+        return out_of_quiet_hours(user, min(max(preferred, now + SOONEST), now + LATEST))
+    # The nearest to their own time; of two as near, the one on the day meant.
+    return min(
+        candidates,
+        key=lambda candidate: (
+            abs(candidate - preferred),
+            candidate.astimezone(user_zone(user)).date() != day,
+        ),
+    )
+
+
+def _allowed(user: User, instant: datetime, now: datetime) -> bool:
+    return now + SOONEST <= instant <= now + LATEST and not in_quiet_hours(user, instant)
+
+
+def _waking(user: User, instant: datetime) -> bool:
+    wall = instant.astimezone(user_zone(user)).time()
+    return WAKING[0] <= wall <= WAKING[1]
 
 
 def local_date(user: User, instant: datetime) -> date:

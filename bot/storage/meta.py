@@ -8,6 +8,12 @@ from bot.storage.db import Database
 _KEY_CHECK = "key_check"
 
 
+async def has_key_check(db: Database) -> bool:
+    """Has a key been used on this database already?"""
+    row = await db.fetch_one("SELECT value FROM meta WHERE key = ?", (_KEY_CHECK,))
+    return row is not None
+
+
 async def verify_key(db: Database, cipher: TextCipher) -> None:
     """Remember which key this database uses, or raise WrongKeyError if it is another one.
 

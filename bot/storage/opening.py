@@ -32,6 +32,11 @@ def database_name(settings: Settings) -> str:
     return f"PostgreSQL at {parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path}"
 
 
+class DatabaseUnavailable(Exception):
+    """PostgreSQL cannot be used as STEADY_DATABASE_URL says; `str()` is the one line
+    (bot/storage/postgres_reach.py writes it)."""
+
+
 @asynccontextmanager
 async def opened_database(settings: Settings, alone: bool = False) -> AsyncIterator[Database]:
     """The database for as long as the block runs, then closed.
@@ -51,15 +56,31 @@ async def opened_database(settings: Settings, alone: bool = False) -> AsyncItera
             lock.release()
         return
     from bot.storage.postgres import RunningHold  # noqa: PLC0415 - see open_database
+    from bot.storage.postgres_reach import explained, wait_for_postgres  # noqa: PLC0415
 
-    hold = RunningHold(settings.database_url, alone)
-    if not await hold.acquire():
+    url = settings.database_url
+    # Waited for while it comes up; what waiting cannot fix is one line (DatabaseUnavailable).
+    await wait_for_postgres(url, settings.start_retry)
+    hold = RunningHold(url, alone)
+    try:
+        acquired = await hold.acquire()
+        db = await open_database(settings)
+    except Exception as error:
+        await hold.release()
+        problem = explained(error, url)
+        if problem is None:
+            raise
+        raise problem from None
+    if not acquired:
+        await db.close()
         raise AlreadyRunningError(database_name(settings))
     try:
-        async with _opened(settings) as db:
-            yield db
+        yield db
     finally:
-        await hold.release()
+        try:
+            await db.close()
+        finally:
+            await hold.release()
 
 
 @asynccontextmanager

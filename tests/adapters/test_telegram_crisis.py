@@ -30,7 +30,7 @@ OTHER_GROUP = -7003
 
 def berlin_confirmed(text_of: Callable[..., str]) -> str:
     """The zone question's confirmation for Berlin at the world's clock (09:00 UTC)."""
-    return text_of(Msg.TIMEZONE_CONFIRM, place="Berlin (Europe/Berlin)", time="10:00")
+    return text_of(Msg.TIMEZONE_CONFIRM, place="Berlin, Germany (Europe/Berlin)", time="10:00")
 
 
 ANA, BEN = 1101, 1102

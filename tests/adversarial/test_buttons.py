@@ -106,7 +106,7 @@ async def test_a_forged_value_on_a_live_step_is_refused(
     assert position is not None
     for value in ("9", "0", "-1", "4.0", "\u0664", "4; DROP TABLE users"):  # \u0664: Arabic 4
         [reply] = await chat.press_data(button_data(position, value))
-        assert reply.text == text_of(Msg.USE_BUTTONS)
+        assert reply.text == text_of(Msg.USE_BUTTONS_BELOW)
     assert await position_of(services, "u1") == position
 
 
@@ -129,6 +129,6 @@ async def test_removing_someone_elses_reason_by_its_id_does_nothing(
     row = await services.db.fetch_one("SELECT id FROM reasons WHERE user_id = ?", (eve_user.id,))
     assert row is not None
     [reply] = await ana.press_data(button_data(position, str(row["id"])))
-    assert reply.text == text_of(Msg.USE_BUTTONS)
+    assert reply.text == text_of(Msg.USE_BUTTONS_BELOW)
     reasons = (await export(eve))["reasons"]
     assert isinstance(reasons, list) and [r["text"] for r in reasons] == ["eve's own reason"]

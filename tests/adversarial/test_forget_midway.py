@@ -31,7 +31,7 @@ async def test_forget_in_the_middle_of_a_check_in_keeps_nothing(
     await chat.send("strong")  # now at the note
     await forget(chat, text_of)
     [reply] = await chat.send("the note I was about to write")
-    assert reply.text == text_of(Msg.UNEXPECTED_TEXT)  # no flow is waiting for it
+    assert reply.text == text_of(Msg.BEFORE_START)  # no flow is waiting: they are new again
     assert await find_user(world.services.db, "test", "ana") is None
     assert await world.run_until(START + timedelta(days=3), step=timedelta(hours=1)) == []
 

@@ -172,6 +172,8 @@ async def test_an_expired_question_is_not_shown_again_after_a_restart(
 async def test_unrecognised_text_is_acknowledged_and_offers_a_pause_and_helplines(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
+    await chat.send("/settings")  # someone who has begun (before that: a welcome)
+    await chat.send("/cancel")
     for text in ("🫠🫠", "help", "sos", SAD, "so much to say " * 200):
         [reply] = await chat.send(text)
         assert reply.text == text_of(Msg.UNEXPECTED_TEXT)

@@ -148,7 +148,7 @@ async def test_a_read_back_before_giving_up_carries_on_as_usual(
     await reads.reached.wait()
     reads.release.set()
     replies = await answering
-    assert replies[0].text == text_of(Msg.USE_BUTTONS)  # the step's own answer, not an error
+    assert replies[0].text == text_of(Msg.USE_BUTTONS_BELOW)  # the step's own answer, not an error
 
 
 async def test_screen_alone_is_bounded_too(

@@ -174,7 +174,7 @@ async def test_a_second_yes_keeps_the_one_planned(
     await crisis_then_yes(chat, text_of)
     world.clock.set(TOMORROW - timedelta(hours=8))  # 02:00 in Berlin, the day it is due
     [again] = await chat.press(text_of(Msg.CARING_OFFER_YES))
-    assert again.text == text_of(Msg.CARING_SCHEDULED_ON, date="Tue 03 Mar", time="08:30")
+    assert again.text == text_of(Msg.CARING_SCHEDULED_TODAY, time="08:30")  # at 02:00
     world.adapter.take()
     await world.run_until(TOMORROW + timedelta(days=1))
     assert len(caring_checks_sent(world, text_of)) == 1

@@ -88,10 +88,11 @@ async def test_out_of_range_answers_change_nothing(
     await chat.send("/checkin")
     for bad in ("0", "6", "great", ""):
         await chat.send(bad)
-        assert chat.text == text_of(Msg.USE_BUTTONS)
+        assert chat.text == text_of(Msg.USE_BUTTONS_BELOW)
+        assert chat.last[-1].flat_buttons[0].label == text_of(Msg.MOOD_1)  # shown again
     await chat.send("5")
     await chat.send("extreme")
-    assert chat.text == text_of(Msg.USE_BUTTONS)
+    assert chat.text == text_of(Msg.USE_BUTTONS_BELOW)
     assert await answers(services) == []
 
 

@@ -30,7 +30,7 @@ async def test_help_and_unknown_input_store_nothing(
     await chat.send("/nonsense")
     assert chat.text == text_of(Msg.UNKNOWN_COMMAND)
     await chat.send("hello there")
-    assert chat.text == text_of(Msg.UNEXPECTED_TEXT)
+    assert chat.text == text_of(Msg.BEFORE_START)  # never begun: how to begin
     assert await find_user(services.db, "console", "u1") is None
 
 

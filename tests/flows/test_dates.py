@@ -294,7 +294,8 @@ async def test_a_kind_typed_in_words_is_read_in_the_users_language_and_english(
     await chat.send("/dates")
     await chat.press(text_of(Msg.DATES_ADD))
     await chat.send("a blue one")
-    assert chat.text == text_of(Msg.USE_BUTTONS)  # no kind, no date: the buttons, kindly
+    assert chat.text == text_of(Msg.USE_BUTTONS_BELOW)  # no kind, no date: the buttons, kindly
+    assert chat.last[-1].buttons  # shown again, so a number or a tap works at once
 
     await in_language(chat, services, "es")
     for typed, kind in (("CUMPLEANOS", DateKind.BIRTHDAY), ("juzgado", DateKind.LEGAL),

@@ -79,7 +79,7 @@ async def test_forget_needs_the_button_and_no_keeps_everything(
     await fill_everything(chat)
     await chat.send("/forget")
     await chat.send("yes")  # typing is not the deliberate tap we ask for
-    assert chat.text == text_of(Msg.USE_BUTTONS)
+    assert chat.text == text_of(Msg.USE_BUTTONS_BELOW)
     await chat.press(text_of(Msg.FORGET_NO))
     assert chat.text == text_of(Msg.FORGET_KEPT)
     assert await find_user(services.db, "console", "u1") is not None

@@ -70,7 +70,7 @@ async def test_english_chosen_on_a_spanish_app_switches_at_once(
     ]
     assert await locale_of(services) == "en"
     await chat.send("Europe/Madrid")
-    assert "Madrid (Europe/Madrid)" in chat.text
+    assert "Madrid, Spain (Europe/Madrid)" in chat.text
 
 
 async def test_the_language_can_be_typed_by_its_name(
@@ -227,8 +227,14 @@ async def test_places_and_countries_typed_in_spanish_are_understood(
     await chat.send("estados unidos")  # typed, as a Spanish speaker names it
     user = await find_user(services.db, "console", "u1")
     assert user is not None and (user.timezone, user.country) == ("America/Mexico_City", "US")
+    # A country that disagrees with the time zone is asked about, once, in Spanish.
+    mexico, us = content.country_label("es", "MX"), content.country_label("es", "US")
     assert chat.text == content.text(
-        "es", Msg.COUNTRY_SAVED, country=content.country_in_sentence("es", "US")
+        "es", Msg.COUNTRY_ZONE_MISMATCH, zone_country=mexico, country=us
+    )
+    await chat.send("los dos son correctos")  # a label typed, in Spanish
+    assert chat.text == content.text(
+        "es", Msg.MISMATCH_KEPT, country=content.country_in_sentence("es", "US")
     )
 
 
@@ -240,7 +246,7 @@ async def test_a_place_typed_instead_of_a_language_keeps_the_guess_and_is_read(
     await chat.send("Madrid")  # no tap: Spanish it is, and Madrid answers the next question
     welcome, confirm = chat.last
     assert welcome.text == content.text("es", Msg.WELCOME)
-    assert "Madrid (Europe/Madrid)" in confirm.text
+    assert "Madrid, España (Europe/Madrid)" in confirm.text
     assert await locale_of(services) == "es"
     other = Conversation(router, Address("console", "c2", "u2"), language_code="es")
     await other.send("/start")

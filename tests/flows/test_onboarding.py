@@ -25,7 +25,9 @@ async def test_onboarding_stores_timezone_and_time(
     assert chat.last[-1].text == text_of(Msg.ASK_TIMEZONE)
 
     await chat.send("europe/berlin")  # any case is understood
-    assert chat.text == text_of(Msg.TIMEZONE_CONFIRM, place="Berlin (Europe/Berlin)", time="10:00")
+    assert chat.text == text_of(
+        Msg.TIMEZONE_CONFIRM, place="Berlin, Germany (Europe/Berlin)", time="10:00"
+    )
     await chat.press(text_of(Msg.TIMEZONE_YES))
     assert chat.text == text_of(Msg.ASK_TIME)
 
@@ -49,13 +51,15 @@ async def test_unknown_timezone_is_refused_with_help(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/start")
-    for bad in ("Mars/Phobos", "UTC+25", "Atlantis", "../../etc/passwd", "posix/Europe/Berlin"):
+    for bad in ("Mars/Phobos", "UTC+25", "Qwzx Plmkt", "../../etc/passwd", "posix/Europe/Berlin"):
         await chat.send(bad)
         assert chat.text == text_of(Msg.BAD_TIMEZONE), bad
     user = await find_user(services.db, "console", "u1")
     assert user is not None and user.timezone is None
     await chat.send("Asia/Kolkata")
-    assert chat.text == text_of(Msg.TIMEZONE_CONFIRM, place="Kolkata (Asia/Kolkata)", time="14:30")
+    assert chat.text == text_of(
+        Msg.TIMEZONE_CONFIRM, place="Kolkata, India (Asia/Kolkata)", time="14:30"
+    )
 
 
 async def test_impossible_time_is_refused_with_help(
@@ -64,9 +68,11 @@ async def test_impossible_time_is_refused_with_help(
     await chat.send("/start")
     await chat.send("America/New_York")
     await chat.press(text_of(Msg.TIMEZONE_YES))
-    for bad in ("25:99", "24:00", "12:60", "2561", "-1:30"):
+    for bad in ("25:99", "24:00", "2561", "-1:30"):
         await chat.send(bad)
         assert chat.text == text_of(Msg.BAD_TIME), bad
+    await chat.send("12:60")  # the minutes are the problem, and the reply says so
+    assert chat.text == text_of(Msg.TIME_BAD_MINUTES)
     await chat.send("21.05")
     assert chat.last[0].text == text_of(
         Msg.ONBOARDING_DONE, time="21:05 (9:05 pm)", timezone="America/New_York"

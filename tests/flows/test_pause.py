@@ -167,7 +167,7 @@ async def test_wait_schedules_a_followup(
     await chat.send("/pause")
     await chat.press(text_of(Msg.PAUSE_WAIT))
     await chat.send("25")
-    assert chat.text == text_of(Msg.USE_BUTTONS)
+    assert chat.text == text_of(Msg.USE_BUTTONS_BELOW)
     await chat.press(text_of(Msg.WAIT_20))
     assert chat.text == text_of(Msg.WAIT_STARTED, time="09:20")
     due = await pending_followup(services.db, await user_id(services))

@@ -56,7 +56,9 @@ async def test_changing_the_time_zone_reschedules(
     await chat.send("Atlantis/Capital")
     assert chat.text == text_of(Msg.BAD_TIMEZONE)
     await chat.send("asia/tokyo")
-    assert chat.text == text_of(Msg.TIMEZONE_CONFIRM, place="Tokyo (Asia/Tokyo)", time="18:00")
+    assert chat.text == text_of(
+        Msg.TIMEZONE_CONFIRM, place="Tokyo, Japan (Asia/Tokyo)", time="18:00"
+    )
     assert (await stored(services))[0].timezone == "Europe/Berlin"  # nothing changes before yes
     await chat.press(text_of(Msg.TIMEZONE_YES))
     assert chat.last[0].text == text_of(Msg.SETTINGS_SAVED)
@@ -71,9 +73,11 @@ async def test_up_to_three_times(
     await onboarded(chat)
     await chat.send("/settings")
     await chat.press("Check-in times")
-    for bad in ("", "25:00", "08:00, 08:00", "07:00 12:00 18:00 22:00", "later"):
+    for bad in ("", "25:00", "08:00, 08:00", "07:00 12:00 18:00 22:00"):
         await chat.send(bad)
         assert chat.text == text_of(Msg.BAD_TIMES), bad
+    await chat.send("later")  # no time in it at all: said so
+    assert chat.text == text_of(Msg.TIME_NOT_READ)
     await chat.send("20:00, 7:15; 12:30")
     assert (await stored(services))[1] == ["07:15", "12:30", "20:00"]
     assert "Check-in times: 07:15, 12:30, 20:00" in chat.text

@@ -37,7 +37,7 @@ def every_flow(content: ContentPack) -> list[Flow]:
         Settings(),
         Forget(),
         pause,
-        Contacted(),
+        Contacted(pause, SafetyScreen(content)),
         Reasons(),
         NoContactCounter(),
         Affirm(rng),
@@ -49,14 +49,14 @@ def every_flow(content: ContentPack) -> list[Flow]:
 # Stored in users' positions and carried in button data already sent: renaming one
 # strands every user at that step. This list changes only with a migration.
 STORED_NAMES = {
-    "ob": {"language", "timezone", "tzpick", "tzconfirm", "time", "country"},
+    "ob": {"language", "timezone", "tzpick", "tzconfirm", "time", "country", "mismatch"},
     "ci": {"mood", "urge", "note"},
     "st": {"menu", "timezone", "tzpick", "tzconfirm", "times", "days", "quiet", "pause",
-           "country", "keep", "language"},
+           "country", "keep", "language", "mismatch"},
     "fg": {"confirm"},
     "pa": {"offer", "menu", "bpick", "gpick", "gstep", "after", "remember", "reason", "write",
            "keep", "wait", "followup", "need", "checking"},
-    "ct": {"offer", "kind", "timing", "protect"},
+    "ct": {"offer", "kind", "timing", "protect", "pressure", "whatnow"},
     "rs": {"list", "add", "remove", "drafts", "dremove"},
     "nc": {"status"},
     "af": {"shown", "group", "theme"},
@@ -83,7 +83,11 @@ async def test_a_press_no_step_declares_is_answered_use_the_buttons_at_every_ste
                 continue  # no buttons, or buttons built from data that read their own values
             position = FlowPosition(flow.name, name, "t0k3n000", {})
             replies = await step.on_choice(ctx, position, "not-a-button")
-            assert [reply.text for reply in replies] == [text_of(Msg.USE_BUTTONS)], (flow, name)
+            # Refused, with the step's buttons shown again below (a tap, or its number,
+            # works at once); a step whose buttons are all built when asked has none here.
+            expected = Msg.USE_BUTTONS_BELOW if step.buttons else Msg.USE_BUTTONS
+            assert [reply.text for reply in replies] == [text_of(expected)], (flow, name)
+            assert bool(replies[0].buttons) == bool(step.buttons), (flow, name)
             guarded += 1
     assert guarded >= 20  # the guard is generated, not written per step
     assert await services.db.fetch_one("SELECT id FROM users") is None  # and it wrote nothing

@@ -28,15 +28,15 @@ async def me(services: Services) -> User:
 @pytest.mark.parametrize(
     ("typed", "place", "local"),
     [
-        ("berlin", "Berlin (Europe/Berlin)", "10:00"),
-        ("Berlin", "Berlin (Europe/Berlin)", "10:00"),
-        ("London", "London (Europe/London)", "09:00"),
-        ("New York", "New York (America/New_York)", "04:00"),
-        ("new york city", "New York (America/New_York)", "04:00"),
-        ("Kolkata", "Kolkata (Asia/Kolkata)", "14:30"),
-        ("Sao Paulo", "Sao Paulo (America/Sao_Paulo)", "06:00"),
-        ("São Paulo", "Sao Paulo (America/Sao_Paulo)", "06:00"),
-        ("germany", "Berlin (Europe/Berlin)", "10:00"),
+        ("berlin", "Berlin, Germany (Europe/Berlin)", "10:00"),
+        ("Berlin", "Berlin, Germany (Europe/Berlin)", "10:00"),
+        ("London", "London, United Kingdom (Europe/London)", "09:00"),
+        ("New York", "New York, United States (America/New_York)", "04:00"),
+        ("new york city", "New York City, United States (America/New_York)", "04:00"),
+        ("Kolkata", "Kolkata, India (Asia/Kolkata)", "14:30"),
+        ("Sao Paulo", "Sao Paulo, Brazil (America/Sao_Paulo)", "06:00"),
+        ("São Paulo", "Sao Paulo, Brazil (America/Sao_Paulo)", "06:00"),
+        ("germany", "Berlin, Germany (Europe/Berlin)", "10:00"),
     ],
 )
 async def test_a_city_or_country_is_confirmed_by_its_time_now(
@@ -96,7 +96,7 @@ async def test_a_country_with_several_zones_offers_buttons(
     assert labels[-1] == text_of(Msg.TIMEZONE_NONE_OF_THESE)
     await chat.press(expected[0])
     city = expected[0].split(" · ")[0]
-    assert chat.text.startswith(f"It's {expected[0].split(' · ')[1]} in {city} (")
+    assert chat.text.startswith(f"It's {expected[0].split(' · ')[1]} in {city}, ")
     await chat.press(text_of(Msg.TIMEZONE_YES))
     timezone = (await me(services)).timezone
     assert timezone is not None and timezone.endswith(city.replace(" ", "_"))
@@ -143,7 +143,7 @@ async def test_settings_use_the_same_places(
     await chat.send("UTC-5")
     await chat.press("New York")
     assert chat.text == text_of(
-        Msg.TIMEZONE_CONFIRM, place="New York (America/New_York)", time="04:00"
+        Msg.TIMEZONE_CONFIRM, place="New York, United States (America/New_York)", time="04:00"
     )
     assert (await me(services)).timezone == "Europe/Berlin"
     await chat.send("yes")

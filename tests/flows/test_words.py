@@ -199,9 +199,11 @@ async def test_a_threat_to_self_harm_belongs_with_emergency_services(
     async with services.db.transaction() as tx:
         await users.set_country(tx, await user_id(services), country)
     await chat.press(text_of(Msg.CT_PRESSURE))
+    await chat.press(text_of(Msg.CT_THREAT_SELF))
     assert "emergency belongs with emergency services, not with you to carry" in chat.text
     assert f"you can call {number}" in chat.text
     assert chat.last[0].buttons == ()
+    assert chat.last[-1].text == text_of(Msg.CT_WHAT_NOW) and chat.last[-1].buttons
 
 
 async def test_the_first_affirmation_makes_sense_without_context(

@@ -29,10 +29,12 @@ class Conversation:
 
     async def press(self, label: str) -> list[Reply]:
         """Tap the newest button with this label (or label prefix), as a user scrolling up would."""
-        return await self._deliver(ButtonPressed(self.address, self.button(label).data))
+        return await self._deliver(
+            ButtonPressed(self.address, self.button(label).data, self.language_code)
+        )
 
     async def press_data(self, data: str) -> list[Reply]:
-        return await self._deliver(ButtonPressed(self.address, data))
+        return await self._deliver(ButtonPressed(self.address, data, self.language_code))
 
     def button(self, label: str) -> Button:
         for reply in reversed(self.history):

@@ -24,6 +24,12 @@ from bot.safety.normalise import expand_chat_spellings, normalise, normalise_lin
         ("k\u00adill my\u200dself", "kill myself"),  # soft hyphen, zero-width joiner
         ("su\u034fici\ufe0fde\U000e0041", "suicide"),  # grapheme joiner, selectors, a tag
         ("line one\nline two", "line one line two"),  # a line end still separates words
+        ("\u00f6lmek \u0130st\u0131yorum, yaşamak", "olmek istiyorum, yasamak"),  # Turkish ı, İ, ş
+        ("im song \u201eich will sterben\u201c", 'im song "ich will sterben"'),  # German quotes
+        (
+            "\u00ab\u0445\u043e\u0447\u0443 \u0443\u043c\u0435\u0440\u0435\u0442\u044c\u00bb",
+            '"\u0445\u043e\u0447\u0443 \u0443\u043c\u0435\u0440\u0435\u0442\u044c"',
+        ),  # guillemets
     ],
 )
 def test_normalise(raw: str, expected: str) -> None:
@@ -47,6 +53,7 @@ def test_every_control_and_format_character_is_invisible() -> None:
         ("me kiero matar", "me quiero matar"),
         ("nose xq sigo aki", "no se porque sigo aqui"),
         ("q sentido tiene", "que sentido tiene"),
+        ("nn voglio piu vivere xke", "non voglio piu vivere perche"),  # Italian chat forms
         ("kilo de queso", None),  # only whole words: "k" inside a word stays
         ("i want to die", None),
     ],

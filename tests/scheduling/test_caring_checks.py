@@ -220,7 +220,8 @@ def test_a_time_the_clocks_skip_moves_forward() -> None:
 
 
 def test_tomorrow_is_the_users_own_tomorrow() -> None:
-    # 23:30 in Tokyo is still the morning in UTC: "tomorrow" is Tokyo's.
+    # 23:30 in Tokyo is still the morning in UTC: "tomorrow" is Tokyo's. 10:00 there
+    # would be only 10.5 hours later: it comes 12 hours after, at 11:30 on 3 March.
     user = someone_in("Asia/Tokyo")
     due = plan_caring_check(user, None, datetime(2026, 3, 2, 14, 30, tzinfo=UTC))
-    assert due == datetime(2026, 3, 3, 1, 0, tzinfo=UTC)  # 10:00 on 3 March in Tokyo
+    assert due == datetime(2026, 3, 3, 2, 30, tzinfo=UTC)

@@ -203,7 +203,9 @@ class Interactions:
             address = private_address(user_id)
         if not in_guild:
             self._adapter.remember_dm(user_id, interaction.channel_id)
-        replies = await self._acknowledged(interaction, ButtonPressed(address, custom_id))
+        replies = await self._acknowledged(
+            interaction, ButtonPressed(address, custom_id, str(interaction.locale))
+        )
         if in_guild:
             await self._answer_in_guild(interaction, replies, privately=False)
             return

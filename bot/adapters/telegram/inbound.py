@@ -27,9 +27,9 @@ def to_event(update: Update, bot_username: str) -> Event | None:
     address = address_of(update)
     if address is None:
         return None
-    if update.callback_query is not None:
-        return ButtonPressed(address, update.callback_query.data or "")
     language = update.effective_user.language_code if update.effective_user else None
+    if update.callback_query is not None:
+        return ButtonPressed(address, update.callback_query.data or "", language)
     if update.edited_message is not None:
         # A changed message, or a changed caption: screened, never an answer or a command.
         words = _words(update.edited_message)

@@ -1,5 +1,7 @@
 """Times of day as people type them: "8am", "8:30 pm", "0830", "20h", "9", "noon", "20:00",
-and in Spanish: "a las 8 de la tarde", "8 y media", "mediodía", "20 hs".
+in words ("eight pm", "half eight", "9ish": `spoken_times`), and in Spanish: "a las 8 de
+la tarde", "8 y media", "mediodía", "20 hs". A part of the day alone ("evening") is not
+refused: the reading names it, and the question offers its times.
 
 A reading keeps the form the person used (am/pm or 24-hour), so a refusal can
 give its example in that same form.
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.flows.parsing.folding import fold
+from bot.flows.parsing.spoken_times import DayPart, day_part, from_english
 
 
 class ClockStyle(StrEnum):
@@ -20,12 +23,25 @@ class ClockStyle(StrEnum):
     TWENTY_FOUR_HOUR = "24h"
 
 
+class TimeProblem(StrEnum):
+    """Why a text is not a time, so the reply can name the real problem."""
+
+    TWELVE_HOUR = "12h"  # an hour past 12 with am or pm
+    DAY_RANGE = "day"  # an hour past 23
+    MINUTES = "minutes"  # minutes past 59
+    NOT_A_TIME = "none"  # no time in it at all
+    PART_OF_DAY = "part"  # "evening": times are offered to choose from
+
+
 @dataclass(frozen=True, slots=True)
 class TimeReading:
-    """`value` is HH:MM (24-hour), or None when the text could not be a time of day."""
+    """`value` is HH:MM (24-hour), or None when the text could not be a time of day;
+    then `problem` says why, and `part` which part of the day was said alone."""
 
     value: str | None
     style: ClockStyle
+    problem: TimeProblem | None = None
+    part: DayPart | None = None
 
 
 _NAMED = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
@@ -89,23 +105,29 @@ def _from_spanish(text: str) -> str:
 
 def read_time(text: str) -> TimeReading:
     """Read one time of day; `value` None means it is not one (25pm, 2561, 12:60)."""
-    cleaned = _from_spanish(text)
+    part = day_part(_bare(text))
+    if part is not None:
+        return TimeReading(None, ClockStyle.TWENTY_FOUR_HOUR, TimeProblem.PART_OF_DAY, part)
+    cleaned = from_english(_from_spanish(text))
     style = ClockStyle.TWELVE_HOUR if _HALF.search(cleaned) else ClockStyle.TWENTY_FOUR_HOUR
     named = _NAMED.get(fold(cleaned))
     if named is not None:
         return TimeReading(named, ClockStyle.TWELVE_HOUR)
     match = _SHAPE.match(cleaned)
-    if match is None:
-        return TimeReading(None, style)
+    if match is None:  # digits that make no time ("-1:30") are out of the day's range
+        digits = any(char.isdigit() for char in cleaned)
+        return TimeReading(None, style, TimeProblem.DAY_RANGE if digits else TimeProblem.NOT_A_TIME)
     hour = int(match.group("hour") or match.group("hour4"))
     minute = int(match.group("minute") or match.group("minute4") or 0)
     half = (match.group("half") or match.group("half4") or "").strip()[:1].casefold()
     if half:
         if not 1 <= hour <= 12:
-            return TimeReading(None, ClockStyle.TWELVE_HOUR)
+            return TimeReading(None, ClockStyle.TWELVE_HOUR, TimeProblem.TWELVE_HOUR)
         hour = hour % 12 + (12 if half == "p" else 0)
-    if hour > 23 or minute > 59:
-        return TimeReading(None, style)
+    if hour > 23:
+        return TimeReading(None, style, TimeProblem.DAY_RANGE)
+    if minute > 59:
+        return TimeReading(None, style, TimeProblem.MINUTES)
     return TimeReading(f"{hour:02d}:{minute:02d}", style)
 
 

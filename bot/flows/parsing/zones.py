@@ -23,8 +23,10 @@ from importlib import resources
 
 from babel.dates import get_timezone_location
 
-from bot.flows.parsing.countries import NAME_LANGUAGES, parse_country
+from bot.content_pack.countries import likely_countries_for_timezone
+from bot.flows.parsing.countries import NAME_LANGUAGES, country_code, parse_country
 from bot.flows.parsing.folding import fold
+from bot.flows.parsing.places import PlaceMatch, find_places
 
 MAX_CHOICES = 12  # more buttons than this are harder to read than a retyped city
 _LONGEST_INPUT = 64
@@ -135,10 +137,16 @@ _SAMPLE_DAYS = range(366)  # daily for a year: zones whose summer times differ b
 
 @dataclass(frozen=True, slots=True)
 class ZoneGuess:
-    """The zones a text may mean. `certain`: named outright, not an offset or abbreviation."""
+    """The zones a text may mean. `certain`: named outright, not an offset or abbreviation.
+    `places`: for a town or city found by name, (zone, its name, its country) for each
+    zone, to confirm or offer it by name ("Leeds, United Kingdom"); `close`: found by a
+    near spelling ("londn"). `country`: the country a two-letter code named."""
 
     zones: tuple[str, ...]
     certain: bool
+    places: tuple[tuple[str, str, str], ...] = ()
+    close: bool = False
+    country: str | None = None
 
     @property
     def settled(self) -> str | None:
@@ -155,8 +163,9 @@ class _ZoneIndex:
     listed: tuple[str, ...]  # every zone.tab zone, in order
 
 
-def read_zone(text: str, now: datetime) -> ZoneGuess | None:
-    """What zones `text` may mean, or None when it names nothing we know."""
+def read_zone(text: str, now: datetime, towns: bool = True) -> ZoneGuess | None:
+    """What zones `text` may mean, or None when it names nothing we know. `towns`: also
+    the world's towns and cities (a greeting may be a town's name: "Hola" is in Kenya)."""
     cleaned = text.strip()
     if not cleaned or len(cleaned) > _LONGEST_INPUT or not cleaned.isprintable():
         return None
@@ -175,14 +184,31 @@ def read_zone(text: str, now: datetime) -> ZoneGuess | None:
     if exact is not None:
         return ZoneGuess((exact,), certain=True)
     if folded in index.places:
-        return ZoneGuess(distinct(index.places[folded], now), certain=True)
-    code = parse_country(cleaned)
+        return _zone_place(cleaned, distinct(index.places[folded], now), towns)
+    code = parse_country(cleaned, codes=False)
     if code is not None and code in index.countries:
         return ZoneGuess(distinct(index.countries[code], now), certain=True)
     if "," in cleaned:
         place, country = cleaned.rsplit(",", 1)
         return _place_in_country(place, country, now)
+    named = find_places(cleaned) if towns else None  # places the zone data does not name
+    if named is not None:
+        return _by_name(named)
+    code = country_code(cleaned)  # only where nothing else fits; confirmed by its name
+    if code is not None and code in index.countries:
+        return ZoneGuess(distinct(index.countries[code], now), certain=True, country=code)
     return None
+
+
+def _zone_place(cleaned: str, zones: tuple[str, ...], towns: bool) -> ZoneGuess:
+    """A place the zone data names. One that follows another city's zone ("Sevilla" is
+    Europe/Madrid) is confirmed by its own name when the list of towns has it."""
+    if towns and len(zones) == 1 and fold(place_name(zones[0])) != fold(cleaned):
+        named = find_places(cleaned)
+        own = named is not None and fold(named.places[0].name) == fold(cleaned)
+        if named is not None and own and named.places[0].zone == zones[0]:
+            return _by_name(named)
+    return ZoneGuess(zones, certain=True)
 
 
 def _place_in_country(place: str, country: str, now: datetime) -> ZoneGuess | None:
@@ -195,7 +221,17 @@ def _place_in_country(place: str, country: str, now: datetime) -> ZoneGuess | No
     in_country = index.countries[code]
     named = index.places.get(fold(place), ())
     matching = tuple(zone for zone in named if zone in in_country)
+    if not matching and (found := find_places(place, in_country=code)) is not None:
+        return _by_name(found)  # "Leeds, UK", "London, Canada"
     return ZoneGuess(distinct(matching or in_country, now), certain=True)
+
+
+def _by_name(found: PlaceMatch) -> ZoneGuess:
+    named: dict[str, tuple[str, str]] = {}
+    for town in found.places:  # largest first: each zone by its largest place
+        named.setdefault(town.zone, (town.name, town.country))
+    places = tuple((zone, name, country) for zone, (name, country) in named.items())
+    return ZoneGuess(tuple(named), certain=True, places=places, close=found.close)
 
 
 def is_zone(name: str) -> bool:
@@ -331,3 +367,21 @@ def _zone_bytes(name: str) -> bytes:
         return resources.files("tzdata").joinpath("zoneinfo", *name.split("/")).read_bytes()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return b""
+
+
+def country_zones(code: str) -> tuple[str, ...]:
+    """A country's zones, in zone.tab's order (its main zone first)."""
+    return _index().countries.get(code, ())
+
+
+def zone_fits_country(zone: str, code: str, now: datetime) -> bool:
+    """Does someone in country `code` plausibly keep `zone`'s time? Yes when the zone is
+    one of the country's (zone1970.tab lists Europe/Brussels for BE, LU and NL) or keeps
+    the same time all year as one of them (Europe/Berlin in Switzerland)."""
+    if code in likely_countries_for_timezone(zone):
+        return True
+    try:
+        kept = _behaviour(zone, now)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return False
+    return any(_behaviour(own, now) == kept for own in country_zones(code))
