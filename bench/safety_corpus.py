@@ -22,7 +22,7 @@ from collections.abc import Callable
 from bench.common import REPO, machine, shown_command
 from bench.results import write_section
 from bot.content_pack.loader import load_pack
-from bot.safety.corpus import Corpus, Split, read_corpus
+from bot.safety.corpus import LANGUAGE_GROUPS, Corpus, Split, read_corpus
 from bot.safety.evaluation import LabelScore, dangerous_recall, percent, score, table
 from bot.safety.model import Manifest, read_manifest
 from bot.safety.rules import ReplyLevel
@@ -67,26 +67,26 @@ def test_split() -> str:
     corpus = _corpus()
     rules, both = _stages()
     manifest = read_manifest(REPO / "content" / MODEL_DIR)
-    summary = [
-        "| Language | Test messages | Crisis + danger caught, rules | … rules + model |"
-        " Ordinary: check, rules + model | Ordinary: full, rules + model | Threshold |",
-        "|---|---:|---:|---:|---:|---:|---|",
+    header = [
+        "| {} | Test messages | Crisis + danger caught, rules | … rules + model |"
+        " … full reply | Ordinary: check | Ordinary: full |{}",
+        "|---|---:|---:|---:|---:|---:|---:|{}",
     ]
+    groups = [header[0].format("Group", ""), header[1].format("")]
     details: list[str] = []
+    for name, languages in [*LANGUAGE_GROUPS.items(), ("all", None)]:
+        examples = corpus.of_languages(Split.TEST, languages)
+        alone, with_model = score(examples, rules), score(examples, both)
+        groups.append(_row(name, len(examples), alone, with_model, ""))
+        details += [f"**{name}**, rules alone:", "", *table(alone), ""]
+        details += [f"**{name}**, rules + model:", "", *table(with_model), ""]
+    languages = [header[0].format("Language", " Threshold |"), header[1].format("---|")]
     for language in corpus.languages:
         examples = corpus.of(Split.TEST, language)
         alone, with_model = score(examples, rules), score(examples, both)
-        summary.append(_summary_row(language, len(examples), alone, with_model, manifest))
-        details += [
-            f"**{language}**, rules alone:",
-            "",
-            *table(alone),
-            "",
-            f"**{language}**, rules + model:",
-            "",
-            *table(with_model),
-            "",
-        ]
+        languages.append(
+            _row(language, len(examples), alone, with_model, _threshold(manifest, language))
+        )
     return "\n".join(
         [
             f"Command, from the repo root: `{shown_command(['bench/safety_corpus.py'])}`",
@@ -94,39 +94,46 @@ def test_split() -> str:
             machine().describe(),
             "",
             f"The test split of each language's corpus (15% of its messages, chosen by a hash"
-            f" of language and text, never tuned on). Model trained {manifest.trained_on} on"
+            f" of language and text, never tuned on). Model {manifest.model_sha256[:12]},"
+            f" trained {manifest.trained_on} on the training split of"
             f" {manifest.corpus_messages} messages; each language's threshold was set on its"
-            ' validation split ("global": too few validation messages, the pooled one).',
+            " validation split (its own with at least"
+            f" {manifest.training.get('min_harmless_for_own_threshold')} harmless messages"
+            " there, else the higher of its own and the pooled one).",
             "",
-            *summary,
+            *groups,
+            "",
+            *languages,
             "",
             *details,
             'How to read it: "caught" is the full reply or a check. The learned stage may only'
             " raise a message the rules leave below a check, so its column can only add to the"
-            " rules'. The corpus was written by the same people who wrote the rules, so these"
-            " figures flatter both; the blind fresh batches (first contact) say how the screen"
-            " meets wording it has never seen.",
+            " rules'. The corpus was written by the same people who wrote the rules, and the"
+            " rules of every language but English were fitted on their whole corpus (test"
+            " split included), so these figures flatter the rules; the blind fresh batches"
+            " (first contact) say how the screen meets wording it has never seen.",
         ]
     )
 
 
-def _summary_row(
-    language: str,
-    count: int,
-    alone: list[LabelScore],
-    with_model: list[LabelScore],
-    manifest: Manifest,
+def _threshold(manifest: Manifest, language: str) -> str:
+    value = manifest.thresholds.get(language, manifest.global_threshold)
+    how = manifest.training.get("validation", {}).get(language, {}).get("own_or_pooled", "")
+    return f" {value:.3f} ({how}) |"
+
+
+def _row(
+    name: str, count: int, alone: list[LabelScore], with_model: list[LabelScore], extra: str
 ) -> str:
     caught_alone, total = dangerous_recall(alone)
     caught_both, _ = dangerous_recall(with_model)
+    full = sum(item.full for item in with_model if item.label in ("crisis", "danger"))
     ordinary = [item for item in with_model if item.label == "ordinary"]
     talk = ordinary[0] if ordinary else LabelScore("ordinary", 0, 0, 0, 0, 0)
-    own = manifest.thresholds.get(language)
-    threshold = "global" if own is None else f"{own:.3f}"
     return (
-        f"| {language} | {count} | {percent(caught_alone, total)} |"
-        f" {percent(caught_both, total)} | {percent(talk.check, talk.total)} |"
-        f" {percent(talk.full, talk.total)} | {threshold} |"
+        f"| {name} | {count} | {percent(caught_alone, total)} |"
+        f" {percent(caught_both, total)} | {percent(full, total)} |"
+        f" {percent(talk.check, talk.total)} | {percent(talk.full, talk.total)} |{extra}"
     )
 
 

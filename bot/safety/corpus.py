@@ -47,6 +47,13 @@ CORPUS_DIR = Path("detection") / "corpus"  # inside the content folder
 LABELS = ("crisis", "danger", "softened", "urge", "contacted", "ordinary")
 DANGEROUS = frozenset({"crisis", "danger"})  # what must get the full reply or a check
 HARMLESS = frozenset({"urge", "contacted", "ordinary"})  # what a check would be wrong for
+# The languages as the issue that added them groups them: English, the ten first
+# languages beside it, and the eleven added with the learned stage.
+LANGUAGE_GROUPS = {
+    "en": ("en",),
+    "first ten": ("es", "de", "fr", "pt", "it", "nl", "pl", "ru", "tr", "hi"),
+    "new eleven": ("ar", "zh", "ja", "ko", "uk", "sv", "id", "tl", "ro", "el", "vi"),
+}
 _KEYS = frozenset({"language", "labels"})
 # Percent of messages in training and in validation; the rest is the test split.
 TRAIN_PERCENT = 70
@@ -94,10 +101,14 @@ class Corpus:
         return tuple(sorted({example.language for example in self.examples}))
 
     def of(self, split: Split, language: str | None = None) -> tuple[Example, ...]:
+        return self.of_languages(split, None if language is None else (language,))
+
+    def of_languages(self, split: Split, languages: tuple[str, ...] | None) -> tuple[Example, ...]:
+        """The split's messages in these languages (None: in every language)."""
         return tuple(
             example
             for example in self.examples
-            if example.split is split and (language is None or example.language == language)
+            if example.split is split and (languages is None or example.language in languages)
         )
 
     @property

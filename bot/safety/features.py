@@ -61,6 +61,10 @@ class Features:
     segments: Buckets  # the segment of each (0, 1, ...), in order
     segment_count: int
     language: Buckets  # 0 <= bucket < 2**LANGUAGE_BITS
+    # Characters of scripts written without spaces (CJK ideographs, kana, Hangul) in each
+    # segment: one of them carries about what three Latin letters do ("死にたい" is four),
+    # so a window's length is read with them counted three times (model.MIN_WINDOW_FEATURES).
+    wide: Buckets
 
 
 def model_text(text: str) -> str:
@@ -94,6 +98,8 @@ def features(text: str) -> Features:
     # The segment of every position: how many line ends come before it.
     newline = narrow == ord("\n")
     segment_at = np.cumsum(newline) - newline
+    segment_count = int(segment_at[-1]) + 1
+    wide = ((narrow >= 0x2E80) & (narrow <= 0xD7FF)) | ((narrow >= 0xF900) & (narrow <= 0xFAFF))
     buckets: list[Buckets] = []
     segments: list[Buckets] = []
     language: list[Buckets] = []
@@ -113,8 +119,9 @@ def features(text: str) -> Features:
     return Features(
         buckets=distinct & (2**BITS - 1),
         segments=distinct >> BITS,
-        segment_count=int(segment_at[-1]) + 1,
+        segment_count=segment_count,
         language=np.concatenate(language),
+        wide=np.bincount(segment_at[wide], minlength=segment_count).astype(np.int64),
     )
 
 

@@ -8,9 +8,9 @@ both; nothing here needs scikit-learn.
 
 Three linear heads over the features of bot/safety/features.py:
 
-- safety: how likely the words call for a check (crisis, danger, or such words softened),
-  read per window (each segment, and each pair of neighbouring segments) and the highest
-  window taken, so one crisis line among ten ordinary ones still counts;
+- safety: how likely the words are crisis or danger wording, read per window (each
+  segment, and each pair of neighbouring segments) and the highest window taken, so one
+  crisis line among ten ordinary ones still counts;
 - lean: in that window, danger from another person rather than a crisis of one's own;
 - language: which corpus language the text is written in.
 """
@@ -45,8 +45,11 @@ ARRAYS = {
 }
 SAFETY, LEAN = 0, 1  # the columns of "weights"
 # A window with fewer features than this (about ten characters: "done", "some", "3") is
-# too short for the model to read; short crisis words are the rules' to catch.
+# too short for the model to read; short crisis words are the rules' to catch. A character
+# of a script written without spaces counts as three here (WIDE_EXTRA more features):
+# "死にたい" (four characters, thirteen features) says as much as "i want to die".
 MIN_WINDOW_FEATURES = 30
+WIDE_EXTRA = 2  # features a wide character adds to its window's length, beyond its own
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
@@ -200,14 +203,16 @@ class LearnedModel:
         count = found.segment_count
         sums = np.bincount(found.segments, weights=self.safety[found.buckets], minlength=count)
         sizes = np.bincount(found.segments, minlength=count).astype(np.float64)
+        reach = sizes + WIDE_EXTRA * found.wide
         first = np.arange(count)
         last = first
         if count > 1:
             sums = np.concatenate((sums, sums[:-1] + sums[1:]))
             sizes = np.concatenate((sizes, sizes[:-1] + sizes[1:]))
+            reach = np.concatenate((reach, reach[:-1] + reach[1:]))
             first = np.concatenate((first, first[:-1]))
             last = np.concatenate((last, last[1:]))
-        kept = sizes >= MIN_WINDOW_FEATURES
+        kept = reach >= MIN_WINDOW_FEATURES
         logits = sums[kept] / np.sqrt(sizes[kept]) + self.bias[SAFETY]
         return np.asarray(logits, dtype=np.float64), first[kept], last[kept]
 

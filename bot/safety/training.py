@@ -6,15 +6,23 @@ training split (fixed seed, deterministic solver), sets each language's threshol
 validation split, and writes content/detection/model/: the arrays (`safety_model.npz`) and
 `manifest.json`. Training twice on the same corpus writes the same arrays, byte for byte.
 
-- safety head: crisis, danger and softened messages (words that call for a check) against
-  urges, contact and ordinary talk;
+- safety head: crisis and danger against urges, contact and ordinary talk. Softened
+  messages (the past, a negation, someone else, a quote, an accident) are left out: the
+  rules answer those with a check from their own words, and taught as wanting a check they
+  lent weight to the words hyperbole and hard negatives share with them ("that hike
+  nearly killed me"), raising ordinary talk;
 - lean head: danger against crisis, on those messages only;
 - language head: the corpus file each message is in.
 
 Thresholds: on each language's validation split, the lowest score that at most
-TARGET_FALSE_CHECKS of its harmless messages (urge, contacted, ordinary) exceed. A
-language with fewer than MIN_HARMLESS harmless validation messages takes the threshold
-computed on every language's together.
+TARGET_FALSE_CHECKS of its harmless messages (urge, contacted, ordinary) exceed, counting
+only those the rules leave below a check (the model reads the others but cannot raise
+them). Each language's own where it can be trusted: the model's scores are on another
+scale in each (a language with 300 training messages scores its unseen crisis wording
+lower than English does). But the highest of n harmless scores is exceeded by about 1 in
+(n + 1) unseen harmless messages, so fewer than MIN_HARMLESS (1 / TARGET_FALSE_CHECKS)
+cannot show the target is met: such a language takes the higher of its own threshold and
+the one of every language's harmless messages together.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import io
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -35,6 +43,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from bot.content_pack.loader import ContentError, load_detection
 from bot.safety.corpus import DANGEROUS, HARMLESS, Corpus, Example, Split, read_corpus
 from bot.safety.features import (
     BITS,
@@ -53,15 +62,18 @@ from bot.safety.model import (
     feature_config,
 )
 from bot.safety.normalise import normalise_lines
-from bot.safety.second_stage import MODEL_DIR
+from bot.safety.screen import detectors_for
+from bot.safety.second_stage import MAY_RAISE, MODEL_DIR
 
 SEED = 20261202
 REGULARISATION = 10.0  # scikit-learn's C: the inverse strength of the L2 penalty
 MAX_ITERATIONS = 5000
-TARGET_FALSE_CHECKS = 0.05  # of harmless validation messages raised to a check
-MIN_HARMLESS = 25  # harmless validation messages a language needs for its own threshold
-CHECK_WORTHY = DANGEROUS | {"softened"}
+TARGET_FALSE_CHECKS = 0.03  # of harmless validation messages raised to a check
+# Harmless validation messages a language needs for a threshold of its own (see above).
+MIN_HARMLESS = math.ceil(1 / TARGET_FALSE_CHECKS)
+TAUGHT = DANGEROUS | HARMLESS  # the labels the safety head learns from
 _Row = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]  # buckets, values
+BelowCheck = Callable[[str], bool]
 
 
 class TrainingError(Exception):
@@ -84,16 +96,18 @@ class Trained:
         return Trained(self.arrays, replace(self.manifest, model_sha256=digest))
 
 
-def train(corpus: Corpus, today: str) -> Trained:
-    """The model and its manifest, from the corpus (no file is written)."""
+def train(corpus: Corpus, today: str, below_check: BelowCheck | None = None) -> Trained:
+    """The model and its manifest, from the corpus (no file is written). `below_check`
+    says whether the rules leave a text below a check; None: as if they left every one."""
     training = corpus.of(Split.TRAIN)
-    if not any(example.label in CHECK_WORTHY for example in training) or not any(
+    if not any(example.dangerous for example in training) or not any(
         example.label in HARMLESS for example in training
     ):
-        raise TrainingError("the training split needs both words that call for a check and not")
+        raise TrainingError("the training split needs both crisis or danger and harmless talk")
     read = [features(model_text(example.text)) for example in training]
     matrix = _matrix([vector(found) for found in read], 2**BITS)
-    safety, safety_bias = _fit(matrix, [example.label in CHECK_WORTHY for example in training])
+    taught = [number for number, example in enumerate(training) if example.label in TAUGHT]
+    safety, safety_bias = _fit(matrix[taught], [training[number].dangerous for number in taught])
     dangerous = [number for number, example in enumerate(training) if example.dangerous]
     lean, lean_bias = _fit(
         matrix[dangerous], [training[number].label == "danger" for number in dangerous]
@@ -108,7 +122,7 @@ def train(corpus: Corpus, today: str) -> Trained:
         "languages": np.array(languages),
     }
     model = LearnedModel.of(arrays, thresholds={}, global_threshold=1.0)
-    thresholds, global_threshold, measured = _thresholds(model, corpus)
+    thresholds, global_threshold, measured = _thresholds(model, corpus, below_check)
     manifest = Manifest(
         model_sha256="",
         trained_on=today,
@@ -184,29 +198,37 @@ def _fit_languages(
 
 
 def _thresholds(
-    model: LearnedModel, corpus: Corpus
+    model: LearnedModel, corpus: Corpus, below_check: BelowCheck | None
 ) -> tuple[dict[str, float], float, dict[str, Any]]:
     """Each language's threshold (and the pooled one), with what they give on validation."""
-    scored: dict[str, list[tuple[float, Example]]] = {}
+    scored: dict[str, list[tuple[float, Example, bool]]] = {}
     for example in corpus.of(Split.VALIDATION):
         verdict = model.verdict(normalise_lines(example.text))
-        scored.setdefault(example.language, []).append((verdict.score, example))
-    pooled = [pair for pairs in scored.values() for pair in pairs]
-    global_threshold = _threshold([score for score, e in pooled if e.label in HARMLESS])
+        below = below_check is None or below_check(example.text)
+        scored.setdefault(example.language, []).append((verdict.score, example, below))
+    raisable = {
+        language: [score for score, example, below in pairs if below and example.label in HARMLESS]
+        for language, pairs in scored.items()
+    }
+    global_threshold = _threshold([score for scores in raisable.values() for score in scores])
     thresholds: dict[str, float] = {}
     measured: dict[str, Any] = {}
     for language, pairs in sorted(scored.items()):
-        harmless = [score for score, example in pairs if example.label in HARMLESS]
-        if len(harmless) >= MIN_HARMLESS:
-            thresholds[language] = _threshold(harmless)
-        threshold = thresholds.get(language, global_threshold)
-        dangerous = [score for score, example in pairs if example.dangerous]
+        harmless = raisable[language]
+        own = len(harmless) >= MIN_HARMLESS
+        threshold = _threshold(harmless) if own else max(_threshold(harmless), global_threshold)
+        thresholds[language] = threshold
+        dangerous = [(score, below) for score, example, below in pairs if example.dangerous]
         measured[language] = {
-            "threshold": "own" if language in thresholds else "global",
-            "harmless": len(harmless),
+            "threshold": threshold,
+            "own_or_pooled": "own" if own else "higher of own and pooled",
+            "harmless_below_check": len(harmless),
             "harmless_raised": sum(score > threshold for score in harmless),
             "dangerous": len(dangerous),
-            "dangerous_raised": sum(score > threshold for score in dangerous),
+            "dangerous_caught_by_rules": sum(not below for _, below in dangerous),
+            "dangerous_raised": sum(below and score > threshold for score, below in dangerous),
+            # What the model reaches on its own, whatever the rules caught.
+            "dangerous_over_threshold": sum(score > threshold for score, _ in dangerous),
         }
     return thresholds, global_threshold, measured
 
@@ -227,6 +249,20 @@ def write(trained: Trained, folder: Path) -> None:
     (folder / MANIFEST_FILE).write_text(text, "utf-8")
 
 
+def _rules(content: Path) -> BelowCheck | None:
+    """Whether the content folder's rules leave a text below a check, as the screen asks
+    before the model may raise it; None (with a note) when the folder holds no rules."""
+    try:
+        locales, languages = load_detection(content)
+    except ContentError as error:
+        for problem in error.problems:
+            print(f"note: {problem}", file=sys.stderr)
+        print("note: no rules read; thresholds set on every harmless message", file=sys.stderr)
+        return None
+    detector = next(iter(detectors_for(locales, languages).values()))
+    return lambda text: detector.detect(text).reply in MAY_RAISE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot.safety.training", description=__doc__.split("\n\n")[0]
@@ -239,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problems:
         return 1
     try:
-        trained = train(corpus, datetime.now(UTC).date().isoformat())
+        trained = train(corpus, datetime.now(UTC).date().isoformat(), _rules(args.content))
     except TrainingError as error:
         print(f"cannot train: {error}", file=sys.stderr)
         return 1
