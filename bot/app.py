@@ -9,7 +9,7 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -67,8 +67,7 @@ async def open_services(
 
     A pack already loaded and validated may be passed in: it is read-only, so tests
     share one instead of loading the same files again for every case.
-    Raises ContentError, DataFolderError, WrongKeyError, MigrationError or
-    AlreadyRunningError.
+    Raises ContentError, DataFolderError, WrongKeyError, MigrationError or AlreadyRunningError.
     """
     if content is None:
         content = load_pack(settings.content_dir, settings.default_locale)
@@ -82,6 +81,7 @@ async def open_services(
         await _refuse_a_new_key_for_sealed_data(db, settings)
         cipher = TextCipher(load_or_create_key(settings.encryption_key, settings.key_file))
         cipher = await _settled_cipher(db, cipher, settings)
+        await stage_for(content.folder).ready()  # the learned model checked now, off the loop
         yield Services(
             db=db,
             cipher=cipher,
@@ -164,19 +164,9 @@ def observability_server(
         services.metrics,
         tick_limit(settings.tick_seconds),
         roles=lambda: held_roles(settings, adapters, leadership),
-        safety_model=_model_state(services),
+        safety_model=stage_for(services.content.folder).status_json,
     )
     return ObservabilityServer(health, services.metrics, settings.http_host, settings.http_port)
-
-
-def _model_state(services: Services) -> Callable[[], dict[str, str | None]]:
-    """The learned safety stage's state as /healthz shows it, read anew on every check."""
-    stage = stage_for(services.content.folder)
-
-    def state() -> dict[str, str | None]:
-        return stage.status.as_json()
-
-    return state
 
 
 @asynccontextmanager

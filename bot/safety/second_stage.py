@@ -45,9 +45,17 @@ class ModelState(StrEnum):
 class ModelStatus:
     state: ModelState
     reason: str | None = None  # why it is unavailable
+    # Of a loaded model, from its manifest: which model it is and when it was trained.
+    sha256: str | None = None
+    trained_on: str | None = None
 
     def as_json(self) -> dict[str, str | None]:
-        return {"state": self.state.value, "reason": self.reason}
+        return {
+            "state": self.state.value,
+            "reason": self.reason,
+            "sha256": self.sha256,
+            "trained_on": self.trained_on,
+        }
 
 
 class SecondStage:
@@ -62,6 +70,10 @@ class SecondStage:
     @property
     def status(self) -> ModelStatus:
         return self._status
+
+    def status_json(self) -> dict[str, str | None]:
+        """The state as /healthz shows it, read anew on every check."""
+        return self._status.as_json()
 
     def model(self) -> LearnedModel | None:
         """The model, loading it on the first call; None when it cannot be loaded."""
@@ -81,24 +93,39 @@ class SecondStage:
             self._unavailable("the content pack was not read from a folder")
             return
         try:
-            from bot.safety.model import ModelUnavailable, load_model  # noqa: PLC0415
+            from bot.safety.model import (  # noqa: PLC0415
+                ModelUnavailable,
+                load_model,
+                read_manifest,
+            )
         except ImportError as error:  # numpy missing from a broken install
             self._unavailable(f"numpy cannot be imported: {error}")
             return
         try:
             self._model = load_model(self._folder)
+            manifest = read_manifest(self._folder)
         except ModelUnavailable as error:
             self._unavailable(str(error))
             return
         except Exception as error:  # whatever else: the rules still screen every message
             self._unavailable(f"{type(error).__name__}: {error}")
             return
-        self._status = ModelStatus(ModelState.LOADED)
+        self._status = ModelStatus(
+            ModelState.LOADED, sha256=manifest.model_sha256, trained_on=manifest.trained_on
+        )
+        log_event(
+            log,
+            "safety.model_loaded",
+            sha256=manifest.model_sha256[:12],
+            trained_on=manifest.trained_on,
+        )
 
     def _unavailable(self, reason: str) -> None:
         self._status = ModelStatus(ModelState.UNAVAILABLE, reason)
         # Once: loading is tried once per process. The reason names files, never a message.
-        log_event(log, "safety.model_unavailable", logging.WARNING, reason=reason)
+        log_event(
+            log, "safety.model_unavailable", logging.WARNING, reason=reason, screening="rules alone"
+        )
 
     def detect(self, detector: Detector, text: str) -> Detection:
         """The rules' detection of `text`, with the model's reading when it loaded."""
