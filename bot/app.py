@@ -81,7 +81,7 @@ async def open_services(
         await _refuse_a_new_key_for_sealed_data(db, settings)
         cipher = TextCipher(load_or_create_key(settings.encryption_key, settings.key_file))
         cipher = await _settled_cipher(db, cipher, settings)
-        await stage_for(content.folder).ready()  # the learned model checked now, off the loop
+        stage_for(content.folder).load_in_background()  # the learned model, checked now
         yield Services(
             db=db,
             cipher=cipher,

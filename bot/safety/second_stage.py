@@ -83,6 +83,13 @@ class SecondStage:
                     self._load()
         return self._model
 
+    def load_in_background(self) -> None:
+        """Start loading (and checking) the model in a worker thread, now, without waiting
+        for it: at start-up, so a damaged model is refused and said before the first
+        message, and the start is not held up by importing numpy."""
+        if self._status.state is ModelState.NOT_LOADED:
+            asyncio.get_running_loop().run_in_executor(None, self.model)
+
     async def ready(self) -> None:
         """Load the model in a worker thread, so the event loop never waits on it."""
         if self._status.state is ModelState.NOT_LOADED:

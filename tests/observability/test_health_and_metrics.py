@@ -24,7 +24,7 @@ from bot.delivery.outbox import Outgoing
 from bot.engine.due_work import due_kinds
 from bot.flows.context import Services
 from bot.safety.model import read_manifest
-from bot.safety.second_stage import MODEL_DIR, stage_for
+from bot.safety.second_stage import MODEL_DIR, ModelState, stage_for
 from bot.storage.db import Database, Params, Row
 from tests.helpers.faults import every_read_through_fetch_all
 from tests.helpers.outboxes import outbox_for
@@ -318,6 +318,8 @@ async def test_healthz_says_why_the_learned_stage_is_unavailable_and_stays_200(
         open_services(settings, clock, pack) as services,
         serving(settings, services, {}) as scraper,
     ):
+        stage = stage_for(pack.folder)
+        await until(lambda: stage.status.state is not ModelState.NOT_LOADED)
         status, body = await scraper.health()
     assert status == 200 and body["status"] == "ok"
     assert body["safety_model"]["state"] == "unavailable"

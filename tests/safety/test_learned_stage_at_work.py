@@ -25,6 +25,7 @@ from bot.safety.screen import SafetyScreen
 from bot.safety.second_stage import ModelState, SecondStage, stage_for
 from tests.helpers.conversation import Conversation
 from tests.helpers.learned_models import write_model
+from tests.helpers.waiting import until
 from tests.safety.test_learned_stage import broken_copy
 
 # Written for this test, in none of the corpora: means, the passive wish and a threat to a
@@ -84,8 +85,9 @@ async def test_a_damaged_model_is_refused_at_start_in_one_clear_line(
     pack = replace(content, folder=tmp_path / "content")
     with caplog.at_level(logging.INFO, logger="steady.safety"):
         async with open_services(settings, clock, pack) as services:
-            # Before anyone wrote: the model was checked against its manifest at start.
+            # Before anyone wrote: the model is checked against its manifest at start.
             stage = stage_for(pack.folder)
+            await until(lambda: stage.status.state is not ModelState.NOT_LOADED)
             assert stage.status.state is ModelState.UNAVAILABLE
             refused = [
                 KeyValueFormatter().format(record)
