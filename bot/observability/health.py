@@ -85,6 +85,8 @@ class HealthCheck:
         self._roles = roles
         self._database_timeout = database_timeout
         self._safety_model = safety_model
+        if safety_model is not None:
+            metrics.watch_safety_model(safety_model)
         # Before the first tick, the time since the check began counts as its age.
         self._since = clock.now()
 

@@ -84,11 +84,12 @@ class SecondStage:
         return self._model
 
     def load_in_background(self) -> None:
-        """Start loading (and checking) the model in a worker thread, now, without waiting
-        for it: at start-up, so a damaged model is refused and said before the first
-        message, and the start is not held up by importing numpy."""
+        """Start loading (and checking) the model in a thread of its own, now, without
+        waiting for it: at start-up, so a damaged model is refused and said before the
+        first message, and the start is not held up by importing numpy. A daemon thread:
+        a process that stops early (a port taken, a signal) does not wait for it."""
         if self._status.state is ModelState.NOT_LOADED:
-            asyncio.get_running_loop().run_in_executor(None, self.model)
+            threading.Thread(target=self.model, name="safety-model", daemon=True).start()
 
     async def ready(self) -> None:
         """Load the model in a worker thread, so the event loop never waits on it."""

@@ -77,6 +77,7 @@ async def test_healthz_is_200_with_the_database_the_last_tick_and_the_roles(
     manifest = read_manifest(folder / MODEL_DIR)
     status, body = await scraper.health()
     assert status == 200
+    assert await scraper.value("steady_safety_model_loaded") == 1
     assert body == {
         "status": "ok",
         "reasons": [],
@@ -321,6 +322,8 @@ async def test_healthz_says_why_the_learned_stage_is_unavailable_and_stays_200(
         stage = stage_for(pack.folder)
         await until(lambda: stage.status.state is not ModelState.NOT_LOADED)
         status, body = await scraper.health()
+        loaded = await scraper.value("steady_safety_model_loaded")
     assert status == 200 and body["status"] == "ok"
+    assert loaded == 0
     assert body["safety_model"]["state"] == "unavailable"
     assert "no manifest.json" in body["safety_model"]["reason"]
