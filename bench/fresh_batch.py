@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from bench.common import REPO, Figure, _git, json_figures, machine, shown_command
@@ -61,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object last")
     parser.add_argument("--no-write", action="store_true", help="leave bench/RESULTS.md alone")
     parser.add_argument("--show-misses", action="store_true", help="print what was missed")
+    # The same rules without the learned stage: its "before", scored on the same commit.
+    parser.add_argument("--rules-alone", action="store_true", help="leave the learned stage out")
     args = parser.parse_args(argv)
 
     folder = args.folder or newest_batch()
@@ -72,11 +75,14 @@ def main(argv: list[str] | None = None) -> int:
     except BatchFileError as error:
         print(f"fresh_batch: {folder.name}/{error}", file=sys.stderr)
         return 2
-    screen = SafetyScreen(load_pack(REPO / "content", "en"))
+    pack = load_pack(REPO / "content", "en")
+    # A pack read from no folder has no learned stage: the rules screen alone.
+    screen = SafetyScreen(replace(pack, folder=None) if args.rules_alone else pack)
     items = screen_batch(screen, files)
 
     host = machine()
     argv_shown = ["bench/fresh_batch.py", _shown_folder(folder), "--run", args.run]
+    argv_shown += ["--rules-alone"] if args.rules_alone else []
     heading = run_heading(folder.name, args.run, host.commit)
     body = run_text(
         items,

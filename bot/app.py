@@ -41,6 +41,7 @@ from bot.logs import get_logger, log_event
 from bot.observability.health import HealthCheck, tick_limit
 from bot.observability.http import ObservabilityServer
 from bot.platform_roles import FollowerStart, campaign, led_parts
+from bot.safety.second_stage import stage_for
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.planner import schedule_unplanned
 from bot.scheduling.runner import TickRunner
@@ -66,8 +67,7 @@ async def open_services(
 
     A pack already loaded and validated may be passed in: it is read-only, so tests
     share one instead of loading the same files again for every case.
-    Raises ContentError, DataFolderError, WrongKeyError, MigrationError or
-    AlreadyRunningError.
+    Raises ContentError, DataFolderError, WrongKeyError, MigrationError or AlreadyRunningError.
     """
     if content is None:
         content = load_pack(settings.content_dir, settings.default_locale)
@@ -81,6 +81,7 @@ async def open_services(
         await _refuse_a_new_key_for_sealed_data(db, settings)
         cipher = TextCipher(load_or_create_key(settings.encryption_key, settings.key_file))
         cipher = await _settled_cipher(db, cipher, settings)
+        stage_for(content.folder).load_in_background()  # the learned model, checked now
         yield Services(
             db=db,
             cipher=cipher,
@@ -163,6 +164,7 @@ def observability_server(
         services.metrics,
         tick_limit(settings.tick_seconds),
         roles=lambda: held_roles(settings, adapters, leadership),
+        safety_model=stage_for(services.content.folder).status_json,
     )
     return ObservabilityServer(health, services.metrics, settings.http_host, settings.http_port)
 

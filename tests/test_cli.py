@@ -105,7 +105,10 @@ def test_detect_names_the_intent_and_the_rule(tmp_path: Path) -> None:
     assert lines[0] == "normalised: i want to die"
     assert lines[1].startswith("crisis: rule ")
     ordinary = steady(["detect", "killing it at work today"], tmp_path / "data")
-    assert ordinary.stdout.splitlines()[1:] == ["none"]
+    # No rule: only the learned stage's reading (not raised, for talk this ordinary) and the reply.
+    [model, reply] = ordinary.stdout.splitlines()[1:]
+    assert model.startswith("model: en, score ") and model.endswith(", not raised")
+    assert reply == "reply: none"
     urge = steady(["detect", "i want to text him so badly"], tmp_path / "data")
     assert urge.stdout.splitlines()[1].startswith("urge: rule ")
 

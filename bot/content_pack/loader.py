@@ -200,6 +200,32 @@ def _load_languages(folder: Path, problems: list[Problem]) -> list[DetectionFile
     return found
 
 
+def load_detection(content_dir: Path) -> tuple[dict[str, DetectionFile], list[DetectionFile]]:
+    """Only the detection rules: each locale's `detection.yaml`, and every language's file
+    in `detection/`. For `steady detect`, which screens text and says nothing, so it need
+    not read (or wait for) the rest of the pack. Raises ContentError like `load_pack`."""
+    problems: list[Problem] = []
+    languages = _load_languages(content_dir / DETECTION_DIR, problems)
+    locales: dict[str, DetectionFile] = {}
+    folders = (
+        [path for path in content_dir.iterdir() if path.is_dir()] if content_dir.is_dir() else []
+    )
+    for folder in sorted(path for path in folders if path.name != DETECTION_DIR):
+        if not (folder / "detection.yaml").is_file():
+            continue
+        reader = _LocaleReader(folder, problems)
+        parsed = reader.read("detection.yaml", DetectionFile)
+        if parsed is not None:
+            ids = [rule.id for rule in parsed.model.rules]
+            _check_unique(reader, "detection.yaml", parsed, "rules", ids)
+            locales[folder.name] = parsed.model
+    if not locales and not problems:
+        problems.append(Problem(content_dir, 1, "no locale folder with a detection.yaml"))
+    if problems:
+        raise ContentError(problems)
+    return locales, languages
+
+
 def _load_answer_languages(folder: Path, problems: list[Problem]) -> list[AnswersFile]:
     if not folder.is_dir():
         return []
@@ -275,6 +301,7 @@ def _load_pack(content_dir: Path, default_locale: str) -> ContentPack:
         locales=locales,
         emergency=emergency,
         languages=tuple(languages),
+        folder=content_dir,
         answer_languages=tuple(answer_languages),
         reply_languages=replies,
     )

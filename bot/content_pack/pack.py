@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from babel.dates import get_day_names
 
@@ -70,6 +71,8 @@ class ContentPack:
     # Crisis and danger rules of more languages than there are locales: every message is
     # screened in all of them, whatever the user's locale.
     languages: tuple[DetectionFile, ...] = ()
+    # The folder it was read from: the safety screen's learned model lives beside the rules.
+    folder: Path | None = None
     # Yes and no in more languages than there are locales: read whatever the user's locale.
     answer_languages: tuple[AnswersFile, ...] = ()
 

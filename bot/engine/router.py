@@ -302,6 +302,7 @@ class Router:
         text = _screened_text(event)
         if text is None:
             return None
+        await self.safety.second_stage.ready()  # the learned model, loaded off the loop once
         try:
             found = await _off_the_loop_if_long(
                 text, self.safety.screen, text, ctx.locale, country, group, has_plan, where

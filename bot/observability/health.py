@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -31,6 +31,8 @@ SHORTEST_TICK_LIMIT = timedelta(seconds=30)
 log = get_logger("health")
 
 Roles = Callable[[], Sequence[str]]
+# The learned safety stage's state, as JSON ({"state": ..., "reason": ...}), or None.
+ModelState = Callable[[], Mapping[str, str | None]]
 
 
 def tick_limit(tick_seconds: float) -> timedelta:
@@ -44,6 +46,10 @@ class HealthReport:
     tick_limit_seconds: float
     roles: tuple[str, ...]
     reasons: tuple[str, ...]  # why it is unhealthy; empty when healthy
+    # The safety screen's learned stage: loaded, not loaded yet, or unavailable and why.
+    # Unavailable leaves the screen on its rules, which still answer every message, so it
+    # is reported here without making the worker unhealthy.
+    safety_model: Mapping[str, str | None] | None = None
 
     @property
     def healthy(self) -> bool:
@@ -57,6 +63,7 @@ class HealthReport:
             "last_tick_age_seconds": self.last_tick_age_seconds,
             "tick_limit_seconds": self.tick_limit_seconds,
             "roles": list(self.roles),
+            "safety_model": None if self.safety_model is None else dict(self.safety_model),
         }
 
 
@@ -69,6 +76,7 @@ class HealthCheck:
         limit: timedelta,
         roles: Roles,
         database_timeout: float = DATABASE_TIMEOUT_SECONDS,
+        safety_model: ModelState | None = None,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -76,6 +84,9 @@ class HealthCheck:
         self._limit = limit
         self._roles = roles
         self._database_timeout = database_timeout
+        self._safety_model = safety_model
+        if safety_model is not None:
+            metrics.watch_safety_model(safety_model)
         # Before the first tick, the time since the check began counts as its age.
         self._since = clock.now()
 
@@ -101,6 +112,7 @@ class HealthCheck:
             tick_limit_seconds=self._limit.total_seconds(),
             roles=tuple(self._roles()),
             reasons=tuple(reasons),
+            safety_model=None if self._safety_model is None else self._safety_model(),
         )
 
     async def refresh_backlog(self) -> None:

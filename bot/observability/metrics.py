@@ -124,6 +124,8 @@ class Metrics:
         )
         self._outbox = _OutboxCollector()
         registry.register(self._outbox)
+        self._safety_model = _SafetyModelCollector()
+        registry.register(self._safety_model)
         self.last_tick_at: datetime | None = None
 
     def tick_done(
@@ -152,6 +154,10 @@ class Metrics:
         """Read the outbox's queues whenever the metrics are read."""
         self._outbox.states = states
         self._outbox.now = now
+
+    def watch_safety_model(self, state: Callable[[], Mapping[str, str | None]]) -> None:
+        """Read the learned safety stage's state (as /healthz shows it) at every scrape."""
+        self._safety_model.state = state
 
     def exposition(self) -> bytes:
         """Everything, in the Prometheus text format."""
@@ -189,3 +195,24 @@ class _OutboxCollector(Collector):
 
     def describe(self) -> Iterator[Metric]:
         return iter(())  # not known before the first scrape: no names to reserve
+
+
+class _SafetyModelCollector(Collector):
+    """Whether the learned safety stage is loaded, read at the moment of a scrape: an alert
+    on 0 says the rules are screening alone (why is in /healthz)."""
+
+    def __init__(self) -> None:
+        self.state: Callable[[], Mapping[str, str | None]] | None = None
+
+    def collect(self) -> Iterator[Metric]:
+        if self.state is None:
+            return
+        loaded = GaugeMetricFamily(
+            "steady_safety_model_loaded",
+            "1 when the learned safety stage is loaded and screening behind the rules, else 0.",
+        )
+        loaded.add_metric([], 1.0 if self.state().get("state") == "loaded" else 0.0)
+        yield loaded
+
+    def describe(self) -> Iterator[Metric]:
+        return iter(())

@@ -30,6 +30,8 @@ _QUOTES = str.maketrans(
     }
 )  # fmt: skip
 _SPACE = re.compile(r"\s+")
+_LINE_BREAK = re.compile(r"\s*\n\s*")
+_SPACE_IN_LINE = re.compile(r"[^\S\n]+")
 # Letters and marks of other scripts that chat spells several ways, each read one way,
 # applied after NFKC: Arabic's tatweel (a stretch drawn inside a word) goes, alef maqsura
 # reads yaa, taa marbuta reads haa and the Persian keyboard's kaf and yaa read Arabic's
@@ -112,12 +114,25 @@ def normalise(text: str) -> str:
     strike-through marks cannot hide a word; accents go too, which only
     makes matching more forgiving.
     """
+    return _SPACE.sub(" ", _folded(text)).strip()
+
+
+def normalise_lines(text: str) -> str:
+    """`normalise`, keeping where lines break: each run of spaces that holds a line break
+    becomes one line break, so `normalise_lines(t).replace("\n", " ") == normalise(t)`.
+    The learned stage reads a message line by line; the rules read it joined, and both
+    come from this one pass."""
+    lined = _LINE_BREAK.sub("\n", _folded(text))
+    return _SPACE_IN_LINE.sub(" ", lined).strip()
+
+
+def _folded(text: str) -> str:
     without_invisible = _INVISIBLE.sub("", text).translate(_QUOTES)
     # Only the runs of non-ASCII characters need decomposing (an accent, a dash, a word
     # in another script): ASCII is already in its one form, and a mark after an ASCII
     # letter is a run of its own, dropped all the same; so are the stable letters above.
     composed = _NOT_PLAIN.sub(_plain_run, without_invisible)
-    return _SPACE.sub(" ", composed.casefold()).strip()
+    return composed.casefold()
 
 
 def as_displayed(text: str) -> str | None:

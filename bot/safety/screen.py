@@ -8,9 +8,11 @@ and SafetyScreen's methods are what the router calls.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.content_pack.pack import ContentPack
+from bot.content_pack.schema import DetectionFile
 from bot.core.replies import Reply
 from bot.safety.buttons import (
     CHECK_BUTTONS,
@@ -34,10 +36,10 @@ from bot.safety.reply_words import words_for
 from bot.safety.rules import (
     Detection,
     Detector,
-    Intent,
     ReplyLevel,
     RuleBook,
 )
+from bot.safety.second_stage import stage_for
 from bot.safety.text_language import Vocabularies
 
 # The buttons' data, as the router and tests have long read it from here.
@@ -66,28 +68,36 @@ _COMPILED_PACKS = 4
 
 
 def _detectors_of(content: ContentPack) -> dict[str, Detector]:
+    """The pack's detectors (`detectors_for`), compiled once per pack."""
+    found = _COMPILED.get(id(content))
+    if found is not None and found[0] is content:
+        return found[1]
+    if len(_COMPILED) >= _COMPILED_PACKS:
+        _COMPILED.clear()
+    own = {locale: pack.detection for locale, pack in content.locales.items()}
+    detectors = detectors_for(own, content.languages)
+    _COMPILED[id(content)] = (content, detectors)
+    return detectors
+
+
+def detectors_for(
+    locales: Mapping[str, DetectionFile], languages: Sequence[DetectionFile]
+) -> dict[str, Detector]:
     """Each locale's rules with every language's, the locale's own tried first: someone
     whose locale is Spanish may still write in English, and their crisis words must be
     read all the same. Every locale screens the same rules, so they are compiled once,
     into one book; each locale's detector only orders it (its own file first, then the
     other locales', then the languages'), so a match names the rule of the user's own
     language where two languages' rules match the same words."""
-    found = _COMPILED.get(id(content))
-    if found is not None and found[0] is content:
-        return found[1]
-    if len(_COMPILED) >= _COMPILED_PACKS:
-        _COMPILED.clear()
-    locales = sorted(content.locales)
-    book = RuleBook.of([*(content.locales[name].detection for name in locales), *content.languages])
-    languages = range(len(locales), len(book.files))
-    detectors = {
+    names = sorted(locales)
+    book = RuleBook.of([*(locales[name] for name in names), *languages])
+    others = range(len(names), len(book.files))
+    return {
         locale: book.detector(
-            [own, *(other for other in range(len(locales)) if other != own), *languages]
+            [own, *(other for other in range(len(names)) if other != own), *others]
         )
-        for own, locale in enumerate(locales)
+        for own, locale in enumerate(names)
     }
-    _COMPILED[id(content)] = (content, detectors)
-    return detectors
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +123,7 @@ class SafetyScreen:
         self._rule_languages = _rule_languages(content)
         self._vocabularies = Vocabularies.of(content)
         self._replies = CrisisReplies(content)
+        self.second_stage = stage_for(content.folder)  # the learned model behind the rules
 
     def reply_locale(
         self, detection: Detection, locale: str, app_language: str | None = None
@@ -139,7 +150,8 @@ class SafetyScreen:
         return self._detectors.get(locale) or self._detectors[self._content.default_locale]
 
     def detect(self, text: str, locale: str) -> Detection:
-        return self.detector(locale).detect(text)
+        """The rules, then the learned stage on what they leave below a check."""
+        return self.second_stage.detect(self.detector(locale), text)
 
     def screen(
         self,
@@ -162,7 +174,7 @@ class SafetyScreen:
                 )
                 reply = self._replies.full(voice, country, kind, has_plan, where)
             case ReplyLevel.CHECK:
-                reply = self._replies.check(voice, danger=Intent.CRISIS not in detection.intents)
+                reply = self._replies.check(voice, danger=detection.check_leans_danger)
             case _:
                 return None
         return ScreenResult(detection, (self._replies.in_private(voice, reply, is_group),))

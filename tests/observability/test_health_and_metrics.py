@@ -6,18 +6,25 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
+from bot.app import open_services
 from bot.config import Settings
 from bot.content_pack.ids import Msg
+from bot.content_pack.pack import ContentPack
+from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.platform import RecipientUnreachable, RetryAfter, SentMessage
 from bot.core.replies import Reply
 from bot.delivery.outbox import Outgoing
 from bot.engine.due_work import due_kinds
 from bot.flows.context import Services
+from bot.safety.model import read_manifest
+from bot.safety.second_stage import MODEL_DIR, ModelState, stage_for
 from bot.storage.db import Database, Params, Row
 from tests.helpers.faults import every_read_through_fetch_all
 from tests.helpers.outboxes import outbox_for
@@ -64,8 +71,13 @@ async def test_healthz_is_200_with_the_database_the_last_tick_and_the_roles(
 ) -> None:
     await world.tick()
     world.clock.advance(timedelta(seconds=7))
+    folder = world.services.content.folder
+    await stage_for(folder).ready()  # as the first screened message does
+    assert folder is not None
+    manifest = read_manifest(folder / MODEL_DIR)
     status, body = await scraper.health()
     assert status == 200
+    assert await scraper.value("steady_safety_model_loaded") == 1
     assert body == {
         "status": "ok",
         "reasons": [],
@@ -73,6 +85,12 @@ async def test_healthz_is_200_with_the_database_the_last_tick_and_the_roles(
         "last_tick_age_seconds": 7.0,
         "tick_limit_seconds": TICK_LIMIT.total_seconds(),
         "roles": ["test", "scheduler"],
+        "safety_model": {
+            "state": "loaded",
+            "reason": None,
+            "sha256": manifest.model_sha256,
+            "trained_on": manifest.trained_on,
+        },
     }
 
 
@@ -289,3 +307,23 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+async def test_healthz_says_why_the_learned_stage_is_unavailable_and_stays_200(
+    settings: Settings, clock: ManualClock, content: ContentPack, tmp_path: Path
+) -> None:
+    """A pack whose folder holds no model: the rules screen alone, and /healthz says so
+    without calling the worker unhealthy. The model was tried at start, before any message."""
+    pack = replace(content, folder=tmp_path / "no-model")
+    async with (
+        open_services(settings, clock, pack) as services,
+        serving(settings, services, {}) as scraper,
+    ):
+        stage = stage_for(pack.folder)
+        await until(lambda: stage.status.state is not ModelState.NOT_LOADED)
+        status, body = await scraper.health()
+        loaded = await scraper.value("steady_safety_model_loaded")
+    assert status == 200 and body["status"] == "ok"
+    assert loaded == 0
+    assert body["safety_model"]["state"] == "unavailable"
+    assert "no manifest.json" in body["safety_model"]["reason"]

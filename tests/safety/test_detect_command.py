@@ -10,9 +10,13 @@ from pathlib import Path
 from tests.helpers.processes import steady_environment
 
 
-def detect_json(text: str, data_dir: Path) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "detect", "--json", text],
+def run_detect(
+    data_dir: Path, *args: str, stdin: str | None = None, python: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """`python [python...] -m bot detect ARGS` as an operator runs it, in its own folder."""
+    return subprocess.run(
+        [sys.executable, *python, "-m", "bot", "detect", *args],
+        input=stdin,
         capture_output=True,
         text=True,
         env=steady_environment(data_dir),
@@ -20,7 +24,10 @@ def detect_json(text: str, data_dir: Path) -> dict[str, object]:
         check=True,
         timeout=120,
     )
-    lines = done.stdout.splitlines()
+
+
+def detect_json(text: str, data_dir: Path) -> dict[str, object]:
+    lines = run_detect(data_dir, "--json", text).stdout.splitlines()
     assert len(lines) == 1
     parsed: dict[str, object] = json.loads(lines[0])
     return parsed
@@ -36,4 +43,33 @@ def test_json_names_each_intent_its_rule_and_the_reply(tmp_path: Path) -> None:
     assert check["reply"] == "check"
     assert [item["intent"] for item in check["intents"]] == ["crisis"]  # type: ignore[attr-defined]
     ordinary = detect_json("killing it at work today", tmp_path / "data")
+    model = ordinary.pop("model")
     assert ordinary == {"normalised": "killing it at work today", "intents": [], "reply": "none"}
+    assert model == {"language": "en", "score": model["score"], "raised": False}  # type: ignore[index]
+    assert 0 <= model["score"] < 0.5  # type: ignore[index]
+
+
+def test_json_from_stdin_answers_each_line_in_order_in_one_process(tmp_path: Path) -> None:
+    lines = ["i took all my pills", "the kettle is broken again", "", "he texted me"]
+    done = run_detect(tmp_path / "data", "--json", "-", stdin="\n".join(lines) + "\n")
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [answer["normalised"] for answer in answers] == [
+        "i took all my pills",
+        "the kettle is broken again",
+        "",
+        "he texted me",
+    ]
+    assert [answer["reply"] for answer in answers] == ["crisis", "none", "none", "contacted"]
+    assert all(set(answer["model"]) == {"language", "score", "raised"} for answer in answers)
+
+
+def test_detect_imports_no_platform_library(tmp_path: Path) -> None:
+    """python -X importtime lists every module a process imports, on stderr."""
+    done = run_detect(tmp_path / "data", "--json", "hello", python=("-X", "importtime"))
+    imported = {
+        line.split("|")[-1].strip().split(".")[0]
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+    assert "bot" in imported and "numpy" in imported  # the listing is there, model included
+    assert not imported & {"telegram", "discord", "aiohttp", "apscheduler", "matplotlib"}

@@ -3,8 +3,10 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from bot.safety.normalise import expand_chat_spellings, normalise
+from bot.safety.normalise import expand_chat_spellings, normalise, normalise_lines
 
 
 @pytest.mark.parametrize(
@@ -58,3 +60,10 @@ def test_every_control_and_format_character_is_invisible() -> None:
 )
 def test_chat_spellings_are_written_out(text: str, expected: str | None) -> None:
     assert expand_chat_spellings(text) == expected
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab É\u0301\n\r\t\u200b\u2028 .'’")), max_size=40))
+def test_normalising_line_by_line_is_normalising_with_the_line_breaks_kept(text: str) -> None:
+    lined = normalise_lines(text)
+    assert lined.replace("\n", " ") == normalise(text)
+    assert "\n\n" not in lined and not lined.startswith("\n") and " \n" not in lined
