@@ -234,8 +234,8 @@ class DetectionRule(_Strict):
 
 class DetectionContext(_Strict):
     """A language's signs that crisis words are softened by their context: what turns a
-    full reply into a short check (bot/safety/rules.py reads them; every language's cues
-    apply to every match). Each is a pattern. The words just before a match are read for
+    full reply into a short check (bot/safety/context.py reads them; a language's cues
+    apply to a message that matched one of its rules). Each is a pattern. The words just before a match are read for
     `negation` and `title`; the rest of its sentence for `distant_past`, `accident` and
     `present` (which keeps the reply full); what follows it for `contrast` (which undoes
     a negation), `other_reflexive` (someone acting on themselves), `first_object`
@@ -259,6 +259,11 @@ class DetectionContext(_Strict):
     recipient: str | None = None
     topic: str | None = None
     clause_break: str | None = None
+    # A year written just after `since` or just before `since_after` starts something
+    # still going on ("since 2019 he hits me"); any other year before this one is
+    # the past, in every language (bot/safety/context.py reads the year itself).
+    since: str | None = None
+    since_after: str | None = None
 
     @field_validator("*")
     @classmethod

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 
 from bot.content_pack.collector import collector_paused
 from bot.content_pack.schema import DetectionContext, DetectionFile
+from bot.safety.context import CuesByLanguage, softened
 from bot.safety.normalise import (
     as_displayed,
     expand_chat_spellings,
@@ -47,48 +50,7 @@ SAFETY_REPLIES = frozenset({ReplyLevel.CRISIS, ReplyLevel.DANGER, ReplyLevel.CHE
 # then costs a bounded time, and a caller can yield between pieces.
 PIECE = 4096
 OVERLAP = 512
-_SENTENCE_MARKS = ".!?;"
-_SENTENCE_END = re.compile(f"[{_SENTENCE_MARKS}]")
-_WORD = re.compile(r"[\w']+")
 _SPACES = re.compile(r"\s+")
-_CLAUSE_MARK = re.compile(r"[,:;()\u2013\u2014]| - ")
-# How far before a match its context is read: a few words, within the same sentence.
-_LEAD_IN = 48
-# How far either side of a match its sentence is read, however long the sentence.
-_REACH = 160
-# How many words after a match may name who it is done to ("threatened to kill himself").
-_REFLEXIVE_REACH = 3
-
-
-@dataclass(frozen=True, slots=True)
-class ContextCues:
-    """Signs, in every language together, that crisis words are not about the writer now.
-
-    Each cue is a compiled pattern or None. `negation` and `title` are read in the few
-    words just before a match; `distant_past`, `accident` and `present` elsewhere in its
-    sentence; `contrast` after it ("i'd never hurt myself, but..."). `first_person` and
-    `other_person` name who a match is about; `other_object` ("wish him dead") and
-    `possessive` ("my") are read inside the match only, `recipient` marks whom an act is
-    for ("letters to mum"), `first_object` right after it ("better off without me"), and
-    `other_reflexive` says the act is someone else's on themselves ("killed herself"),
-    and `topic` right after it makes the words a subject of talk ("suicide prevention").
-    """
-
-    negation: re.Pattern[str] | None = None
-    contrast: re.Pattern[str] | None = None
-    other_reflexive: re.Pattern[str] | None = None
-    distant_past: re.Pattern[str] | None = None
-    accident: re.Pattern[str] | None = None
-    title: re.Pattern[str] | None = None
-    present: re.Pattern[str] | None = None
-    first_person: re.Pattern[str] | None = None
-    other_person: re.Pattern[str] | None = None
-    other_object: re.Pattern[str] | None = None
-    first_object: re.Pattern[str] | None = None
-    possessive: re.Pattern[str] | None = None
-    recipient: re.Pattern[str] | None = None
-    topic: re.Pattern[str] | None = None
-    clause_break: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +114,8 @@ class RuleBook:
     file_of_rule: tuple[int, ...]  # the position in `files` of each rule's file
     exception_index: StartIndex = field(repr=False)
     rule_index: StartIndex = field(repr=False)
+    # Each language's context cues (a locale's file and the language's file together).
+    cues: CuesByLanguage = field(repr=False, compare=False)
 
     @classmethod
     def of(cls, files: Sequence[DetectionFile]) -> RuleBook:
@@ -172,7 +136,12 @@ class RuleBook:
                 # Which patterns can begin with which letters: the index every detection uses.
                 exception_index=StartIndex.of(exceptions),
                 rule_index=StartIndex.of([rule.pattern for rule in rules]),
+                cues=CuesByLanguage(_contexts_by_language(files)),
             )
+
+    def language_of(self, number: int) -> str:
+        """The language rule `number` is written in."""
+        return self.files[self.file_of_rule[number]].locale
 
     def detector(self, file_order: Sequence[int]) -> Detector:
         """The book read with its files in this order (positions in `files`, each once).
@@ -190,19 +159,13 @@ class RuleBook:
                 rank[self.file_of_rule[number]],
             ),
         )
-        # The context cues of all languages together: a word can match a rule of another
-        # language than the one it is written in ("suicidio" matches an English rule), and
-        # the signs around it are then in its own.
-        contexts = [self.files[position].context for position in file_order]
-        cues = _compile_cues([context for context in contexts if context is not None])
-        return Detector(self, tuple(order), cues)
+        return Detector(self, tuple(order))
 
 
 @dataclass(frozen=True)
 class Detector:
     book: RuleBook
     order: tuple[int, ...]  # the book's rule numbers, the most urgent intents first
-    cues: ContextCues
 
     @property
     def exceptions(self) -> tuple[re.Pattern[str], ...]:
@@ -213,19 +176,27 @@ class Detector:
         """The rules in the order they are tried."""
         return tuple(self.book.rules[number] for number in self.order)
 
-    def detect(self, text: str) -> Detection:
+    def detect(self, text: str, today: date | None = None) -> Detection:
+        """What `text` says, read on `today` (a year before it is the past; the system's
+        date when not given)."""
+        year = (today or date.today()).year
         normalised = normalise(text)
         found: dict[Intent, Match] = {}
         for reading in _readings(text, normalised):
             for piece in pieces(reading):
-                self._match(piece, found)
+                self._match(piece, found, year)
         matches = tuple(found[intent] for intent in PRIORITY if intent in found)
         return Detection(normalised, matches)
 
-    def _match(self, normalised: str, found: dict[Intent, Match]) -> None:
+    def _match(self, normalised: str, found: dict[Intent, Match], year: int) -> None:
         screened = self._without_idioms(normalised)
         hits = self.book.rule_index.matches(screened)
         rules = self.book.rules
+        # The context is read in the languages the message matched in, and only theirs: a
+        # word can match a rule of another language than its own ("suicidio" an English
+        # rule), and its own language's rules then match too; a language none of whose
+        # rules matched lends no cue ("nu" is Dutch for now, and Swedish writes it too).
+        cues = self.book.cues.of(frozenset(self.book.language_of(number) for number in hits))
         for number in self.order:
             if number not in hits:
                 continue
@@ -239,7 +210,7 @@ class Detector:
             # Crisis and danger: every place the rule matches counts, since one softened
             # mention ("i'd never hurt myself") must not hide a real one later on.
             for hit in hits[number]:
-                full = not _softened(screened, hit, self.cues, rule.intent)
+                full = not softened(screened, hit, cues, rule.intent is Intent.DANGER, year)
                 if settled is None or (full and not settled.full):
                     settled = found[rule.intent] = Match(rule.intent, rule.id, full)
                 if full:
@@ -304,151 +275,18 @@ def pieces(text: str) -> list[str]:
         start = space + 1 if space != -1 else end - OVERLAP
 
 
-def _softened(text: str, hit: re.Match[str], cues: ContextCues, intent: Intent) -> bool:
-    """Whether this match's context says it is likely not the writer, here and now: a
-    negation just before it, a title, someone else, the distant past, an accident. Any
-    sign of the present in the sentence ("again", "tonight") keeps it full, and so does a
-    turn after a negation ("i'd never do it, but...")."""
-    start, end = hit.span()
-    # The sentence around the match, at most _REACH characters either side: a message
-    # with no full stops is still read only near the words that matched.
-    reach_start, reach_end = max(0, start - _REACH), min(len(text), end + _REACH)
-    sentence_start = max(text.rfind(mark, reach_start, start) for mark in _SENTENCE_MARKS) + 1
-    sentence_start = max(sentence_start, reach_start)
-    found_end = _SENTENCE_END.search(text, end, reach_end)
-    sentence_end = found_end.start() if found_end else reach_end
-    before = text[max(sentence_start, start - _LEAD_IN) : start]
-    after = text[end:sentence_end]
-    if _ends_with(cues.negation, before):
-        return cues.contrast is None or cues.contrast.search(after) is None
-    rest = f"{text[sentence_start:start]} {after}"
-    if _inside_quotes(text, start, end, sentence_start, sentence_end):
-        return True  # words inside quotes are someone's title or line, whatever they say
-    if cues.topic is not None and cues.topic.match(after.lstrip()):
-        return True  # "suicide prevention", "self harm awareness": the subject, not the act
-    if cues.present is not None and cues.present.search(rest):
-        return False
-    if _ends_with(cues.title, before):
-        return True
-    # The past is read in the whole sentence: "clean from self harm for years" has
-    # its sign ("clean ... for") around and inside the match.
-    if cues.distant_past is not None and cues.distant_past.search(
-        text, sentence_start, sentence_end
-    ):
-        return True
-    if cues.other_reflexive is not None and cues.other_reflexive.search(
-        " ".join(_WORD.findall(after)[:_REFLEXIVE_REACH])
-    ):
-        return True  # "threatened to kill himself": their act on themselves, not on the writer
-    if intent is Intent.DANGER:
-        return False  # danger is about another person by nature; only the cues above soften it
-    if cues.accident is not None and cues.accident.search(rest):
-        return True
-    return _about_someone_else(hit.group(), before, after, cues)
-
-
-def _ends_with(cue: re.Pattern[str] | None, before: str) -> bool:
-    """Whether the words just before a match end with the cue (compiled to end at `$`)."""
-    return cue is not None and cue.search(before) is not None
-
-
-def _inside_quotes(text: str, start: int, end: int, sentence_start: int, sentence_end: int) -> bool:
-    """A quoted title or line: a double quote opens before the match and closes after it."""
-    opened = text.count('"', sentence_start, start) % 2 == 1
-    return opened and '"' in text[end:sentence_end]
-
-
-def _about_someone_else(matched: str, before: str, after: str, cues: ContextCues) -> bool:
-    """Who the words are about: the writer when the match or the rest of its clause name
-    them ("they'd be better off without me", "suicide is all i think about"); else a
-    person named inside the match ("wish he was dead"), else the nearest one before it in
-    its clause ("my friend died by suicide"). Nobody named: the writer."""
-    if cues.first_person is None or cues.other_person is None:
-        return False
-    if cues.possessive is not None:  # "my" names whose thing, not who acts ("wish my ex...")
-        matched = _SPACES.sub(" ", cues.possessive.sub(" ", matched))
-        before = cues.possessive.sub(" ", before)
-    if cues.first_person.search(matched) or _writer_follows(after, cues):
-        return False
-    if cues.recipient is not None:  # "letters to (my) mum": whom it is for, not who it is about
-        matched = cues.recipient.sub(" ", matched)
-    if cues.other_person.search(matched):
-        return True
-    if cues.other_object is not None and cues.other_object.search(matched):
-        return True
-    return _someone_else_before(before, cues)
-
-
-def _writer_follows(after: str, cues: ContextCues) -> bool:
-    """The words right after a match, or the rest of its clause, name the writer."""
-    following = " ".join(_WORD.findall(after)[:_REFLEXIVE_REACH])
-    if cues.first_object is not None and cues.first_object.search(following):
-        return True
-    assert cues.first_person is not None  # checked by the caller
-    for word in _clause_words(after):
-        # The writer as the one who acts ("i think about"), not as whom it is done to
-        # ("for what he did to me") or whose thing it is.
-        named = cues.first_person.fullmatch(word)
-        if named and not any(
-            c is not None and c.fullmatch(word) for c in (cues.first_object, cues.possessive)
-        ):
-            return True
-        if cues.clause_break is not None and cues.clause_break.fullmatch(word):
-            return False
-    return False
-
-
-def _someone_else_before(before: str, cues: ContextCues) -> bool:
-    """The nearest person named before a match, in the same clause, is someone else
-    ("since he left, suicide..." says nothing of whose suicide: the clause ends at the comma)."""
-    assert cues.first_person is not None and cues.other_person is not None
-    for word in reversed(_clause_words(before, backwards=True)):
-        if cues.first_person.fullmatch(word):
-            return False
-        if cues.other_person.fullmatch(word):
-            return True
-        if cues.clause_break is not None and cues.clause_break.fullmatch(word):
-            return False
-    return False
-
-
-def _clause_words(text: str, backwards: bool = False) -> list[str]:
-    """The words of `text` up to a comma, colon or dash, from its start, or (backwards)
-    from its end."""
-    parts = _CLAUSE_MARK.split(text)
-    return _WORD.findall(parts[-1] if backwards else parts[0])
-
-
 def compile_detector(files: Sequence[DetectionFile]) -> Detector:
     """One detector for every language's rules, so a message is screened in all of them
     whatever the user's locale; among rules of the same intent, the earlier file's first."""
     return RuleBook.of(files).detector(range(len(files)))
 
 
-def _compile_cues(contexts: list[DetectionContext]) -> ContextCues:
-    def cue(field: str, words: bool = False, ending: bool = False) -> re.Pattern[str] | None:
-        patterns = [getattr(context, field) for context in contexts]
-        joined = "|".join(f"(?:{pattern})" for pattern in patterns if pattern is not None)
-        if not joined:
-            return None
-        if ending:  # read just before a match: it must end where the match begins
-            return re.compile(rf"(?<!\w)(?:{joined})\W*$")
-        return re.compile(rf"(?<!\w)(?:{joined})(?!\w)" if words else joined)
-
-    return ContextCues(
-        negation=cue("negation", ending=True),
-        contrast=cue("contrast"),
-        other_reflexive=cue("other_reflexive", words=True),
-        distant_past=cue("distant_past"),
-        accident=cue("accident"),
-        title=cue("title", ending=True),
-        present=cue("present"),
-        first_person=cue("first_person", words=True),
-        other_person=cue("other_person", words=True),
-        other_object=cue("other_object", words=True),
-        first_object=cue("first_object", words=True),
-        possessive=cue("possessive", words=True),
-        recipient=cue("recipient", words=True),
-        topic=cue("topic", words=True),
-        clause_break=cue("clause_break", words=True),
-    )
+def _contexts_by_language(
+    files: Sequence[DetectionFile],
+) -> dict[str, list[DetectionContext]]:
+    """Each language's context cues: a locale's file and the language's file share it."""
+    found: dict[str, list[DetectionContext]] = defaultdict(list)
+    for file in files:
+        if file.context is not None:
+            found[file.locale].append(file.context)
+    return dict(found)

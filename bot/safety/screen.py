@@ -12,6 +12,7 @@ from bot.content_pack.countries import likely_countries_for_timezone
 from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import CrisisResource, EmergencyNumbers
+from bot.core.clock import Clock, SystemClock
 from bot.core.replies import Button, Reply
 from bot.safety.rules import (
     SAFETY_INTENTS,
@@ -92,8 +93,10 @@ def _rule_languages(content: ContentPack) -> dict[str, str]:
 
 
 class SafetyScreen:
-    def __init__(self, content: ContentPack) -> None:
+    def __init__(self, content: ContentPack, clock: Clock | None = None) -> None:
         self._content = content
+        # Today's date says which years are the past ("in 2015" softens crisis words).
+        self._clock = clock or SystemClock()
         self._detectors = _detectors_of(content)
         self._rule_languages = _rule_languages(content)
 
@@ -116,7 +119,7 @@ class SafetyScreen:
         return self._detectors.get(locale) or self._detectors[self._content.default_locale]
 
     def detect(self, text: str, locale: str) -> Detection:
-        return self.detector(locale).detect(text)
+        return self.detector(locale).detect(text, self._clock.now().date())
 
     def screen(
         self, text: str, locale: str, country: str | None, is_group: bool, has_plan: bool = False
