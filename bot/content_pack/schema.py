@@ -233,16 +233,16 @@ class DetectionRule(_Strict):
 
 
 class DetectionContext(_Strict):
-    """A language's signs that crisis words are softened by their context: what turns a
-    full reply into a short check (bot/safety/context.py reads them; a language's cues
-    apply to a message that matched one of its rules). Each is a pattern. The words just
-    before a match are read for `negation` and `title`; the rest of its sentence for `distant_past`, `accident` and
-    `present` (which keeps the reply full); what follows it for `contrast` (which undoes
-    a negation), `other_reflexive` (someone acting on themselves), `first_object`
-    ("without me") and `topic` ("suicide prevention"). `first_person` and
-    `other_person` are words naming who a match is about; `other_object`, `possessive`
-    and `recipient` are read inside the match only; `clause_break` words ("and", "but")
-    end the stretch of words read for who a match is about."""
+    """A language's signs that crisis words are softened by their context: what turns a full
+    reply into a short check (bot/safety/context.py reads them; a language's cues apply to a
+    message that matched one of its rules). Each is a pattern. The words just before a match
+    are read for `negation` and `title`; the rest of its sentence for `distant_past`,
+    `accident` and `present` (which keeps the reply full); what follows it for `contrast`
+    (which undoes a negation), `other_reflexive` (someone acting on themselves),
+    `first_object` ("without me") and `topic` ("suicide prevention"). `first_person` and
+    `other_person` are words naming who a match is about; `other_object`, `possessive` and
+    `recipient` are read inside the match only; `clause_break` words ("and", "but") end the
+    stretch of words read for who a match is about."""
 
     negation: str | None = None
     contrast: str | None = None
