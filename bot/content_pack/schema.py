@@ -228,6 +228,9 @@ class DetectionRule(_Strict):
     intent: Literal["crisis", "danger", "contacted", "urge"]
     pattern: str
     note: Annotated[str, StringConstraints(min_length=3, max_length=200)]
+    # A mention rule reads crisis or danger words in any person or tense ("my brother
+    # killed himself", "I wanted to die back then"): at most a check, never the full reply.
+    mention: bool = False
 
     _valid = field_validator("pattern")(_compiles)
 

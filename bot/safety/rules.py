@@ -58,6 +58,9 @@ class CompiledRule:
     id: str
     intent: Intent
     pattern: re.Pattern[str]
+    # A mention: crisis or danger words in any person or tense, never the full reply on
+    # their own, so that a softened mention the first-person rules do not read gets a check.
+    mention: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +126,7 @@ class RuleBook:
         with collector_paused():  # reading the patterns' beginnings builds many parse trees
             exceptions = [re.compile(item.pattern) for file in files for item in file.exceptions]
             rules = [
-                CompiledRule(rule.id, Intent(rule.intent), re.compile(rule.pattern))
+                CompiledRule(rule.id, Intent(rule.intent), re.compile(rule.pattern), rule.mention)
                 for file in files
                 for rule in file.rules
             ]
@@ -210,7 +213,8 @@ class Detector:
             # Crisis and danger: every place the rule matches counts, since one softened
             # mention ("i'd never hurt myself") must not hide a real one later on.
             for hit in hits[number]:
-                full = not softened(screened, hit, cues, rule.intent is Intent.DANGER, year)
+                danger = rule.intent is Intent.DANGER
+                full = not rule.mention and not softened(screened, hit, cues, danger, year)
                 if settled is None or (full and not settled.full):
                     settled = found[rule.intent] = Match(rule.intent, rule.id, full)
                 if full:
