@@ -1,6 +1,6 @@
 """The shape of detection.yaml: the rules that recognise crisis, danger, contact and urge
 in what a user writes, the idioms blanked out before they run, and a language's context
-cues (bot/safety/rules.py reads them)."""
+cues (bot/safety/rules.py and context.py read them)."""
 
 from __future__ import annotations
 
@@ -34,21 +34,24 @@ class DetectionRule(StrictModel):
     intent: Literal["crisis", "danger", "contacted", "urge"]
     pattern: str
     note: Annotated[str, StringConstraints(min_length=3, max_length=200)]
+    # A mention rule reads crisis or danger words in any person or tense ("my brother
+    # killed himself", "I wanted to die back then"): at most a check, never the full reply.
+    mention: bool = False
 
     _valid = field_validator("pattern")(_compiles)
 
 
 class DetectionContext(StrictModel):
-    """A language's signs that crisis words are softened by their context: what turns a
-    full reply into a short check (bot/safety/rules.py reads them; every language's cues
-    apply to every match). Each is a pattern. The words just before a match are read for
-    `negation` and `title`; the rest of its sentence for `distant_past`, `accident` and
-    `present` (which keeps the reply full); what follows it for `contrast` (which undoes
-    a negation), `other_reflexive` (someone acting on themselves), `first_object`
-    ("without me") and `topic` ("suicide prevention"). `first_person` and
-    `other_person` are words naming who a match is about; `other_object`, `possessive`
-    and `recipient` are read inside the match only; `clause_break` words ("and", "but")
-    end the stretch of words read for who a match is about."""
+    """A language's signs that crisis words are softened by their context: what turns a full
+    reply into a short check (bot/safety/context.py reads them; a language's cues apply to a
+    message that matched one of its rules). Each is a pattern. The words just before a match
+    are read for `negation` and `title`; the rest of its sentence for `distant_past`,
+    `accident` and `present` (which keeps the reply full); what follows it for `contrast`
+    (which undoes a negation), `other_reflexive` (someone acting on themselves),
+    `first_object` ("without me") and `topic` ("suicide prevention"). `first_person` and
+    `other_person` are words naming who a match is about; `other_object`, `possessive` and
+    `recipient` are read inside the match only; `clause_break` words ("and", "but") end the
+    stretch of words read for who a match is about."""
 
     negation: str | None = None
     contrast: str | None = None
@@ -65,6 +68,11 @@ class DetectionContext(StrictModel):
     recipient: str | None = None
     topic: str | None = None
     clause_break: str | None = None
+    # A year written just after `since` or just before `since_after` starts something
+    # still going on ("since 2019 he hits me"); any other year before this one is
+    # the past, in every language (bot/safety/context.py reads the year itself).
+    since: str | None = None
+    since_after: str | None = None
 
     @field_validator("*")
     @classmethod

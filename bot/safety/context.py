@@ -1,10 +1,20 @@
-"""The context around a crisis or danger match: the signs, in every language, that the
-words are not about the writer here and now (a negation, the past, someone else, a title,
-an accident, talk about the topic), which turn the full reply into a short check."""
+"""Reading a match's context: whether crisis words are about the writer, here and now.
+
+A rule says which words matched; the words around them say whether the full reply is
+right or a short check is (a negation just before, the past, someone else, a title, an
+accident). Each language's cues are compiled once; a message is read with the cues of
+the languages its own words matched in, so one language's word for "now" or "no" is
+not read into another's sentence (Dutch "nu" in Swedish "nu mar jag bra").
+
+A year before this one is the past in every language, computed from today's date, not
+from a list: only the words that make a year the start of something still going on
+("since 2019") are each language's own.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.content_pack.schema import DetectionContext
@@ -20,11 +30,27 @@ _LEAD_IN = 48
 _REACH = 160
 # How many words after a match may name who it is done to ("threatened to kill himself").
 _REFLEXIVE_REACH = 3
+# A year: four digits (of any script's digits) not inside a longer number, an amount or
+# a time ("2,000", "20:15"); a full stop or comma may end it. Letters may follow
+# ("2015te", "2015年"); a unit or a currency may not.
+_DIGIT = "0-9\u0660-\u0669\u06f0-\u06f9"
+_YEAR = re.compile(
+    f"(?<![{_DIGIT}A-Za-z.,:/$€£¥₹#+-])([{_DIGIT}]{{4}})(?![{_DIGIT}/%]|[.,:][{_DIGIT}])"
+)
+_AMOUNT = re.compile(
+    r"\s?(?:mg|mgs|mcg|ml|g|kg|ug|µg|milligrams?|pills?|tablets?|units?|iu|euros?|dollars?"
+    r"|pounds?|x|\$|€|£)(?!\w)"
+)
+# The first year read as a year of someone's life; earlier four-digit numbers are amounts.
+FIRST_YEAR = 1900
+# How far before a year its `since` words are read.
+_SINCE_REACH = 24
 
 
 @dataclass(frozen=True, slots=True)
 class ContextCues:
-    """Signs, in every language together, that crisis words are not about the writer now.
+    """Signs, in one language or several together, that crisis words are not about the
+    writer now.
 
     Each cue is a compiled pattern or None. `negation` and `title` are read in the few
     words just before a match; `distant_past`, `accident` and `present` elsewhere in its
@@ -34,6 +60,8 @@ class ContextCues:
     for ("letters to mum"), `first_object` right after it ("better off without me"), and
     `other_reflexive` says the act is someone else's on themselves ("killed herself"),
     and `topic` right after it makes the words a subject of talk ("suicide prevention").
+    `since` just before a year, or `since_after` just after it, makes the year the start
+    of something still going on rather than the past.
     """
 
     negation: re.Pattern[str] | None = None
@@ -51,14 +79,42 @@ class ContextCues:
     recipient: re.Pattern[str] | None = None
     topic: re.Pattern[str] | None = None
     clause_break: re.Pattern[str] | None = None
+    since: re.Pattern[str] | None = None
+    since_after: re.Pattern[str] | None = None
 
 
-def softened(text: str, hit: re.Match[str], cues: ContextCues, danger: bool) -> bool:
+class CuesByLanguage:
+    """Each language's cues, and those of any set of languages read together, compiled
+    on first use and kept: a message is read with the cues of the languages it matched in."""
+
+    # Sets of languages a process has compiled cues for; past this many the cache starts
+    # again (one language, or two mixed, is what nearly every message needs).
+    LIMIT = 256
+
+    def __init__(self, contexts: Mapping[str, Sequence[DetectionContext]]) -> None:
+        self._contexts = {language: tuple(found) for language, found in contexts.items()}
+        self._compiled: dict[frozenset[str], ContextCues] = {}
+
+    def of(self, languages: frozenset[str]) -> ContextCues:
+        found = self._compiled.get(languages)
+        if found is None:
+            if len(self._compiled) >= self.LIMIT:
+                self._compiled.clear()
+            contexts = [
+                context
+                for language in sorted(languages)
+                for context in self._contexts.get(language, ())
+            ]
+            found = self._compiled[languages] = compile_cues(contexts)
+        return found
+
+
+def softened(text: str, hit: re.Match[str], cues: ContextCues, danger: bool, year: int) -> bool:
     """Whether this match's context says it is likely not the writer, here and now: a
     negation just before it, a title, someone else, the distant past, an accident. Any
     sign of the present in the sentence ("again", "tonight") keeps it full, and so does a
-    turn after a negation ("i'd never do it, but..."). `danger`: the match is of danger
-    from another person, which only a negation, a title, the past or a reflexive softens."""
+    turn after a negation ("i'd never do it, but..."). `year` is this year: any earlier
+    one in the sentence is the past."""
     start, end = hit.span()
     # The sentence around the match, at most _REACH characters either side: a message
     # with no full stops is still read only near the words that matched.
@@ -86,6 +142,8 @@ def softened(text: str, hit: re.Match[str], cues: ContextCues, danger: bool) -> 
         text, sentence_start, sentence_end
     ):
         return True
+    if past_year(text, sentence_start, sentence_end, cues, year):
+        return True  # "in 2015", "2015te", "2015年": a year before this one
     if cues.other_reflexive is not None and cues.other_reflexive.search(
         " ".join(_WORD.findall(after)[:_REFLEXIVE_REACH])
     ):
@@ -95,6 +153,23 @@ def softened(text: str, hit: re.Match[str], cues: ContextCues, danger: bool) -> 
     if cues.accident is not None and cues.accident.search(rest):
         return True
     return _about_someone_else(hit.group(), before, after, cues)
+
+
+def past_year(text: str, start: int, end: int, cues: ContextCues, year: int) -> bool:
+    """Whether text[start:end] names a year before `year` that is not the start of
+    something still going on ("since 2019", "2019dan beri") and not an amount (2000mg)."""
+    for found in _YEAR.finditer(text, start, end):
+        if not FIRST_YEAR <= int(found.group(1)) < year:
+            continue
+        if _AMOUNT.match(text, found.end()):
+            continue
+        lead = text[max(start, found.start() - _SINCE_REACH) : found.start()]
+        if cues.since is not None and cues.since.search(lead):
+            continue
+        if cues.since_after is not None and cues.since_after.match(text, found.end(), end):
+            continue
+        return True
+    return False
 
 
 def _ends_with(cue: re.Pattern[str] | None, before: str) -> bool:
@@ -169,8 +244,9 @@ def _clause_words(text: str, backwards: bool = False) -> list[str]:
     return _WORD.findall(parts[-1] if backwards else parts[0])
 
 
-def compile_cues(contexts: list[DetectionContext]) -> ContextCues:
-    """Every language's cues of one kind joined into one pattern, compiled once."""
+def compile_cues(contexts: Iterable[DetectionContext]) -> ContextCues:
+    """The cues of these contexts read together: a cue matches where any of theirs does."""
+    contexts = list(contexts)
 
     def cue(field: str, words: bool = False, ending: bool = False) -> re.Pattern[str] | None:
         patterns = [getattr(context, field) for context in contexts]
@@ -197,4 +273,11 @@ def compile_cues(contexts: list[DetectionContext]) -> ContextCues:
         recipient=cue("recipient", words=True),
         topic=cue("topic", words=True),
         clause_break=cue("clause_break", words=True),
+        since=cue("since", ending=True),
+        since_after=_following(cue("since_after")),
     )
+
+
+def _following(cue: re.Pattern[str] | None) -> re.Pattern[str] | None:
+    """A cue read right after a year, past an apostrophe or a space ("2019'dan", "2019 se")."""
+    return None if cue is None else re.compile(rf"\W*(?:{cue.pattern})")

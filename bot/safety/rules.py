@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 
 from bot.content_pack.collector import collector_paused
-from bot.content_pack.schema import DetectionFile
-from bot.safety.context import ContextCues, compile_cues, softened
+from bot.content_pack.schema import DetectionContext, DetectionFile
+from bot.safety.context import CuesByLanguage, softened
 from bot.safety.normalise import (
     as_displayed,
     expand_chat_spellings,
@@ -56,6 +58,9 @@ class CompiledRule:
     id: str
     intent: Intent
     pattern: re.Pattern[str]
+    # A mention: crisis or danger words in any person or tense, never the full reply on
+    # their own, so that a softened mention the first-person rules do not read gets a check.
+    mention: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +136,8 @@ class RuleBook:
     file_of_rule: tuple[int, ...]  # the position in `files` of each rule's file
     exception_index: StartIndex = field(repr=False)
     rule_index: StartIndex = field(repr=False)
+    # Each language's context cues (a locale's file and the language's file together).
+    cues: CuesByLanguage = field(repr=False, compare=False)
 
     @classmethod
     def of(cls, files: Sequence[DetectionFile]) -> RuleBook:
@@ -138,7 +145,7 @@ class RuleBook:
         with collector_paused():  # reading the patterns' beginnings builds many parse trees
             exceptions = [re.compile(item.pattern) for file in files for item in file.exceptions]
             rules = [
-                CompiledRule(rule.id, Intent(rule.intent), re.compile(rule.pattern))
+                CompiledRule(rule.id, Intent(rule.intent), re.compile(rule.pattern), rule.mention)
                 for file in files
                 for rule in file.rules
             ]
@@ -151,7 +158,12 @@ class RuleBook:
                 # Which patterns can begin with which letters: the index every detection uses.
                 exception_index=StartIndex.of(exceptions),
                 rule_index=StartIndex.of([rule.pattern for rule in rules]),
+                cues=CuesByLanguage(_contexts_by_language(files)),
             )
+
+    def language_of(self, number: int) -> str:
+        """The language rule `number` is written in."""
+        return self.files[self.file_of_rule[number]].locale
 
     def detector(self, file_order: Sequence[int]) -> Detector:
         """The book read with its files in this order (positions in `files`, each once).
@@ -169,19 +181,13 @@ class RuleBook:
                 rank[self.file_of_rule[number]],
             ),
         )
-        # The context cues of all languages together: a word can match a rule of another
-        # language than the one it is written in ("suicidio" matches an English rule), and
-        # the signs around it are then in its own.
-        contexts = [self.files[position].context for position in file_order]
-        cues = compile_cues([context for context in contexts if context is not None])
-        return Detector(self, tuple(order), cues)
+        return Detector(self, tuple(order))
 
 
 @dataclass(frozen=True)
 class Detector:
     book: RuleBook
     order: tuple[int, ...]  # the book's rule numbers, the most urgent intents first
-    cues: ContextCues
 
     @property
     def exceptions(self) -> tuple[re.Pattern[str], ...]:
@@ -192,21 +198,29 @@ class Detector:
         """The rules in the order they are tried."""
         return tuple(self.book.rules[number] for number in self.order)
 
-    def detect(self, text: str, normalised: str | None = None) -> Detection:
-        """The rules' reading of `text`; `normalised` is `normalise(text)` when the caller
-        already has it."""
+    def detect(
+        self, text: str, today: date | None = None, *, normalised: str | None = None
+    ) -> Detection:
+        """What `text` says, read on `today` (a year before it is the past; the system's
+        date when not given); `normalised` is `normalise(text)` when the caller has it."""
+        year = (today or date.today()).year
         normalised = normalise(text) if normalised is None else normalised
         found: dict[Intent, Match] = {}
         for reading in _readings(text, normalised):
             for piece in pieces(reading):
-                self._match(piece, found)
+                self._match(piece, found, year)
         matches = tuple(found[intent] for intent in PRIORITY if intent in found)
         return Detection(normalised, matches)
 
-    def _match(self, normalised: str, found: dict[Intent, Match]) -> None:
+    def _match(self, normalised: str, found: dict[Intent, Match], year: int) -> None:
         screened = self._without_idioms(normalised)
         hits = self.book.rule_index.matches(screened)
         rules = self.book.rules
+        # The context is read in the languages the message matched in, and only theirs: a
+        # word can match a rule of another language than its own ("suicidio" an English
+        # rule), and its own language's rules then match too; a language none of whose
+        # rules matched lends no cue ("nu" is Dutch for now, and Swedish writes it too).
+        cues = self.book.cues.of(frozenset(self.book.language_of(number) for number in hits))
         for number in self.order:
             if number not in hits:
                 continue
@@ -220,7 +234,8 @@ class Detector:
             # Crisis and danger: every place the rule matches counts, since one softened
             # mention ("i'd never hurt myself") must not hide a real one later on.
             for hit in hits[number]:
-                full = not softened(screened, hit, self.cues, danger=rule.intent is Intent.DANGER)
+                danger = rule.intent is Intent.DANGER
+                full = not rule.mention and not softened(screened, hit, cues, danger, year)
                 if settled is None or (full and not settled.full):
                     settled = found[rule.intent] = Match(rule.intent, rule.id, full)
                 if full:
@@ -289,3 +304,14 @@ def compile_detector(files: Sequence[DetectionFile]) -> Detector:
     """One detector for every language's rules, so a message is screened in all of them
     whatever the user's locale; among rules of the same intent, the earlier file's first."""
     return RuleBook.of(files).detector(range(len(files)))
+
+
+def _contexts_by_language(
+    files: Sequence[DetectionFile],
+) -> dict[str, list[DetectionContext]]:
+    """Each language's context cues: a locale's file and the language's file share it."""
+    found: dict[str, list[DetectionContext]] = defaultdict(list)
+    for file in files:
+        if file.context is not None:
+            found[file.locale].append(file.context)
+    return dict(found)

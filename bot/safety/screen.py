@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import DetectionFile
+from bot.core.clock import Clock, SystemClock
 from bot.core.replies import Reply
 from bot.safety.buttons import (
     CHECK_BUTTONS,
@@ -117,8 +118,10 @@ class SafetyScreen:
     where given, the language a reply is written in instead (a press on a button of a
     reply in another language carries it)."""
 
-    def __init__(self, content: ContentPack) -> None:
+    def __init__(self, content: ContentPack, clock: Clock | None = None) -> None:
         self._content = content
+        # Today's date says which years are the past ("in 2015" softens crisis words).
+        self._clock = clock or SystemClock()
         self._detectors = _detectors_of(content)
         self._rule_languages = _rule_languages(content)
         self._vocabularies = Vocabularies.of(content)
@@ -150,8 +153,9 @@ class SafetyScreen:
         return self._detectors.get(locale) or self._detectors[self._content.default_locale]
 
     def detect(self, text: str, locale: str) -> Detection:
-        """The rules, then the learned stage on what they leave below a check."""
-        return self.second_stage.detect(self.detector(locale), text)
+        """The rules, read on the screen's today (a year before it is the past), then the
+        learned stage on what they leave below a check."""
+        return self.second_stage.detect(self.detector(locale), text, self._clock.now().date())
 
     def screen(
         self,

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import threading
 from dataclasses import dataclass, replace
+from datetime import date
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -135,10 +136,11 @@ class SecondStage:
             log, "safety.model_unavailable", logging.WARNING, reason=reason, screening="rules alone"
         )
 
-    def detect(self, detector: Detector, text: str) -> Detection:
-        """The rules' detection of `text`, with the model's reading when it loaded."""
+    def detect(self, detector: Detector, text: str, today: date | None = None) -> Detection:
+        """The rules' detection of `text` on `today`, with the model's reading when it
+        loaded."""
         lined = normalise_lines(text)
-        detection = detector.detect(text, lined.replace("\n", " "))
+        detection = detector.detect(text, today, normalised=lined.replace("\n", " "))
         model = self.model()
         if model is None:
             return detection
