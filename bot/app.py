@@ -90,6 +90,7 @@ async def open_services(
             retention_days=settings.retention_days,
             step_expiry=settings.step_expiry,
             data_dir=settings.data_dir,
+            safety_model_raises=settings.safety_model_raises,
         )
 
 

@@ -110,7 +110,9 @@ class Router:
         turns: UserTurns | None = None,
     ) -> None:
         self._services = services
-        self.safety = SafetyScreen(services.content, services.clock)
+        self.safety = SafetyScreen(
+            services.content, services.clock, model_raises=services.safety_model_raises
+        )
         self._rng = rng or random.Random()
         # One update of a user at a time: in this process, or across workers (PostgreSQL).
         self._user_locks = turns or InProcessTurns()

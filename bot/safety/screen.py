@@ -118,10 +118,14 @@ class SafetyScreen:
     where given, the language a reply is written in instead (a press on a button of a
     reply in another language carries it)."""
 
-    def __init__(self, content: ContentPack, clock: Clock | None = None) -> None:
+    def __init__(
+        self, content: ContentPack, clock: Clock | None = None, model_raises: bool = True
+    ) -> None:
         self._content = content
         # Today's date says which years are the past ("in 2015" softens crisis words).
         self._clock = clock or SystemClock()
+        # Whether the learned stage may raise a message to the check, or only reads it.
+        self._model_raises = model_raises
         self._detectors = _detectors_of(content)
         self._rule_languages = _rule_languages(content)
         self._vocabularies = Vocabularies.of(content)
@@ -155,7 +159,9 @@ class SafetyScreen:
     def detect(self, text: str, locale: str) -> Detection:
         """The rules, read on the screen's today (a year before it is the past), then the
         learned stage on what they leave below a check."""
-        return self.second_stage.detect(self.detector(locale), text, self._clock.now().date())
+        return self.second_stage.detect(
+            self.detector(locale), text, self._clock.now().date(), self._model_raises
+        )
 
     def screen(
         self,

@@ -136,15 +136,17 @@ class SecondStage:
             log, "safety.model_unavailable", logging.WARNING, reason=reason, screening="rules alone"
         )
 
-    def detect(self, detector: Detector, text: str, today: date | None = None) -> Detection:
+    def detect(
+        self, detector: Detector, text: str, today: date | None = None, may_raise: bool = True
+    ) -> Detection:
         """The rules' detection of `text` on `today`, with the model's reading when it
-        loaded."""
+        loaded (which raises the reply to a check only where `may_raise`)."""
         lined = normalise_lines(text)
         detection = detector.detect(text, today, normalised=lined.replace("\n", " "))
         model = self.model()
         if model is None:
             return detection
-        verdict = model.verdict(lined, may_raise=detection.reply in MAY_RAISE)
+        verdict = model.verdict(lined, may_raise=may_raise and detection.reply in MAY_RAISE)
         return replace(detection, model=verdict)
 
 

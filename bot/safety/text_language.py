@@ -54,7 +54,7 @@ class Vocabularies:
         """`chosen`, unless more of the message's words belong to another language: the
         one that has most of them, or among several that have as many, the first of
         `familiar` (the user's locale, their app's language) that is one of them."""
-        said = set(_WORD.findall(normalised))
+        said = _words_in(normalised)
         scores = {code: len(said & words) for code, words in self.words.items()}
         best = max(scores.values(), default=0)
         if best <= scores.get(chosen, 0):
@@ -69,5 +69,11 @@ def _words_of(texts: Iterable[str]) -> frozenset[str]:
     found: set[str] = set()
     for text in texts:
         plain = _URL.sub(" ", _PLACEHOLDER.sub(" ", text))
-        found.update(_WORD.findall(normalise(plain)))
+        found.update(_words_in(normalise(plain)))
     return frozenset(found)
+
+
+def _words_in(normalised: str) -> set[str]:
+    """Words of two letters or more: a single letter ("a", "e", "i") belongs to many
+    languages, and a word spelled out letter by letter ("k i l l") to none of them."""
+    return {word for word in _WORD.findall(normalised) if len(word) > 1}
