@@ -67,6 +67,7 @@ class SecondStage:
         self._lock = threading.Lock()
         self._model: LearnedModel | None = None
         self._status = ModelStatus(ModelState.NOT_LOADED)
+        self._loading_in_background = False
 
     @property
     def status(self) -> ModelStatus:
@@ -76,9 +77,13 @@ class SecondStage:
         """The state as /healthz shows it, read anew on every check."""
         return self._status.as_json()
 
-    def model(self) -> LearnedModel | None:
-        """The model, loading it on the first call; None when it cannot be loaded."""
+    def model(self, wait: bool = True) -> LearnedModel | None:
+        """The model, loading it on the first call; None when it cannot be loaded. With
+        `wait` False, None at once while the start-up's thread is still loading it: a
+        message is then screened by the rules alone, never held up by numpy's import."""
         if self._status.state is ModelState.NOT_LOADED:
+            if not wait and self._loading_in_background:
+                return None
             with self._lock:
                 if self._status.state is ModelState.NOT_LOADED:
                     self._load()
@@ -89,7 +94,8 @@ class SecondStage:
         waiting for it: at start-up, so a damaged model is refused and said before the
         first message, and the start is not held up by importing numpy. A daemon thread:
         a process that stops early (a port taken, a signal) does not wait for it."""
-        if self._status.state is ModelState.NOT_LOADED:
+        if self._status.state is ModelState.NOT_LOADED and not self._loading_in_background:
+            self._loading_in_background = True
             threading.Thread(target=self.model, name="safety-model", daemon=True).start()
 
     async def ready(self) -> None:
@@ -143,7 +149,7 @@ class SecondStage:
         loaded (which raises the reply to a check only where `may_raise`)."""
         lined = normalise_lines(text)
         detection = detector.detect(text, today, normalised=lined.replace("\n", " "))
-        model = self.model()
+        model = self.model(wait=False)  # a crisis reply never waits for the model to load
         if model is None:
             return detection
         verdict = model.verdict(lined, may_raise=may_raise and detection.reply in MAY_RAISE)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -27,6 +28,7 @@ from bot.safety.screen import SafetyScreen
 from bot.safety.second_stage import MODEL_DIR, ModelState, SecondStage, stage_for
 from tests.helpers.conversation import Conversation
 from tests.helpers.learned_models import write_model
+from tests.helpers.waiting import until
 
 REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
 ORDINARY_LINES = [
@@ -249,3 +251,31 @@ async def test_a_message_the_model_raises_gets_the_check_and_its_help_leads_as_i
         assert reply.text == text_of(Msg.SAFETY_CHECK)
         [helped] = await chat.press(text_of(Msg.SAFETY_CHECK_HELP_BUTTON))
         assert helped.text.startswith(text_of(intro))
+
+
+async def test_a_crisis_screened_while_the_model_loads_does_not_wait_for_it(
+    content: ContentPack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start-up's thread may still be importing numpy when the first message comes:
+    the rules answer it alone, at once, and the model is used once it has loaded."""
+    assert content.folder is not None
+    release = threading.Event()
+    loading = threading.Event()
+    stage = SecondStage(content.folder / MODEL_DIR)
+    real_load = SecondStage._load
+
+    def slow_load(self: SecondStage) -> None:
+        loading.set()
+        release.wait(timeout=60)
+        real_load(self)
+
+    monkeypatch.setattr(SecondStage, "_load", slow_load)
+    stage.load_in_background()
+    assert loading.wait(timeout=60)
+    rules = SafetyScreen(content).detector("en")
+    detection = stage.detect(rules, "i want to kill myself tonight")
+    assert detection.reply is ReplyLevel.CRISIS
+    assert detection.model is None  # not waited for
+    release.set()
+    await until(lambda: stage.status.state is ModelState.LOADED)
+    assert stage.detect(rules, "i want to kill myself tonight").model is not None
