@@ -69,7 +69,8 @@ from bot.safety.buttons import (
 )
 from bot.safety.crisis_reply import Whereabouts
 from bot.safety.rules import PIECE, Intent, ReplyLevel
-from bot.safety.screen import SafetyScreen
+from bot.safety.screen import SafetyScreen, ScreenResult
+from bot.safety.second_stage import ModelState
 from bot.safety.well_formed import well_formed_event
 from bot.scheduling.planner import in_quiet_hours
 from bot.storage import flow_positions
@@ -304,11 +305,8 @@ class Router:
         text = _screened_text(event)
         if text is None:
             return None
-        await self.safety.second_stage.ready()  # the learned model, loaded off the loop once
         try:
-            found = await _off_the_loop_if_long(
-                text, self.safety.screen, text, ctx.locale, country, group, has_plan, where
-            )
+            found = await self._screened(text, ctx, country, group, has_plan, where)
         except Exception as error:
             # The screen itself failed: we cannot tell, so we answer as if it were a
             # crisis. A needless list of helplines is a far smaller harm than a miss.
@@ -324,6 +322,29 @@ class Router:
         if found.detection.reply in (ReplyLevel.CRISIS, ReplyLevel.DANGER):
             self._services.metrics.crisis_reply(reply)
         return list(found.replies)
+
+    async def _screened(
+        self,
+        text: str,
+        ctx: FlowContext,
+        country: str | None,
+        group: bool,
+        has_plan: bool,
+        where: Whereabouts,
+    ) -> ScreenResult | None:
+        """The screen's reading of `text`. A reply the rules give never waits for the learned
+        model; words they leave below a reply wait for its first load (once a process, off
+        the loop), since the model may raise them to the check."""
+        found = await _off_the_loop_if_long(
+            text, self.safety.screen, text, ctx.locale, country, group, has_plan, where
+        )
+        stage = self.safety.second_stage
+        if found is not None or stage.status.state is not ModelState.NOT_LOADED:
+            return found
+        await stage.ready()
+        return await _off_the_loop_if_long(
+            text, self.safety.screen, text, ctx.locale, country, group, has_plan, where
+        )
 
     async def _sos_language(self, ctx: FlowContext, event: CommandIssued) -> str:
         """/sos in the language of words typed after it ("/sos ich kann nicht mehr"), else

@@ -3,6 +3,7 @@ reply (a raise to a check, nothing else), and a model that cannot load."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import shutil
 import threading
@@ -279,3 +280,36 @@ async def test_a_crisis_screened_while_the_model_loads_does_not_wait_for_it(
     release.set()
     await until(lambda: stage.status.state is ModelState.LOADED)
     assert stage.detect(rules, "i want to kill myself tonight").model is not None
+
+
+async def test_a_crisis_reply_through_the_router_does_not_wait_for_the_model_to_load(
+    settings: Settings,
+    clock: ManualClock,
+    content: ContentPack,
+    tmp_path: Path,
+    text_of: Callable[..., str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first messages after a start: the rules' crisis reply goes out while the model is
+    still loading; words the rules leave alone wait for it, and the model reads them."""
+    write_model(tmp_path / "pack", safety_bias=6.0)
+    release = threading.Event()
+    real_load = SecondStage._load
+
+    def slow_load(self: SecondStage) -> None:
+        release.wait(timeout=120)
+        real_load(self)
+
+    monkeypatch.setattr(SecondStage, "_load", slow_load)
+    raising = settings.model_copy(update={"safety_model_raises": True})
+    async with open_services(
+        raising, clock, replace(content, folder=tmp_path / "pack")
+    ) as services:
+        chat = Conversation(Router(services), Address("console", "c1", "u1"))
+        # Bounded only so that a reply held by the load fails here instead of hanging.
+        [*replies] = await asyncio.wait_for(chat.send("i want to kill myself tonight"), 30)
+        assert replies[0].text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+        assert stage_for(tmp_path / "pack").status.state is ModelState.NOT_LOADED
+        release.set()
+        [checked] = await chat.send("a quiet night, the kettle is on")
+        assert checked.text == text_of(Msg.SAFETY_CHECK)
