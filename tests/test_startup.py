@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import telegram.error
 
-from bot import app, cli
+from bot import cli, platform_start
 from bot.adapters.console import ConsoleAdapter
 from bot.config import Settings, SettingsError, pick_default_locale
 from bot.content_pack.ids import Msg
@@ -231,14 +231,14 @@ class FloodedOnce:
 async def test_a_flood_wait_at_start_up_is_waited_out_not_a_crash(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(app, "FIRST_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(platform_start, "FIRST_RETRY_SECONDS", 0.01)
     platform = FloodedOnce()
-    started = await app.start_with_retries(
+    started = await platform_start.start_with_retries(
         platform, "telegram", timedelta(seconds=30), asyncio.Event()
     )
     assert started and platform.starts == 2 and platform.stops == 1
 
 
 def test_the_wait_a_flood_control_asks_for_is_read_in_seconds() -> None:
-    assert app.asked_to_wait(telegram.error.RetryAfter(7)) == 7.0
-    assert app.asked_to_wait(ValueError("not a flood wait")) is None
+    assert platform_start.asked_to_wait(telegram.error.RetryAfter(7)) == 7.0
+    assert platform_start.asked_to_wait(ValueError("not a flood wait")) is None

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from bot.content_pack.audit import texts_of
 from bot.content_pack.ids import Msg
-from bot.content_pack.loader import BUTTON_LABELS
+from bot.content_pack.locale_checks import BUTTON_LABELS
 from bot.content_pack.pack import ContentPack, LocaleContent
 
 _PLACEHOLDER = re.compile(r"\{[^}]*\}")
