@@ -25,7 +25,7 @@ from bot.content_pack.ids import Command, Msg
 from bot.core.events import Address, ButtonPressed, CommandIssued
 from bot.core.platform import DeliveryError, RecipientUnreachable
 from bot.core.replies import Reply
-from bot.engine.router import USER_LOOKUP_SECONDS
+from bot.engine.user_lookup import USER_LOOKUP_SECONDS
 from bot.logs import get_logger, log_event
 from bot.storage.users import User, find_user, mark_unreachable
 
