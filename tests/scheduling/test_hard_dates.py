@@ -18,7 +18,7 @@ from bot.core.clock import ManualClock
 from bot.core.platform import RecipientUnreachable
 from bot.core.replies import Reply
 from bot.flows.context import Services
-from bot.flows.hard_dates import hard_date_checkins
+from bot.flows.hard_date_checkins import hard_date_checkins
 from bot.scheduling import hard_date_plan, planner
 from bot.scheduling.hard_date_due import DateCheckIn
 from bot.scheduling.planner import reschedule_user
