@@ -12,18 +12,11 @@ from pydantic import BaseModel, ValidationError
 
 from bot.content_pack import plurals
 from bot.content_pack.collector import collector_paused
+from bot.content_pack.commands import REQUIRED_EXERCISES, Command
 from bot.content_pack.countries import country_names
-from bot.content_pack.ids import (
-    COUNT_NAMES,
-    COUNTS,
-    NOT_COUNTS,
-    PLATFORMS,
-    REQUIRED_EXERCISES,
-    Command,
-    Msg,
-    placeholders_for,
-)
+from bot.content_pack.ids import PLATFORMS, Msg
 from bot.content_pack.pack import ContentPack, LocaleContent
+from bot.content_pack.placeholders import COUNT_NAMES, COUNTS, NOT_COUNTS, placeholders_for
 from bot.content_pack.reply_languages import (
     REPLIES_DIR,
     REPLY_MESSAGES,

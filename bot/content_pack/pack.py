@@ -9,7 +9,9 @@ from pathlib import Path
 
 from babel.dates import get_day_names
 
-from bot.content_pack.ids import COUNTS, Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
+from bot.content_pack.placeholders import COUNTS
 from bot.content_pack.plurals import babel_locale, form_for
 from bot.content_pack.reply_languages import ReplyLanguage
 from bot.content_pack.schema import (
@@ -115,7 +117,7 @@ class ContentPack:
             count = values.get(COUNTS.get(message, ""), 0)
             number = count if isinstance(count, int) else int(count) if count.isdigit() else -1
             template = form_for(chosen.locale, template, number)
-        # Placeholders were checked against ids.PLACEHOLDERS when the pack loaded.
+        # Placeholders were checked against placeholders.PLACEHOLDERS when the pack loaded.
         return template.format(**values) if values else template
 
     @staticmethod

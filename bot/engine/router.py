@@ -14,8 +14,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TypeVar
 
+from bot.content_pack.commands import Command
 from bot.content_pack.countries import country_for_timezone
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.coordination.user_turns import InProcessTurns, UserTurns
 from bot.core.events import (

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
 from bot.core.events import ButtonPressed, CommandIssued, Event
 from bot.core.replies import Button, Reply
 from bot.delivery.outgoing import Outgoing

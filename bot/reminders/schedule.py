@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 from datetime import date, datetime, time, timedelta
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import Affirmation
 from bot.core.replies import Button, Reply

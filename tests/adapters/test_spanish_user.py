@@ -7,7 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.storage.users import find_user
 from tests.helpers.discord_world import DiscordWorld

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.engine import router as router_module

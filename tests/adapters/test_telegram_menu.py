@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from tests.adapters.test_telegram import ANA, onboard
 from tests.helpers.telegram_world import TelegramWorld

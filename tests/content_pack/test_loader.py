@@ -7,9 +7,11 @@ import pytest
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Command, Msg, placeholders_for
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
 from bot.content_pack.loader import ContentError, check_pack, load_pack
 from bot.content_pack.pack import ContentPack
+from bot.content_pack.placeholders import placeholders_for
 
 REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.content_pack.ids import COUNTS, Msg, placeholders_for
+from bot.content_pack.ids import Msg
 from bot.content_pack.loader import check_pack, load_pack
 from bot.content_pack.pack import ContentPack
+from bot.content_pack.placeholders import COUNTS, placeholders_for
 from tests.helpers.synthetic_pack import REPO_CONTENT, replace_in, write_pack
 
 

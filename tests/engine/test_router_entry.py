@@ -8,7 +8,8 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
 from bot.core.events import Address, CommandIssued, TextMessage
 from bot.engine import router as router_module
 from bot.engine.router import Router

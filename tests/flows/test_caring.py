@@ -13,7 +13,8 @@ import pytest
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.replies import Reply

@@ -3,7 +3,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.flows.affirm import AffirmStep
 from bot.flows.context import Services

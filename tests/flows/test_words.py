@@ -9,7 +9,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import Theme
 from bot.core.clock import ManualClock

@@ -15,7 +15,8 @@ from enum import IntEnum
 from typing import Any
 
 from bot.adapters.discord.inbound import options_of, values_of
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
 from bot.content_pack.pack import ContentPack
 from bot.reminders.words import Action, words_for
 

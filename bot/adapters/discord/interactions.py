@@ -21,7 +21,8 @@ from bot.adapters.discord.commands import command_args
 from bot.adapters.discord.inbound import PLATFORM, channel_address, private_address
 from bot.adapters.discord.outbound import poster
 from bot.adapters.discord.render import NO_MENTIONS, opened_command, text_pieces
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg
 from bot.core.events import Address, ButtonPressed, CommandIssued
 from bot.core.platform import DeliveryError, RecipientUnreachable
 from bot.core.replies import Reply
