@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from bot.content_pack.commands import Command
 from bot.content_pack.countries import country_for_timezone
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, DataMsg, GeneralMsg, Msg
 from bot.content_pack.pack import ContentPack
 from bot.coordination.user_turns import InProcessTurns, UserTurns
 from bot.core.events import (
@@ -150,7 +150,7 @@ class Router:
             Command.MYDATA: mydata,
             Command.CANCEL: self._cancel,
             # Adapters that can delete messages answer /wipe themselves.
-            Command.WIPE: _sync(lambda ctx: [ctx.reply(Msg.WIPE_UNAVAILABLE)]),
+            Command.WIPE: _sync(lambda ctx: [ctx.reply(DataMsg.WIPE_UNAVAILABLE)]),
             Command.HELP: _sync(help_text),
             Command.ABOUT: _sync(about_text),
         }
@@ -213,7 +213,7 @@ class Router:
                 known = await asyncio.wait_for(lookup, USER_LOOKUP_GIVE_UP_SECONDS)
             except TimeoutError:
                 log_event(log, "user.lookup_stalled", logging.WARNING, platform=address.platform)
-                return [ctx.reply(Msg.SOMETHING_WENT_WRONG)]
+                return [ctx.reply(GeneralMsg.SOMETHING_WENT_WRONG)]
             user = known.user
             ctx = self._context(event, known)
         try:
@@ -234,7 +234,7 @@ class Router:
                 platform=address.platform,
                 event=type(event).__name__,
             )
-            return [ctx.reply(Msg.SOMETHING_WENT_WRONG)]
+            return [ctx.reply(GeneralMsg.SOMETHING_WENT_WRONG)]
         return _discreetly(user, replies, self._services.clock.now())
 
     async def reshow(self, address: Address) -> list[Reply]:
@@ -434,7 +434,7 @@ class Router:
                     await self._remember_question(ctx, [held])
                     return [held]
                 # The words went to the crisis reply, not to the step: say so plainly.
-                notice = [ctx.reply(Msg.ANSWER_NOT_SAVED)]
+                notice = [ctx.reply(GeneralMsg.ANSWER_NOT_SAVED)]
             return notice + await self._question_again(ctx, user.id, position)
         except Exception as error:
             log_event(log, "reshow.failed", logging.WARNING, exc_info=error)
@@ -464,10 +464,10 @@ class Router:
         if again is None and flow is not None:
             again = await flow.reprompt(ctx, position)
         if again is not None:
-            return [replace(again, text=f"{ctx.text(Msg.QUESTION_AGAIN)}\n\n{again.text}")]
+            return [replace(again, text=f"{ctx.text(GeneralMsg.QUESTION_AGAIN)}\n\n{again.text}")]
         async with ctx.db.transaction() as tx:
             await flow_positions.leave_flow(tx, user_id)
-        return [ctx.reply(Msg.QUESTION_CLOSED)]
+        return [ctx.reply(GeneralMsg.QUESTION_CLOSED)]
 
     async def _stored_question(
         self, ctx: FlowContext, user_id: int, position: FlowPosition
@@ -589,13 +589,13 @@ class Router:
         try:
             command = Command(event.name)
         except ValueError:
-            return [ctx.reply(Msg.UNKNOWN_COMMAND)]
+            return [ctx.reply(GeneralMsg.UNKNOWN_COMMAND)]
         if command is Command.REMINDER:  # a group's own settings: answered where it is asked
             return await reminder_command(ctx, event)
         if ctx.address.is_group and command not in GROUP_COMMANDS:
             return [_go_private(ctx, command)]
         handler = self._commands.get(command)
-        return [ctx.reply(Msg.UNKNOWN_COMMAND)] if handler is None else await handler(ctx)
+        return [ctx.reply(GeneralMsg.UNKNOWN_COMMAND)] if handler is None else await handler(ctx)
 
     async def _on_button(self, ctx: FlowContext, event: ButtonPressed) -> list[Reply]:
         if event.data == PAUSE_NOW:
@@ -618,12 +618,17 @@ class Router:
             )
             mine = user is not None and holder == user.id
             return [
-                _notice(ctx, Msg.BUTTON_NOT_YOURS if holder and not mine else Msg.BUTTON_EXPIRED)
+                _notice(
+                    ctx,
+                    GeneralMsg.BUTTON_NOT_YOURS
+                    if holder and not mine
+                    else GeneralMsg.BUTTON_EXPIRED,
+                )
             ]
         flow = self._flows.get(position.flow)
         step = None if flow is None else flow.steps.get(position.step)
         if step is None or step.on_choice is None:
-            return [_notice(ctx, Msg.BUTTON_EXPIRED)]
+            return [_notice(ctx, GeneralMsg.BUTTON_EXPIRED)]
         return await step.on_choice(ctx, position, parts[3])
 
     async def _on_text(self, ctx: FlowContext, event: TextMessage) -> list[Reply]:
@@ -641,7 +646,7 @@ class Router:
             async with ctx.db.transaction() as tx:
                 await flow_positions.leave_flow(tx, user.id)
             log_event(log, "step.expired", platform=ctx.address.platform, flow=position.flow)
-            return [ctx.reply(Msg.STEP_CLOSED), *await self._outside_flow(ctx, event)]
+            return [ctx.reply(GeneralMsg.STEP_CLOSED), *await self._outside_flow(ctx, event)]
         content = self._services.content
         if step.on_choice is not None and (pressed := typed_choice(position, event.text, content)):
             return await step.on_choice(ctx, position, pressed)  # a button's label, typed
@@ -683,18 +688,18 @@ class Router:
         """Acknowledge, be honest about what the bot can do, and offer the two things
         that help most in a hard moment as buttons (never a list of commands)."""
         buttons = (
-            (Button(ctx.text(Msg.UNEXPECTED_PAUSE_BUTTON), PAUSE_NOW),),
-            (Button(ctx.text(Msg.UNEXPECTED_SOS_BUTTON), SOS_SHOW),),
+            (Button(ctx.text(GeneralMsg.UNEXPECTED_PAUSE_BUTTON), PAUSE_NOW),),
+            (Button(ctx.text(GeneralMsg.UNEXPECTED_SOS_BUTTON), SOS_SHOW),),
         )
-        return Reply(ctx.text(Msg.UNEXPECTED_TEXT), buttons=buttons)
+        return Reply(ctx.text(GeneralMsg.UNEXPECTED_TEXT), buttons=buttons)
 
     async def _cancel(self, ctx: FlowContext) -> list[Reply]:
         user = await ctx.find_user()
         if user is None:
-            return [ctx.reply(Msg.CANCEL_NOTHING)]
+            return [ctx.reply(GeneralMsg.CANCEL_NOTHING)]
         async with ctx.db.transaction() as tx:
             left = await flow_positions.leave_flow(tx, user.id)
-        return [ctx.reply(Msg.CANCEL_DONE if left else Msg.CANCEL_NOTHING)]
+        return [ctx.reply(GeneralMsg.CANCEL_DONE if left else GeneralMsg.CANCEL_NOTHING)]
 
 
 def _own_command_name(event: Event, content: ContentPack) -> Event:
@@ -786,19 +791,19 @@ GROUP_COMMANDS = frozenset({Command.HELP, Command.ABOUT})
 def _before_start(ctx: FlowContext) -> Reply:
     """Anything written before /start: a short welcome that says how to begin, a button
     that begins, and where help is if it is needed now."""
-    begin = command_button(ctx.text(Msg.BEFORE_START_BUTTON), Command.START.value)
+    begin = command_button(ctx.text(AnswersMsg.BEFORE_START_BUTTON), Command.START.value)
     buttons = (
         (begin,),
-        (Button(ctx.text(Msg.UNEXPECTED_PAUSE_BUTTON), PAUSE_NOW),),
-        (Button(ctx.text(Msg.UNEXPECTED_SOS_BUTTON), SOS_SHOW),),
+        (Button(ctx.text(GeneralMsg.UNEXPECTED_PAUSE_BUTTON), PAUSE_NOW),),
+        (Button(ctx.text(GeneralMsg.UNEXPECTED_SOS_BUTTON), SOS_SHOW),),
     )
-    return Reply(ctx.text(Msg.BEFORE_START), buttons=buttons)
+    return Reply(ctx.text(AnswersMsg.BEFORE_START), buttons=buttons)
 
 
 def _go_private(ctx: FlowContext, command: Command) -> Reply:
     """Personal things never happen in a group: point to the private chat instead."""
-    button = Button(ctx.text(Msg.GROUP_OPEN_PRIVATE), "", open_private=command.value)
-    return Reply(ctx.text(Msg.GROUP_GO_PRIVATE), buttons=((button,),))
+    button = Button(ctx.text(GeneralMsg.GROUP_OPEN_PRIVATE), "", open_private=command.value)
+    return Reply(ctx.text(GeneralMsg.GROUP_GO_PRIVATE), buttons=((button,),))
 
 
 def _sent_first(replies: list[Reply] | None) -> list[Reply] | None:

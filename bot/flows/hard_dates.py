@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from datetime import date
 from enum import StrEnum
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import DatesMsg, GeneralMsg, Msg
 from bot.core.replies import Button, Reply
 from bot.delivery.outgoing import Outgoing
 from bot.flows.base import Flow, Step, leading
@@ -58,37 +58,37 @@ LABEL_LIMIT = TextLimit.DATE_LABEL.characters
 _LEAP_CYCLE = 8
 
 _KINDS = (
-    (Choice(DateKind.ANNIVERSARY, Msg.DATES_KIND_ANNIVERSARY),
-     Choice(DateKind.BIRTHDAY, Msg.DATES_KIND_BIRTHDAY)),
-    (Choice(DateKind.HOLIDAY, Msg.DATES_KIND_HOLIDAY),
-     Choice(DateKind.LEGAL, Msg.DATES_KIND_LEGAL)),
-    (Choice(DateKind.CHILDREN, Msg.DATES_KIND_CHILDREN),
-     Choice(DateKind.OTHER, Msg.DATES_KIND_OTHER)),
+    (Choice(DateKind.ANNIVERSARY, DatesMsg.DATES_KIND_ANNIVERSARY),
+     Choice(DateKind.BIRTHDAY, DatesMsg.DATES_KIND_BIRTHDAY)),
+    (Choice(DateKind.HOLIDAY, DatesMsg.DATES_KIND_HOLIDAY),
+     Choice(DateKind.LEGAL, DatesMsg.DATES_KIND_LEGAL)),
+    (Choice(DateKind.CHILDREN, DatesMsg.DATES_KIND_CHILDREN),
+     Choice(DateKind.OTHER, DatesMsg.DATES_KIND_OTHER)),
 )  # fmt: skip
 _KIND_VALUES = frozenset(kind.value for kind in DateKind)
-_REPEATS = ((Choice("yearly", Msg.DATES_YEARLY), Choice("once", Msg.DATES_ONCE)),)
+_REPEATS = ((Choice("yearly", DatesMsg.DATES_YEARLY), Choice("once", DatesMsg.DATES_ONCE)),)
 
 # The words of a date's check-in, by the moment and the kind of day.
 _WORDS: dict[tuple[Moment, DateKind], Msg] = {
-    (Moment.EVE, DateKind.ANNIVERSARY): Msg.DATES_EVE_ANNIVERSARY,
-    (Moment.EVE, DateKind.BIRTHDAY): Msg.DATES_EVE_BIRTHDAY,
-    (Moment.EVE, DateKind.HOLIDAY): Msg.DATES_EVE_HOLIDAY,
-    (Moment.EVE, DateKind.LEGAL): Msg.DATES_EVE_LEGAL,
-    (Moment.EVE, DateKind.CHILDREN): Msg.DATES_EVE_CHILDREN,
-    (Moment.EVE, DateKind.OTHER): Msg.DATES_EVE_OTHER,
-    (Moment.DAY, DateKind.ANNIVERSARY): Msg.DATES_DAY_ANNIVERSARY,
-    (Moment.DAY, DateKind.BIRTHDAY): Msg.DATES_DAY_BIRTHDAY,
-    (Moment.DAY, DateKind.HOLIDAY): Msg.DATES_DAY_HOLIDAY,
-    (Moment.DAY, DateKind.LEGAL): Msg.DATES_DAY_LEGAL,
-    (Moment.DAY, DateKind.CHILDREN): Msg.DATES_DAY_CHILDREN,
-    (Moment.DAY, DateKind.OTHER): Msg.DATES_DAY_OTHER,
+    (Moment.EVE, DateKind.ANNIVERSARY): DatesMsg.DATES_EVE_ANNIVERSARY,
+    (Moment.EVE, DateKind.BIRTHDAY): DatesMsg.DATES_EVE_BIRTHDAY,
+    (Moment.EVE, DateKind.HOLIDAY): DatesMsg.DATES_EVE_HOLIDAY,
+    (Moment.EVE, DateKind.LEGAL): DatesMsg.DATES_EVE_LEGAL,
+    (Moment.EVE, DateKind.CHILDREN): DatesMsg.DATES_EVE_CHILDREN,
+    (Moment.EVE, DateKind.OTHER): DatesMsg.DATES_EVE_OTHER,
+    (Moment.DAY, DateKind.ANNIVERSARY): DatesMsg.DATES_DAY_ANNIVERSARY,
+    (Moment.DAY, DateKind.BIRTHDAY): DatesMsg.DATES_DAY_BIRTHDAY,
+    (Moment.DAY, DateKind.HOLIDAY): DatesMsg.DATES_DAY_HOLIDAY,
+    (Moment.DAY, DateKind.LEGAL): DatesMsg.DATES_DAY_LEGAL,
+    (Moment.DAY, DateKind.CHILDREN): DatesMsg.DATES_DAY_CHILDREN,
+    (Moment.DAY, DateKind.OTHER): DatesMsg.DATES_DAY_OTHER,
 }
 
 # In discreet mode the words name no kind of day: a lock screen shows a message's first
 # lines, and "the court date" or "the handover" there says more than discretion allows.
 _DISCREET_WORDS: dict[Moment, Msg] = {
-    Moment.EVE: Msg.DATES_EVE_DISCREET,
-    Moment.DAY: Msg.DATES_DAY_DISCREET,
+    Moment.EVE: DatesMsg.DATES_EVE_DISCREET,
+    Moment.DAY: DatesMsg.DATES_DAY_DISCREET,
 }
 
 # What a position carries between steps: never the label (it is asked last, and saved).
@@ -117,39 +117,39 @@ class HardDates(Flow):
     def __init__(self) -> None:
         self.steps = self.table({
             DatesStep.LIST: Step(
-                buttons=((Choice("add", Msg.DATES_ADD, goes_to=self._start_adding),),
-                         (Choice("edit", Msg.DATES_EDIT, goes_to=self._pick),),
-                         (Choice("done", Msg.DATES_DONE, goes_to=self._done),)),
+                buttons=((Choice("add", DatesMsg.DATES_ADD, goes_to=self._start_adding),),
+                         (Choice("edit", DatesMsg.DATES_EDIT, goes_to=self._pick),),
+                         (Choice("done", DatesMsg.DATES_DONE, goes_to=self._done),)),
             ),
             # A kind typed in words is read; a date typed first is kept for after it.
             DatesStep.KIND: Step(
-                asks=Msg.DATES_ASK_KIND,
+                asks=DatesMsg.DATES_ASK_KIND,
                 buttons=leading(_KINDS, self._kind),
                 on_typed=self._kind_typed,
             ),
-            DatesStep.DATE: Step(asks=Msg.DATES_ASK_DATE, on_typed=self._date),
+            DatesStep.DATE: Step(asks=DatesMsg.DATES_ASK_DATE, on_typed=self._date),
             # The two readings of "3/2" are buttons built from what was typed; a date
             # typed instead is read as the answer.
             DatesStep.WHICH: Step(
-                asks=Msg.DATES_WHICH, other_choice=self._which, on_typed=self._date
+                asks=DatesMsg.DATES_WHICH, other_choice=self._which, on_typed=self._date
             ),
             DatesStep.REPEAT: Step(
-                asks=Msg.DATES_ASK_REPEAT, buttons=leading(_REPEATS, self._repeat)
+                asks=DatesMsg.DATES_ASK_REPEAT, buttons=leading(_REPEATS, self._repeat)
             ),
             DatesStep.LABEL: Step(
-                asks=Msg.DATES_ASK_LABEL,
+                asks=DatesMsg.DATES_ASK_LABEL,
                 also=long_text_buttons(self._label_first_part, self._label_shorter),
                 on_typed=self._label,
             ),
             # The numbers to tap stand for saved dates: other_choice reads them.
-            DatesStep.PICK: Step(asks=Msg.DATES_PICK, other_choice=self._picked),
+            DatesStep.PICK: Step(asks=DatesMsg.DATES_PICK, other_choice=self._picked),
             DatesStep.EDIT: Step(
-                buttons=((Choice("label", Msg.DATES_CHANGE_LABEL, goes_to=self._change_label),
-                          Choice("date", Msg.DATES_CHANGE_DATE, goes_to=self._change_date)),
-                         (Choice("make_yearly", Msg.DATES_MAKE_YEARLY, goes_to=self._toggle),
-                          Choice("make_once", Msg.DATES_MAKE_ONCE, goes_to=self._toggle)),
-                         (Choice("delete", Msg.DATES_DELETE, goes_to=self._delete),
-                          Choice("back", Msg.DATES_BACK, goes_to=self._back))),
+                buttons=((Choice("label", DatesMsg.DATES_CHANGE_LABEL, goes_to=self._change_label),
+                          Choice("date", DatesMsg.DATES_CHANGE_DATE, goes_to=self._change_date)),
+                         (Choice("make_yearly", DatesMsg.DATES_MAKE_YEARLY, goes_to=self._toggle),
+                          Choice("make_once", DatesMsg.DATES_MAKE_ONCE, goes_to=self._toggle)),
+                         (Choice("delete", DatesMsg.DATES_DELETE, goes_to=self._delete),
+                          Choice("back", DatesMsg.DATES_BACK, goes_to=self._back))),
             ),
         })  # fmt: skip
 
@@ -164,16 +164,16 @@ class HardDates(Flow):
         if saved:
             shown = await dates_locale(ctx)
             listed = "\n".join(_item(ctx, n, d, shown) for n, d in enumerate(saved, start=1))
-            body = f"{ctx.text(Msg.DATES_LIST)}\n\n{listed}"
+            body = f"{ctx.text(DatesMsg.DATES_LIST)}\n\n{listed}"
         else:
-            body = ctx.text(Msg.DATES_EMPTY)
+            body = ctx.text(DatesMsg.DATES_EMPTY)
         text = body if before is None else f"{before}\n\n{body}"
         rows = self.buttons_without(DatesStep.LIST, () if saved else {"edit"})
         # protect: the list quotes the user's own words.
         return Next(DatesStep.LIST, question=text, rows=rows, protect=bool(saved))
 
     async def _done(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return Next(END, before=[ctx.reply(Msg.DATES_CLOSED)])
+        return Next(END, before=[ctx.reply(DatesMsg.DATES_CLOSED)])
 
     async def _back(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return await self._list(ctx)
@@ -183,7 +183,7 @@ class HardDates(Flow):
     async def _start_adding(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         if await hard_dates.count_dates(ctx.db, user.id) >= MOST_HARD_DATES:
-            return [ctx.reply(Msg.DATES_FULL, limit=MOST_HARD_DATES)]
+            return [ctx.reply(DatesMsg.DATES_FULL, limit=MOST_HARD_DATES)]
         return Next(DatesStep.KIND)
 
     async def _kind(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -215,7 +215,7 @@ class HardDates(Flow):
         else:
             data |= {"month": rule.month, "day": rule.day, "year": rule.year}
             shown = show_date(rule, await dates_locale(ctx))
-        asked = ctx.text(Msg.DATES_DATE_KEPT, date=shown)
+        asked = ctx.text(DatesMsg.DATES_DATE_KEPT, date=shown)
         return Next(DatesStep.KIND, data, question=asked)
 
     async def _date(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
@@ -260,7 +260,7 @@ class HardDates(Flow):
         else:
             rule = _once(month, day, year if isinstance(year, int) else None, _today(ctx, user))
             if is_past(rule, _today(ctx, user)):
-                asked = f"{ctx.text(Msg.DATES_PAST)}\n\n{ctx.text(Msg.DATES_ASK_REPEAT)}"
+                asked = f"{ctx.text(DatesMsg.DATES_PAST)}\n\n{ctx.text(DatesMsg.DATES_ASK_REPEAT)}"
                 return Next(DatesStep.REPEAT, _carried(position), question=asked)
         data = {**_carried(position), "month": rule.month, "day": rule.day, "year": rule.year}
         return Next(DatesStep.LABEL, {**data, "repeat": value})
@@ -268,7 +268,7 @@ class HardDates(Flow):
     async def _label(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         label = text.strip()
         if not label:
-            return [ctx.reply(Msg.DATES_ASK_LABEL)]
+            return [ctx.reply(DatesMsg.DATES_ASK_LABEL)]
         if too_long(TextLimit.DATE_LABEL, label):
             return [await offer_choice(self, ctx, position, TextLimit.DATE_LABEL, label)]
         user = await ctx.ensure_user()
@@ -278,7 +278,7 @@ class HardDates(Flow):
                 changed = await hard_dates.set_label(tx, ctx.cipher, user.id, date_id, label)
             if not changed:
                 return await self._list(ctx)
-            return await self._edit_menu(ctx, date_id, ctx.text(Msg.DATES_CHANGED))
+            return await self._edit_menu(ctx, date_id, ctx.text(DatesMsg.DATES_CHANGED))
         return await self._add(ctx, user, position, label)
 
     async def _add(
@@ -289,7 +289,7 @@ class HardDates(Flow):
             return NOT_A_CHOICE
         rule = DateRule(month, day, year if isinstance(year, int) else None)
         if await hard_dates.count_dates(ctx.db, user.id) >= MOST_HARD_DATES:
-            return Next(END, before=[ctx.reply(Msg.DATES_FULL, limit=MOST_HARD_DATES)])
+            return Next(END, before=[ctx.reply(DatesMsg.DATES_FULL, limit=MOST_HARD_DATES)])
         times = await _checkin_times(ctx, user)
         upcoming = next_upcoming(user, times, rule, ctx.now())
         async with ctx.db.transaction() as tx:
@@ -307,7 +307,7 @@ class HardDates(Flow):
             _added(user, times, upcoming), date=show_date(rule, await dates_locale(ctx))
         )
         if _held_back(user, upcoming):  # so the promise above stays true
-            added = f"{added} {ctx.text(Msg.DATES_WHILE_OFF)}"
+            added = f"{added} {ctx.text(DatesMsg.DATES_WHILE_OFF)}"
         return await self._list(ctx, before=added)
 
     async def _label_shorter(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -344,7 +344,7 @@ class HardDates(Flow):
             return await self._list(ctx, before)
         number, chosen = numbered[0]
         text = ctx.text(
-            Msg.DATES_EDIT_MENU, item=_item(ctx, number, chosen, await dates_locale(ctx))
+            DatesMsg.DATES_EDIT_MENU, item=_item(ctx, number, chosen, await dates_locale(ctx))
         )
         text = text if before is None else f"{before}\n\n{text}"
         left_out = {"make_yearly"} if chosen.yearly else {"make_once"}
@@ -378,7 +378,7 @@ class HardDates(Flow):
             else _once(typed.month, typed.day, typed.year, today)
         )
         if is_past(rule, today):  # stays at the date, for one still to come
-            return [ctx.reply(Msg.DATES_PAST_TYPED)]
+            return [ctx.reply(DatesMsg.DATES_PAST_TYPED)]
         return await self._save_when(ctx, user, date_id, rule)
 
     async def _toggle(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -398,7 +398,7 @@ class HardDates(Flow):
             await hard_dates.set_when(
                 tx, user.id, date_id, (rule.month, rule.day, rule.year), upcoming
             )
-        return await self._edit_menu(ctx, date_id, ctx.text(Msg.DATES_CHANGED))
+        return await self._edit_menu(ctx, date_id, ctx.text(DatesMsg.DATES_CHANGED))
 
     async def _delete(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         date_id = position.data.get("edit")
@@ -407,12 +407,12 @@ class HardDates(Flow):
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await hard_dates.remove_date(tx, user.id, date_id)
-        return await self._list(ctx, before=ctx.text(Msg.DATES_DELETED))
+        return await self._list(ctx, before=ctx.text(DatesMsg.DATES_DELETED))
 
 
 def _item(ctx: FlowContext, number: int, saved: HardDate, shown: str) -> str:
     rule = DateRule(saved.month, saved.day, saved.year)
-    message = Msg.DATES_ITEM_YEARLY if saved.yearly else Msg.DATES_ITEM_ONCE
+    message = DatesMsg.DATES_ITEM_YEARLY if saved.yearly else DatesMsg.DATES_ITEM_ONCE
     return ctx.text(message, number=number, label=saved.label, date=show_date(rule, shown))
 
 
@@ -460,10 +460,10 @@ def _unread(ctx: FlowContext, reading: DateReading) -> Reply:
     """Not a date: said so, and why when it is a day the month has not ("31/02")."""
     impossible = reading.no_such_day
     if impossible is None:
-        return ctx.reply(Msg.DATES_BAD_DATE)
+        return ctx.reply(DatesMsg.DATES_BAD_DATE)
     month = month_name(impossible.month, ctx.locale)
     month = month[:1].upper() + month[1:]  # it starts the sentence ("febrero solo tiene…")
-    return ctx.reply(Msg.DATES_NO_SUCH_DAY, month=month, last=last_day(impossible))
+    return ctx.reply(DatesMsg.DATES_NO_SUCH_DAY, month=month, last=last_day(impossible))
 
 
 def _carried(position: FlowPosition) -> FlowData:
@@ -502,11 +502,11 @@ def _added(user: User, times: Sequence[str], upcoming: Upcoming | None) -> Msg:
     morning, one of them (it is too late for the evening, or quiet hours leave one no
     place), or nothing this time (a one-off date whose morning has gone)."""
     if upcoming is None or upcoming.moment is Moment.END:
-        return Msg.DATES_ADDED_NONE
+        return DatesMsg.DATES_ADDED_NONE
     if upcoming.moment is Moment.DAY:
-        return Msg.DATES_ADDED_MORNING
+        return DatesMsg.DATES_ADDED_MORNING
     morning = moment_instant(user, times, Moment.DAY, upcoming.on)
-    return Msg.DATES_ADDED if morning is not None else Msg.DATES_ADDED_EVENING
+    return DatesMsg.DATES_ADDED if morning is not None else DatesMsg.DATES_ADDED_EVENING
 
 
 def _held_back(user: User, upcoming: Upcoming | None) -> bool:
@@ -548,10 +548,10 @@ async def hard_date_checkins(
         user = item.user
         ctx = FlowContext(services, user.address, user.locale)
         words = _DISCREET_WORDS[item.moment] if user.discreet else _WORDS[(item.moment, item.kind)]
-        parts = [ctx.text(Msg.DATES_OPENING), ctx.text(words)]
+        parts = [ctx.text(DatesMsg.DATES_OPENING), ctx.text(words)]
         if not user.discreet:
             label = services.cipher.decrypt(item.sealed_label, user.id)
-            parts.append(ctx.text(Msg.DATES_YOUR_WORDS, label=label))
+            parts.append(ctx.text(DatesMsg.DATES_YOUR_WORDS, label=label))
         buttons: tuple[tuple[Button, ...], ...] = ()
         if item.asks:
             wording = (user.locale, user.platform)
@@ -561,11 +561,11 @@ async def hard_date_checkins(
             position = FlowPosition(CheckIn.name, CheckInStep.MOOD, new_token(), shown.data())
             placements.append(Placement(user.id, position))
             if item.closes_question:
-                parts.append(ctx.text(Msg.QUESTION_CLOSED_BY_CHECKIN))
+                parts.append(ctx.text(GeneralMsg.QUESTION_CLOSED_BY_CHECKIN))
             parts.append(question)
             buttons = shown.markup(position)
         else:
-            parts.append(ctx.text(Msg.DATES_CHECKIN_ABOVE))
+            parts.append(ctx.text(DatesMsg.DATES_CHECKIN_ABOVE))
         # protect: with discreet mode off, it quotes the user's own words.
         reply = Reply("\n\n".join(parts), buttons=buttons, protect=not user.discreet)
         outgoing.append(
