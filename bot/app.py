@@ -16,7 +16,7 @@ from bot.adapters.discord.inbound import PLATFORM as PLATFORM_DISCORD
 from bot.adapters.telegram.adapter import DELETE_WINDOW, TelegramAdapter, TelegramConfig
 from bot.adapters.telegram.inbound import PLATFORM as PLATFORM_TELEGRAM
 from bot.config import Settings, decode_key
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import GeneralMsg, HistoryMsg
 from bot.content_pack.loader import load_pack
 from bot.content_pack.pack import ContentPack
 from bot.coordination.leadership import Leadership, Role
@@ -227,8 +227,10 @@ async def run_console(settings: Settings, prompt: bool) -> None:
             sys.stdout,
             prompt=prompt,
             data_dir=settings.data_dir,
-            image_saved=lambda path: content.text(locale, Msg.PROGRESS_SAVED_TO, path=str(path)),
-            greeting=content.text(locale, Msg.CONSOLE_GREETING),
+            image_saved=lambda path: content.text(
+                locale, HistoryMsg.PROGRESS_SAVED_TO, path=str(path)
+            ),
+            greeting=content.text(locale, GeneralMsg.CONSOLE_GREETING),
             language_code=settings.console_language,
         )
         async with scheduled_delivery(settings, router, {console.platform: console}):

@@ -20,7 +20,7 @@ import telegram.error
 from bot import cli, platform_start
 from bot.adapters.console import ConsoleAdapter
 from bot.config import Settings, SettingsError, pick_default_locale
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, GeneralMsg, SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.engine.router import Router
 from bot.logs import configure_logging
@@ -127,9 +127,9 @@ def test_the_console_shows_an_open_question_again_after_a_restart(
     assert first.returncode == 0, first.stderr
     second = steady(["console"], data, "2\n")  # a restart, then "2" answers what it shows
     assert second.returncode == 0, second.stderr
-    assert second.stdout.splitlines()[0] == content.text("en", Msg.QUESTION_AGAIN)
-    assert content.text("en", Msg.ASK_URGE) in second.stdout
-    assert content.text("en", Msg.ASK_NOTE) in second.stdout  # "2" pressed "Some"
+    assert second.stdout.splitlines()[0] == content.text("en", GeneralMsg.QUESTION_AGAIN)
+    assert content.text("en", CheckinMsg.ASK_URGE) in second.stdout
+    assert content.text("en", CheckinMsg.ASK_NOTE) in second.stdout  # "2" pressed "Some"
 
 
 def test_in_the_console_a_number_after_a_crisis_reply_answers_the_question(
@@ -137,8 +137,8 @@ def test_in_the_console_a_number_after_a_crisis_reply_answers_the_question(
 ) -> None:
     result = steady(["console"], tmp_path / "data", "/checkin\ni want to die\n1\n")
     assert result.returncode == 0, result.stderr
-    assert content.text("en", Msg.SAFETY_MISREAD_REPLY) not in result.stdout
-    assert content.text("en", Msg.ASK_URGE) in result.stdout  # "1" was mood 1, as meant
+    assert content.text("en", SafetyMsg.SAFETY_MISREAD_REPLY) not in result.stdout
+    assert content.text("en", CheckinMsg.ASK_URGE) in result.stdout  # "1" was mood 1, as meant
 
 
 def test_the_data_folder_and_its_files_are_owner_only(tmp_path: Path) -> None:

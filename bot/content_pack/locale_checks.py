@@ -8,18 +8,30 @@ import string
 from collections.abc import Iterable
 
 from bot.content_pack import plurals
+from bot.content_pack.commands import REQUIRED_EXERCISES, Command
 from bot.content_pack.countries import country_names
 from bot.content_pack.ids import (
-    COUNT_NAMES,
-    COUNTS,
-    NOT_COUNTS,
+    ALL_MESSAGES,
     PLATFORMS,
-    REQUIRED_EXERCISES,
-    Command,
+    AffirmMsg,
+    AnswersMsg,
+    CaringMsg,
+    CheckinMsg,
+    ContactedMsg,
+    DataMsg,
+    GeneralMsg,
     Msg,
-    placeholders_for,
+    NoContactMsg,
+    OnboardingMsg,
+    PauseMsg,
+    ReasonsMsg,
+    ReminderMsg,
+    SafetyMsg,
+    SettingsMsg,
+    ThemeMsg,
 )
 from bot.content_pack.locale_reader import LocaleReader, Model, Parsed
+from bot.content_pack.placeholders import COUNT_NAMES, COUNTS, NOT_COUNTS, placeholders_for
 from bot.content_pack.schema import (
     MAX_BUTTON_LABEL_CHARS,
     CommandsFile,
@@ -33,40 +45,55 @@ from bot.content_pack.schema import (
 # Messages shown on buttons: platforms cut long labels, so they must stay short.
 BUTTON_LABELS = frozenset(
     {
-        Msg.MOOD_1, Msg.MOOD_2, Msg.MOOD_3, Msg.MOOD_4, Msg.MOOD_5,
-        Msg.URGE_NONE, Msg.URGE_SOME, Msg.URGE_STRONG, Msg.SKIP_NOTE,
-        Msg.SNOOZE_1H, Msg.SNOOZE_3H, Msg.SNOOZE_TOMORROW, Msg.REMINDER_CHECKIN_BUTTON,
-        Msg.SETTINGS_CHANGE_KEEP, Msg.KEEP_DAYS, Msg.KEEP_LONGEST,
-        Msg.SETTINGS_CHANGE_TIMEZONE, Msg.SETTINGS_CHANGE_TIMES, Msg.SETTINGS_CHANGE_DAYS,
-        Msg.SETTINGS_CHANGE_QUIET, Msg.SETTINGS_PAUSE, Msg.SETTINGS_STOP, Msg.SETTINGS_RESUME,
-        Msg.SETTINGS_DONE, Msg.PAUSE_1, Msg.PAUSE_3, Msg.PAUSE_7,
-        Msg.FORGET_YES, Msg.FORGET_NO, Msg.GROUP_OPEN_PRIVATE,
-        Msg.SETTINGS_DISCREET_ON, Msg.SETTINGS_DISCREET_OFF,
-        Msg.SAFETY_MISREAD_BUTTON, Msg.SAFETY_SHOW_BUTTON, Msg.SAFETY_CHECK_SAFE_BUTTON,
-        Msg.SAFETY_CHECK_HELP_BUTTON, Msg.PAUSE_OFFER_YES, Msg.PAUSE_OFFER_NO,
-        Msg.SAFETY_MORE_BUTTON, Msg.SAFETY_CARD_BUTTON,
-        Msg.PAUSE_BREATHE, Msg.PAUSE_GROUND, Msg.PAUSE_REMEMBER, Msg.PAUSE_WRITE,
-        Msg.PAUSE_WAIT, Msg.PAUSE_REACHED_OUT, Msg.PAUSE_DONE, Msg.PAUSE_NEXT,
-        Msg.PAUSE_BACK, Msg.PAUSE_ANOTHER, Msg.PAUSE_SKIP, Msg.BREATH_IN,
-        Msg.BREATH_HOLD, Msg.BREATH_OUT, Msg.WRITE_KEEP,
-        Msg.WRITE_LET_GO, Msg.WAIT_10, Msg.WAIT_20, Msg.WAIT_30,
-        Msg.FOLLOWUP_PASSED, Msg.FOLLOWUP_STRONG, Msg.FOLLOWUP_REACHED, Msg.FOLLOWUP_MORE_TIME,
-        Msg.PAUSE_NEED_REST, Msg.CHECKIN_URGE_NOW, Msg.REASONS_ADD, Msg.REASONS_REMOVE,
-        Msg.REASONS_DONE, Msg.NC_START, Msg.NC_RESET, Msg.NC_STOP,
-        Msg.CT_PRACTICAL, Msg.CT_EMOTIONAL, Msg.CT_UNSURE, Msg.CT_CAN_WAIT,
-        Msg.CT_SOON, Msg.CT_PEACE, Msg.CT_BOUNDARIES, Msg.CT_TIME,
-        Msg.CT_SAFETY, Msg.COUNTRY_OTHER, Msg.COUNTRY_SKIP, Msg.SETTINGS_CHANGE_COUNTRY,
-        Msg.CHECKIN_STILL_THERE, Msg.PAUSE_STILL_THERE, Msg.PAUSE_CHECKING, Msg.CHECKING_PASSED,
-        Msg.PAUSE_MORE, Msg.REASONS_DRAFTS, Msg.DRAFTS_REMOVE, Msg.DRAFTS_BACK, Msg.NC_PRACTICAL,
-        Msg.CT_PRESSURE, Msg.AFFIRM_ANY, Msg.AFFIRM_ANOTHER, Msg.AFFIRM_BY_THEME,
-        Msg.AFFIRM_GROUP_FEELINGS, Msg.AFFIRM_GROUP_BOND, Msg.AFFIRM_GROUP_DAYS,
-        Msg.AFFIRM_GROUP_STEPS,
-        Msg.CARING_OFFER_YES, Msg.CARING_OFFER_NO, Msg.CARING_SOS_BUTTON,
-        Msg.CARING_PLAN_BUTTON, Msg.CARING_PAUSE_BUTTON, Msg.CARING_OKAY_BUTTON,
-        Msg.LANGUAGE_NAME, Msg.SETTINGS_CHANGE_LANGUAGE, Msg.MISMATCH_BOTH,
-        Msg.BEFORE_START_BUTTON, Msg.CT_THREAT_SELF, Msg.CT_THREAT_ME, Msg.CT_PROMISE,
-        Msg.CT_NEXT_PAUSE, Msg.CT_NEXT_SOS, Msg.CT_NEXT_DONE,
-        *(message for message in Msg if message.value.startswith("theme.")),
+        CheckinMsg.MOOD_1, CheckinMsg.MOOD_2, CheckinMsg.MOOD_3, CheckinMsg.MOOD_4,
+        CheckinMsg.MOOD_5,
+        CheckinMsg.URGE_NONE, CheckinMsg.URGE_SOME, CheckinMsg.URGE_STRONG, CheckinMsg.SKIP_NOTE,
+        CheckinMsg.SNOOZE_1H, CheckinMsg.SNOOZE_3H, CheckinMsg.SNOOZE_TOMORROW,
+        ReminderMsg.REMINDER_CHECKIN_BUTTON,
+        SettingsMsg.SETTINGS_CHANGE_KEEP, SettingsMsg.KEEP_DAYS, SettingsMsg.KEEP_LONGEST,
+        SettingsMsg.SETTINGS_CHANGE_TIMEZONE, SettingsMsg.SETTINGS_CHANGE_TIMES,
+        SettingsMsg.SETTINGS_CHANGE_DAYS,
+        SettingsMsg.SETTINGS_CHANGE_QUIET, SettingsMsg.SETTINGS_PAUSE, SettingsMsg.SETTINGS_STOP,
+        SettingsMsg.SETTINGS_RESUME,
+        SettingsMsg.SETTINGS_DONE, SettingsMsg.PAUSE_1, SettingsMsg.PAUSE_3, SettingsMsg.PAUSE_7,
+        DataMsg.FORGET_YES, DataMsg.FORGET_NO, GeneralMsg.GROUP_OPEN_PRIVATE,
+        SettingsMsg.SETTINGS_DISCREET_ON, SettingsMsg.SETTINGS_DISCREET_OFF,
+        SafetyMsg.SAFETY_MISREAD_BUTTON, SafetyMsg.SAFETY_SHOW_BUTTON,
+        SafetyMsg.SAFETY_CHECK_SAFE_BUTTON,
+        SafetyMsg.SAFETY_CHECK_HELP_BUTTON, PauseMsg.PAUSE_OFFER_YES, PauseMsg.PAUSE_OFFER_NO,
+        SafetyMsg.SAFETY_MORE_BUTTON, SafetyMsg.SAFETY_CARD_BUTTON,
+        PauseMsg.PAUSE_BREATHE, PauseMsg.PAUSE_GROUND, PauseMsg.PAUSE_REMEMBER,
+        PauseMsg.PAUSE_WRITE,
+        PauseMsg.PAUSE_WAIT, PauseMsg.PAUSE_REACHED_OUT, PauseMsg.PAUSE_DONE, PauseMsg.PAUSE_NEXT,
+        PauseMsg.PAUSE_BACK, PauseMsg.PAUSE_ANOTHER, PauseMsg.PAUSE_SKIP, PauseMsg.BREATH_IN,
+        PauseMsg.BREATH_HOLD, PauseMsg.BREATH_OUT, PauseMsg.WRITE_KEEP,
+        PauseMsg.WRITE_LET_GO, PauseMsg.WAIT_10, PauseMsg.WAIT_20, PauseMsg.WAIT_30,
+        PauseMsg.FOLLOWUP_PASSED, PauseMsg.FOLLOWUP_STRONG, PauseMsg.FOLLOWUP_REACHED,
+        PauseMsg.FOLLOWUP_MORE_TIME,
+        PauseMsg.PAUSE_NEED_REST, CheckinMsg.CHECKIN_URGE_NOW, ReasonsMsg.REASONS_ADD,
+        ReasonsMsg.REASONS_REMOVE,
+        ReasonsMsg.REASONS_DONE, NoContactMsg.NC_START, NoContactMsg.NC_RESET, NoContactMsg.NC_STOP,
+        ContactedMsg.CT_PRACTICAL, ContactedMsg.CT_EMOTIONAL, ContactedMsg.CT_UNSURE,
+        ContactedMsg.CT_CAN_WAIT,
+        ContactedMsg.CT_SOON, ContactedMsg.CT_PEACE, ContactedMsg.CT_BOUNDARIES,
+        ContactedMsg.CT_TIME,
+        ContactedMsg.CT_SAFETY, OnboardingMsg.COUNTRY_OTHER, OnboardingMsg.COUNTRY_SKIP,
+        SettingsMsg.SETTINGS_CHANGE_COUNTRY,
+        CheckinMsg.CHECKIN_STILL_THERE, PauseMsg.PAUSE_STILL_THERE, PauseMsg.PAUSE_CHECKING,
+        PauseMsg.CHECKING_PASSED,
+        PauseMsg.PAUSE_MORE, ReasonsMsg.REASONS_DRAFTS, ReasonsMsg.DRAFTS_REMOVE,
+        ReasonsMsg.DRAFTS_BACK, NoContactMsg.NC_PRACTICAL,
+        ContactedMsg.CT_PRESSURE, AffirmMsg.AFFIRM_ANY, AffirmMsg.AFFIRM_ANOTHER,
+        AffirmMsg.AFFIRM_BY_THEME,
+        AffirmMsg.AFFIRM_GROUP_FEELINGS, AffirmMsg.AFFIRM_GROUP_BOND, AffirmMsg.AFFIRM_GROUP_DAYS,
+        AffirmMsg.AFFIRM_GROUP_STEPS,
+        CaringMsg.CARING_OFFER_YES, CaringMsg.CARING_OFFER_NO, CaringMsg.CARING_SOS_BUTTON,
+        CaringMsg.CARING_PLAN_BUTTON, CaringMsg.CARING_PAUSE_BUTTON, CaringMsg.CARING_OKAY_BUTTON,
+        OnboardingMsg.LANGUAGE_NAME, SettingsMsg.SETTINGS_CHANGE_LANGUAGE, AnswersMsg.MISMATCH_BOTH,
+        AnswersMsg.BEFORE_START_BUTTON, ContactedMsg.CT_THREAT_SELF, ContactedMsg.CT_THREAT_ME,
+        ContactedMsg.CT_PROMISE,
+        ContactedMsg.CT_NEXT_PAUSE, ContactedMsg.CT_NEXT_SOS, ContactedMsg.CT_NEXT_DONE,
+        *ThemeMsg,
     }
 )  # fmt: skip
 
@@ -96,7 +123,7 @@ def read_messages(reader: LocaleReader, complete: bool) -> dict[str, str | Plura
             where.setdefault(key, file_name)
             merged.setdefault(key, value)
     if complete:
-        for missing in sorted({m.value for m in Msg} - set(merged)):
+        for missing in sorted({m.value for m in ALL_MESSAGES} - set(merged)):
             reader.add(
                 MESSAGE_FILES[0], main.line(("messages",)), f"message {missing!r} is missing"
             )
@@ -144,7 +171,7 @@ def check_exercises(reader: LocaleReader, parsed: ExercisesFile) -> None:
 
 
 def check_messages(reader: LocaleReader, file_name: str, parsed: Parsed[MessagesFile]) -> None:
-    known = {message.value: message for message in Msg}
+    known = {message.value: message for message in ALL_MESSAGES}
     try:
         plural_categories: frozenset[str] | None = plurals.categories(reader.locale)
     except plurals.UnknownPluralRules as error:

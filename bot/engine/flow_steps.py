@@ -4,7 +4,7 @@ which leaves it."""
 
 from __future__ import annotations
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import GeneralMsg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import FlowContext, Services
@@ -35,7 +35,7 @@ class FlowSteps:
 async def cancel(ctx: FlowContext) -> list[Reply]:
     user = await ctx.find_user()
     if user is None:
-        return [ctx.reply(Msg.CANCEL_NOTHING)]
+        return [ctx.reply(GeneralMsg.CANCEL_NOTHING)]
     async with ctx.db.transaction() as tx:
         left = await flow_positions.leave_flow(tx, user.id)
-    return [ctx.reply(Msg.CANCEL_DONE if left else Msg.CANCEL_NOTHING)]
+    return [ctx.reply(GeneralMsg.CANCEL_DONE if left else GeneralMsg.CANCEL_NOTHING)]

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
 
-from bot.content_pack.ids import Command
+from bot.content_pack.commands import Command
 from bot.content_pack.pack import ContentPack
 from bot.core.events import CommandIssued, Event, TextMessage
 from bot.safety.rules import PIECE

@@ -8,7 +8,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import AnswersMsg, GeneralMsg, Msg
 from bot.core.replies import Button, Reply
 from bot.flows.caring import command_button
 from bot.flows.context import FlowContext
@@ -42,29 +43,29 @@ def notice(ctx: FlowContext, message: Msg) -> Reply:
 def before_start(ctx: FlowContext) -> Reply:
     """Anything written before /start: a short welcome that says how to begin, a button
     that begins, and where help is if it is needed now."""
-    begin = command_button(ctx.text(Msg.BEFORE_START_BUTTON), Command.START.value)
+    begin = command_button(ctx.text(AnswersMsg.BEFORE_START_BUTTON), Command.START.value)
     buttons = (
         (begin,),
-        (Button(ctx.text(Msg.UNEXPECTED_PAUSE_BUTTON), PAUSE_NOW),),
-        (Button(ctx.text(Msg.UNEXPECTED_SOS_BUTTON), SOS_SHOW),),
+        (Button(ctx.text(GeneralMsg.UNEXPECTED_PAUSE_BUTTON), PAUSE_NOW),),
+        (Button(ctx.text(GeneralMsg.UNEXPECTED_SOS_BUTTON), SOS_SHOW),),
     )
-    return Reply(ctx.text(Msg.BEFORE_START), buttons=buttons)
+    return Reply(ctx.text(AnswersMsg.BEFORE_START), buttons=buttons)
 
 
 def unrecognised(ctx: FlowContext) -> Reply:
     """Acknowledge, be honest about what the bot can do, and offer the two things
     that help most in a hard moment as buttons (never a list of commands)."""
     buttons = (
-        (Button(ctx.text(Msg.UNEXPECTED_PAUSE_BUTTON), PAUSE_NOW),),
-        (Button(ctx.text(Msg.UNEXPECTED_SOS_BUTTON), SOS_SHOW),),
+        (Button(ctx.text(GeneralMsg.UNEXPECTED_PAUSE_BUTTON), PAUSE_NOW),),
+        (Button(ctx.text(GeneralMsg.UNEXPECTED_SOS_BUTTON), SOS_SHOW),),
     )
-    return Reply(ctx.text(Msg.UNEXPECTED_TEXT), buttons=buttons)
+    return Reply(ctx.text(GeneralMsg.UNEXPECTED_TEXT), buttons=buttons)
 
 
 def go_private(ctx: FlowContext, command: Command) -> Reply:
     """Personal things never happen in a group: point to the private chat instead."""
-    button = Button(ctx.text(Msg.GROUP_OPEN_PRIVATE), "", open_private=command.value)
-    return Reply(ctx.text(Msg.GROUP_GO_PRIVATE), buttons=((button,),))
+    button = Button(ctx.text(GeneralMsg.GROUP_OPEN_PRIVATE), "", open_private=command.value)
+    return Reply(ctx.text(GeneralMsg.GROUP_GO_PRIVATE), buttons=((button,),))
 
 
 def sent_first(replies: list[Reply] | None) -> list[Reply] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import GeneralMsg
 from bot.core.replies import Button, Reply
 from bot.engine.flow_steps import FlowSteps
 from bot.flows.context import FlowContext
@@ -27,10 +27,10 @@ class QuestionMemory:
         if again is None and flow is not None:
             again = await flow.reprompt(ctx, position)
         if again is not None:
-            return [replace(again, text=f"{ctx.text(Msg.QUESTION_AGAIN)}\n\n{again.text}")]
+            return [replace(again, text=f"{ctx.text(GeneralMsg.QUESTION_AGAIN)}\n\n{again.text}")]
         async with ctx.db.transaction() as tx:
             await flow_positions.leave_flow(tx, user_id)
-        return [ctx.reply(Msg.QUESTION_CLOSED)]
+        return [ctx.reply(GeneralMsg.QUESTION_CLOSED)]
 
     async def stored(self, ctx: FlowContext, user_id: int, position: FlowPosition) -> Reply | None:
         stored = await flow_positions.get_prompt(ctx.db, user_id)

@@ -11,7 +11,8 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import DataMsg, GeneralMsg
 from bot.coordination.user_turns import InProcessTurns, UserTurns
 from bot.core.events import (
     Address,
@@ -139,7 +140,7 @@ class Router:
             Command.MYDATA: mydata,
             Command.CANCEL: cancel,
             # Adapters that can delete messages answer /wipe themselves.
-            Command.WIPE: sync(lambda ctx: [ctx.reply(Msg.WIPE_UNAVAILABLE)]),
+            Command.WIPE: sync(lambda ctx: [ctx.reply(DataMsg.WIPE_UNAVAILABLE)]),
             Command.HELP: sync(help_text),
             Command.ABOUT: sync(about_text),
         }
@@ -211,7 +212,7 @@ class Router:
                 known = await asyncio.wait_for(lookup, USER_LOOKUP_GIVE_UP_SECONDS)
             except TimeoutError:
                 log_event(log, "user.lookup_stalled", logging.WARNING, platform=address.platform)
-                return [ctx.reply(Msg.SOMETHING_WENT_WRONG)]
+                return [ctx.reply(GeneralMsg.SOMETHING_WENT_WRONG)]
             user = known.user
             ctx = self._context(event, known)
         try:
@@ -232,7 +233,7 @@ class Router:
                 platform=address.platform,
                 event=type(event).__name__,
             )
-            return [ctx.reply(Msg.SOMETHING_WENT_WRONG)]
+            return [ctx.reply(GeneralMsg.SOMETHING_WENT_WRONG)]
         return discreetly(user, replies, self._services.clock.now())
 
     async def reshow(self, address: Address) -> list[Reply]:
@@ -304,13 +305,13 @@ class Router:
         try:
             command = Command(event.name)
         except ValueError:
-            return [ctx.reply(Msg.UNKNOWN_COMMAND)]
+            return [ctx.reply(GeneralMsg.UNKNOWN_COMMAND)]
         if command is Command.REMINDER:  # a group's own settings: answered where it is asked
             return await reminder_command(ctx, event)
         if ctx.address.is_group and command not in GROUP_COMMANDS:
             return [go_private(ctx, command)]
         handler = self._commands.get(command)
-        return [ctx.reply(Msg.UNKNOWN_COMMAND)] if handler is None else await handler(ctx)
+        return [ctx.reply(GeneralMsg.UNKNOWN_COMMAND)] if handler is None else await handler(ctx)
 
     async def _on_button(self, ctx: FlowContext, event: ButtonPressed) -> list[Reply]:
         if event.data == PAUSE_NOW:
@@ -333,12 +334,17 @@ class Router:
             )
             mine = user is not None and holder == user.id
             return [
-                notice(ctx, Msg.BUTTON_NOT_YOURS if holder and not mine else Msg.BUTTON_EXPIRED)
+                notice(
+                    ctx,
+                    GeneralMsg.BUTTON_NOT_YOURS
+                    if holder and not mine
+                    else GeneralMsg.BUTTON_EXPIRED,
+                )
             ]
         flow = self._flows.get(position.flow)
         step = None if flow is None else flow.steps.get(position.step)
         if step is None or step.on_choice is None:
-            return [notice(ctx, Msg.BUTTON_EXPIRED)]
+            return [notice(ctx, GeneralMsg.BUTTON_EXPIRED)]
         return await step.on_choice(ctx, position, parts[3])
 
     async def _on_text(self, ctx: FlowContext, event: TextMessage) -> list[Reply]:
@@ -356,7 +362,7 @@ class Router:
             async with ctx.db.transaction() as tx:
                 await flow_positions.leave_flow(tx, user.id)
             log_event(log, "step.expired", platform=ctx.address.platform, flow=position.flow)
-            return [ctx.reply(Msg.STEP_CLOSED), *await self._outside_flow(ctx, event)]
+            return [ctx.reply(GeneralMsg.STEP_CLOSED), *await self._outside_flow(ctx, event)]
         content = self._services.content
         if step.on_choice is not None and (pressed := typed_choice(position, event.text, content)):
             return await step.on_choice(ctx, position, pressed)  # a button's label, typed

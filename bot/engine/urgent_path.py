@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.content_pack.commands import Command
 from bot.content_pack.countries import country_for_timezone
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.ids import GeneralMsg
 from bot.core.events import ButtonPressed, CommandIssued, Event, TextMessage
 from bot.core.replies import Reply
 from bot.engine.flow_steps import FlowSteps
@@ -214,7 +215,7 @@ class UrgentPath:
                     await self._questions.remember(ctx, [held])
                     return [held]
                 # The words went to the crisis reply, not to the step: say so plainly.
-                notice = [ctx.reply(Msg.ANSWER_NOT_SAVED)]
+                notice = [ctx.reply(GeneralMsg.ANSWER_NOT_SAVED)]
             return notice + await self._questions.again(ctx, user.id, position)
         except Exception as error:
             log_event(log, "reshow.failed", logging.WARNING, exc_info=error)

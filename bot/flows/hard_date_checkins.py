@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import DatesMsg, GeneralMsg, Msg
 from bot.core.replies import Button, Reply
 from bot.delivery.outgoing import Outgoing
 from bot.flows.checkin import CheckIn, CheckInStep, scheduled_question
@@ -24,25 +24,25 @@ from bot.storage.still_there import StillThere, Target
 
 # The words of a date's check-in, by the moment and the kind of day.
 _WORDS: dict[tuple[Moment, DateKind], Msg] = {
-    (Moment.EVE, DateKind.ANNIVERSARY): Msg.DATES_EVE_ANNIVERSARY,
-    (Moment.EVE, DateKind.BIRTHDAY): Msg.DATES_EVE_BIRTHDAY,
-    (Moment.EVE, DateKind.HOLIDAY): Msg.DATES_EVE_HOLIDAY,
-    (Moment.EVE, DateKind.LEGAL): Msg.DATES_EVE_LEGAL,
-    (Moment.EVE, DateKind.CHILDREN): Msg.DATES_EVE_CHILDREN,
-    (Moment.EVE, DateKind.OTHER): Msg.DATES_EVE_OTHER,
-    (Moment.DAY, DateKind.ANNIVERSARY): Msg.DATES_DAY_ANNIVERSARY,
-    (Moment.DAY, DateKind.BIRTHDAY): Msg.DATES_DAY_BIRTHDAY,
-    (Moment.DAY, DateKind.HOLIDAY): Msg.DATES_DAY_HOLIDAY,
-    (Moment.DAY, DateKind.LEGAL): Msg.DATES_DAY_LEGAL,
-    (Moment.DAY, DateKind.CHILDREN): Msg.DATES_DAY_CHILDREN,
-    (Moment.DAY, DateKind.OTHER): Msg.DATES_DAY_OTHER,
+    (Moment.EVE, DateKind.ANNIVERSARY): DatesMsg.DATES_EVE_ANNIVERSARY,
+    (Moment.EVE, DateKind.BIRTHDAY): DatesMsg.DATES_EVE_BIRTHDAY,
+    (Moment.EVE, DateKind.HOLIDAY): DatesMsg.DATES_EVE_HOLIDAY,
+    (Moment.EVE, DateKind.LEGAL): DatesMsg.DATES_EVE_LEGAL,
+    (Moment.EVE, DateKind.CHILDREN): DatesMsg.DATES_EVE_CHILDREN,
+    (Moment.EVE, DateKind.OTHER): DatesMsg.DATES_EVE_OTHER,
+    (Moment.DAY, DateKind.ANNIVERSARY): DatesMsg.DATES_DAY_ANNIVERSARY,
+    (Moment.DAY, DateKind.BIRTHDAY): DatesMsg.DATES_DAY_BIRTHDAY,
+    (Moment.DAY, DateKind.HOLIDAY): DatesMsg.DATES_DAY_HOLIDAY,
+    (Moment.DAY, DateKind.LEGAL): DatesMsg.DATES_DAY_LEGAL,
+    (Moment.DAY, DateKind.CHILDREN): DatesMsg.DATES_DAY_CHILDREN,
+    (Moment.DAY, DateKind.OTHER): DatesMsg.DATES_DAY_OTHER,
 }
 
 # In discreet mode the words name no kind of day: a lock screen shows a message's first
 # lines, and "the court date" or "the handover" there says more than discretion allows.
 _DISCREET_WORDS: dict[Moment, Msg] = {
-    Moment.EVE: Msg.DATES_EVE_DISCREET,
-    Moment.DAY: Msg.DATES_DAY_DISCREET,
+    Moment.EVE: DatesMsg.DATES_EVE_DISCREET,
+    Moment.DAY: DatesMsg.DATES_DAY_DISCREET,
 }
 
 
@@ -74,10 +74,10 @@ async def hard_date_checkins(
         user = item.user
         ctx = FlowContext(services, user.address, user.locale)
         words = _DISCREET_WORDS[item.moment] if user.discreet else _WORDS[(item.moment, item.kind)]
-        parts = [ctx.text(Msg.DATES_OPENING), ctx.text(words)]
+        parts = [ctx.text(DatesMsg.DATES_OPENING), ctx.text(words)]
         if not user.discreet:
             label = services.cipher.decrypt(item.sealed_label, user.id)
-            parts.append(ctx.text(Msg.DATES_YOUR_WORDS, label=label))
+            parts.append(ctx.text(DatesMsg.DATES_YOUR_WORDS, label=label))
         buttons: tuple[tuple[Button, ...], ...] = ()
         if item.asks:
             wording = (user.locale, user.platform)
@@ -87,11 +87,11 @@ async def hard_date_checkins(
             position = FlowPosition(CheckIn.name, CheckInStep.MOOD, new_token(), shown.data())
             placements.append(Placement(user.id, position))
             if item.closes_question:
-                parts.append(ctx.text(Msg.QUESTION_CLOSED_BY_CHECKIN))
+                parts.append(ctx.text(GeneralMsg.QUESTION_CLOSED_BY_CHECKIN))
             parts.append(question)
             buttons = shown.markup(position)
         else:
-            parts.append(ctx.text(Msg.DATES_CHECKIN_ABOVE))
+            parts.append(ctx.text(DatesMsg.DATES_CHECKIN_ABOVE))
         # protect: with discreet mode off, it quotes the user's own words.
         reply = Reply("\n\n".join(parts), buttons=buttons, protect=not user.discreet)
         outgoing.append(

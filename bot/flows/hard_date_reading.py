@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import DatesMsg, Msg
 from bot.core.replies import Reply
 from bot.flows.context import Choice, FlowContext
 from bot.flows.parsing.dates import DateReading, last_day, month_name, read_date, show_date
@@ -21,12 +21,12 @@ from bot.storage.hard_dates import DateKind
 
 # The kind step's buttons; a kind typed in words is read against their labels.
 KINDS = (
-    (Choice(DateKind.ANNIVERSARY, Msg.DATES_KIND_ANNIVERSARY),
-     Choice(DateKind.BIRTHDAY, Msg.DATES_KIND_BIRTHDAY)),
-    (Choice(DateKind.HOLIDAY, Msg.DATES_KIND_HOLIDAY),
-     Choice(DateKind.LEGAL, Msg.DATES_KIND_LEGAL)),
-    (Choice(DateKind.CHILDREN, Msg.DATES_KIND_CHILDREN),
-     Choice(DateKind.OTHER, Msg.DATES_KIND_OTHER)),
+    (Choice(DateKind.ANNIVERSARY, DatesMsg.DATES_KIND_ANNIVERSARY),
+     Choice(DateKind.BIRTHDAY, DatesMsg.DATES_KIND_BIRTHDAY)),
+    (Choice(DateKind.HOLIDAY, DatesMsg.DATES_KIND_HOLIDAY),
+     Choice(DateKind.LEGAL, DatesMsg.DATES_KIND_LEGAL)),
+    (Choice(DateKind.CHILDREN, DatesMsg.DATES_KIND_CHILDREN),
+     Choice(DateKind.OTHER, DatesMsg.DATES_KIND_OTHER)),
 )  # fmt: skip
 # Little words in the kinds' labels that name no kind ("A birthday", "Juzgado o trámite").
 _LABEL_FILLER = frozenset({"a", "an", "the", "or", "and", "un", "una", "unas", "unos", "o", "y",
@@ -105,7 +105,7 @@ def date_not_read(ctx: FlowContext, reading: DateReading) -> Reply:
     """Not a date: said so, and why when it is a day the month has not ("31/02")."""
     impossible = reading.no_such_day
     if impossible is None:
-        return ctx.reply(Msg.DATES_BAD_DATE)
+        return ctx.reply(DatesMsg.DATES_BAD_DATE)
     month = month_name(impossible.month, ctx.locale)
     month = month[:1].upper() + month[1:]  # it starts the sentence ("febrero solo tiene…")
-    return ctx.reply(Msg.DATES_NO_SUCH_DAY, month=month, last=last_day(impossible))
+    return ctx.reply(DatesMsg.DATES_NO_SUCH_DAY, month=month, last=last_day(impossible))

@@ -10,7 +10,7 @@ import calendar
 from collections.abc import Sequence
 from datetime import date
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import DatesMsg, Msg
 from bot.flows.context import FlowContext
 from bot.scheduling.hard_date_plan import DateRule, moment_instant
 from bot.scheduling.planner import user_zone
@@ -47,11 +47,11 @@ def added_message(user: User, times: Sequence[str], upcoming: Upcoming | None) -
     morning, one of them (it is too late for the evening, or quiet hours leave one no
     place), or nothing this time (a one-off date whose morning has gone)."""
     if upcoming is None or upcoming.moment is Moment.END:
-        return Msg.DATES_ADDED_NONE
+        return DatesMsg.DATES_ADDED_NONE
     if upcoming.moment is Moment.DAY:
-        return Msg.DATES_ADDED_MORNING
+        return DatesMsg.DATES_ADDED_MORNING
     morning = moment_instant(user, times, Moment.DAY, upcoming.on)
-    return Msg.DATES_ADDED if morning is not None else Msg.DATES_ADDED_EVENING
+    return DatesMsg.DATES_ADDED if morning is not None else DatesMsg.DATES_ADDED_EVENING
 
 
 def held_back(user: User, upcoming: Upcoming | None) -> bool:

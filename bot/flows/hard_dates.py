@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import DatesMsg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step, leading
 from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome
@@ -55,7 +55,7 @@ from bot.storage.hard_dates import DateKind, HardDate
 from bot.storage.users import User
 
 _KIND_VALUES = frozenset(kind.value for kind in DateKind)
-_REPEATS = ((Choice("yearly", Msg.DATES_YEARLY), Choice("once", Msg.DATES_ONCE)),)
+_REPEATS = ((Choice("yearly", DatesMsg.DATES_YEARLY), Choice("once", DatesMsg.DATES_ONCE)),)
 
 # What a position carries between steps: never the label (it is asked last, and saved).
 # "readings": a date typed at the kind step that reads two ways, asked about after the kind.
@@ -79,39 +79,39 @@ class HardDates(Flow):
     def __init__(self) -> None:
         self.steps = self.table({
             DatesStep.LIST: Step(
-                buttons=((Choice("add", Msg.DATES_ADD, goes_to=self._start_adding),),
-                         (Choice("edit", Msg.DATES_EDIT, goes_to=self._pick),),
-                         (Choice("done", Msg.DATES_DONE, goes_to=self._done),)),
+                buttons=((Choice("add", DatesMsg.DATES_ADD, goes_to=self._start_adding),),
+                         (Choice("edit", DatesMsg.DATES_EDIT, goes_to=self._pick),),
+                         (Choice("done", DatesMsg.DATES_DONE, goes_to=self._done),)),
             ),
             # A kind typed in words is read; a date typed first is kept for after it.
             DatesStep.KIND: Step(
-                asks=Msg.DATES_ASK_KIND,
+                asks=DatesMsg.DATES_ASK_KIND,
                 buttons=leading(KINDS, self._kind),
                 on_typed=self._kind_typed,
             ),
-            DatesStep.DATE: Step(asks=Msg.DATES_ASK_DATE, on_typed=self._date),
+            DatesStep.DATE: Step(asks=DatesMsg.DATES_ASK_DATE, on_typed=self._date),
             # The two readings of "3/2" are buttons built from what was typed; a date
             # typed instead is read as the answer.
             DatesStep.WHICH: Step(
-                asks=Msg.DATES_WHICH, other_choice=self._which, on_typed=self._date
+                asks=DatesMsg.DATES_WHICH, other_choice=self._which, on_typed=self._date
             ),
             DatesStep.REPEAT: Step(
-                asks=Msg.DATES_ASK_REPEAT, buttons=leading(_REPEATS, self._repeat)
+                asks=DatesMsg.DATES_ASK_REPEAT, buttons=leading(_REPEATS, self._repeat)
             ),
             DatesStep.LABEL: Step(
-                asks=Msg.DATES_ASK_LABEL,
+                asks=DatesMsg.DATES_ASK_LABEL,
                 also=long_text_buttons(self._label_first_part, self._label_shorter),
                 on_typed=self._label,
             ),
             # The numbers to tap stand for saved dates: other_choice reads them.
-            DatesStep.PICK: Step(asks=Msg.DATES_PICK, other_choice=self._picked),
+            DatesStep.PICK: Step(asks=DatesMsg.DATES_PICK, other_choice=self._picked),
             DatesStep.EDIT: Step(
-                buttons=((Choice("label", Msg.DATES_CHANGE_LABEL, goes_to=self._change_label),
-                          Choice("date", Msg.DATES_CHANGE_DATE, goes_to=self._change_date)),
-                         (Choice("make_yearly", Msg.DATES_MAKE_YEARLY, goes_to=self._toggle),
-                          Choice("make_once", Msg.DATES_MAKE_ONCE, goes_to=self._toggle)),
-                         (Choice("delete", Msg.DATES_DELETE, goes_to=self._delete),
-                          Choice("back", Msg.DATES_BACK, goes_to=self._back))),
+                buttons=((Choice("label", DatesMsg.DATES_CHANGE_LABEL, goes_to=self._change_label),
+                          Choice("date", DatesMsg.DATES_CHANGE_DATE, goes_to=self._change_date)),
+                         (Choice("make_yearly", DatesMsg.DATES_MAKE_YEARLY, goes_to=self._toggle),
+                          Choice("make_once", DatesMsg.DATES_MAKE_ONCE, goes_to=self._toggle)),
+                         (Choice("delete", DatesMsg.DATES_DELETE, goes_to=self._delete),
+                          Choice("back", DatesMsg.DATES_BACK, goes_to=self._back))),
             ),
         })  # fmt: skip
 
@@ -126,16 +126,16 @@ class HardDates(Flow):
         if saved:
             shown = await dates_locale(ctx)
             listed = "\n".join(_item(ctx, n, d, shown) for n, d in enumerate(saved, start=1))
-            body = f"{ctx.text(Msg.DATES_LIST)}\n\n{listed}"
+            body = f"{ctx.text(DatesMsg.DATES_LIST)}\n\n{listed}"
         else:
-            body = ctx.text(Msg.DATES_EMPTY)
+            body = ctx.text(DatesMsg.DATES_EMPTY)
         text = body if before is None else f"{before}\n\n{body}"
         rows = self.buttons_without(DatesStep.LIST, () if saved else {"edit"})
         # protect: the list quotes the user's own words.
         return Next(DatesStep.LIST, question=text, rows=rows, protect=bool(saved))
 
     async def _done(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return Next(END, before=[ctx.reply(Msg.DATES_CLOSED)])
+        return Next(END, before=[ctx.reply(DatesMsg.DATES_CLOSED)])
 
     async def _back(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return await self._list(ctx)
@@ -145,7 +145,7 @@ class HardDates(Flow):
     async def _start_adding(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         if await hard_dates.count_dates(ctx.db, user.id) >= MOST_HARD_DATES:
-            return [ctx.reply(Msg.DATES_FULL, limit=MOST_HARD_DATES)]
+            return [ctx.reply(DatesMsg.DATES_FULL, limit=MOST_HARD_DATES)]
         return Next(DatesStep.KIND)
 
     async def _kind(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -177,7 +177,7 @@ class HardDates(Flow):
         else:
             data |= {"month": rule.month, "day": rule.day, "year": rule.year}
             shown = show_date(rule, await dates_locale(ctx))
-        asked = ctx.text(Msg.DATES_DATE_KEPT, date=shown)
+        asked = ctx.text(DatesMsg.DATES_DATE_KEPT, date=shown)
         return Next(DatesStep.KIND, data, question=asked)
 
     async def _date(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
@@ -219,7 +219,7 @@ class HardDates(Flow):
             today = local_today(ctx, user)
             rule = one_off(month, day, held_year(position), today)
             if is_past(rule, today):
-                asked = f"{ctx.text(Msg.DATES_PAST)}\n\n{ctx.text(Msg.DATES_ASK_REPEAT)}"
+                asked = f"{ctx.text(DatesMsg.DATES_PAST)}\n\n{ctx.text(DatesMsg.DATES_ASK_REPEAT)}"
                 return Next(DatesStep.REPEAT, _carried(position), question=asked)
         data = {**_carried(position), "month": rule.month, "day": rule.day, "year": rule.year}
         return Next(DatesStep.LABEL, {**data, "repeat": value})
@@ -227,7 +227,7 @@ class HardDates(Flow):
     async def _label(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         label = text.strip()
         if not label:
-            return [ctx.reply(Msg.DATES_ASK_LABEL)]
+            return [ctx.reply(DatesMsg.DATES_ASK_LABEL)]
         if too_long(TextLimit.DATE_LABEL, label):
             return [await offer_choice(self, ctx, position, TextLimit.DATE_LABEL, label)]
         user = await ctx.ensure_user()
@@ -237,7 +237,7 @@ class HardDates(Flow):
                 changed = await hard_dates.set_label(tx, ctx.cipher, user.id, date_id, label)
             if not changed:
                 return await self._list(ctx)
-            return await self._edit_menu(ctx, date_id, ctx.text(Msg.DATES_CHANGED))
+            return await self._edit_menu(ctx, date_id, ctx.text(DatesMsg.DATES_CHANGED))
         return await self._add(ctx, user, position, label)
 
     async def _add(
@@ -248,7 +248,7 @@ class HardDates(Flow):
             return NOT_A_CHOICE
         rule = DateRule(month, day, held_year(position))
         if await hard_dates.count_dates(ctx.db, user.id) >= MOST_HARD_DATES:
-            return Next(END, before=[ctx.reply(Msg.DATES_FULL, limit=MOST_HARD_DATES)])
+            return Next(END, before=[ctx.reply(DatesMsg.DATES_FULL, limit=MOST_HARD_DATES)])
         times = await checkin_times(ctx, user)
         upcoming = next_upcoming(user, times, rule, ctx.now())
         async with ctx.db.transaction() as tx:
@@ -266,7 +266,7 @@ class HardDates(Flow):
             added_message(user, times, upcoming), date=show_date(rule, await dates_locale(ctx))
         )
         if held_back(user, upcoming):  # so the promise above stays true
-            added = f"{added} {ctx.text(Msg.DATES_WHILE_OFF)}"
+            added = f"{added} {ctx.text(DatesMsg.DATES_WHILE_OFF)}"
         return await self._list(ctx, before=added)
 
     async def _label_shorter(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -303,7 +303,7 @@ class HardDates(Flow):
             return await self._list(ctx, before)
         number, chosen = numbered[0]
         text = ctx.text(
-            Msg.DATES_EDIT_MENU, item=_item(ctx, number, chosen, await dates_locale(ctx))
+            DatesMsg.DATES_EDIT_MENU, item=_item(ctx, number, chosen, await dates_locale(ctx))
         )
         text = text if before is None else f"{before}\n\n{text}"
         left_out = {"make_yearly"} if chosen.yearly else {"make_once"}
@@ -337,7 +337,7 @@ class HardDates(Flow):
             else one_off(typed.month, typed.day, typed.year, today)
         )
         if is_past(rule, today):  # stays at the date, for one still to come
-            return [ctx.reply(Msg.DATES_PAST_TYPED)]
+            return [ctx.reply(DatesMsg.DATES_PAST_TYPED)]
         return await self._save_when(ctx, user, date_id, rule)
 
     async def _toggle(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -357,7 +357,7 @@ class HardDates(Flow):
             await hard_dates.set_when(
                 tx, user.id, date_id, (rule.month, rule.day, rule.year), upcoming
             )
-        return await self._edit_menu(ctx, date_id, ctx.text(Msg.DATES_CHANGED))
+        return await self._edit_menu(ctx, date_id, ctx.text(DatesMsg.DATES_CHANGED))
 
     async def _delete(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         date_id = position.data.get("edit")
@@ -366,12 +366,12 @@ class HardDates(Flow):
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await hard_dates.remove_date(tx, user.id, date_id)
-        return await self._list(ctx, before=ctx.text(Msg.DATES_DELETED))
+        return await self._list(ctx, before=ctx.text(DatesMsg.DATES_DELETED))
 
 
 def _item(ctx: FlowContext, number: int, saved: HardDate, shown: str) -> str:
     rule = DateRule(saved.month, saved.day, saved.year)
-    message = Msg.DATES_ITEM_YEARLY if saved.yearly else Msg.DATES_ITEM_ONCE
+    message = DatesMsg.DATES_ITEM_YEARLY if saved.yearly else DatesMsg.DATES_ITEM_ONCE
     return ctx.text(message, number=number, label=saved.label, date=show_date(rule, shown))
 
 
