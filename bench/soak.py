@@ -118,7 +118,7 @@ from bench.common import (
 )
 from bench.results import write_section
 from bench.soak_faults import FaultRates, FaultyTelegram
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, GeneralMsg, Msg, OnboardingMsg, PauseMsg
 from bot.content_pack.loader import load_pack
 from bot.flows.checkin import CheckInStep
 from bot.flows.names import FlowName
@@ -241,21 +241,21 @@ class Texts:
             return pack.text("en", message, **values).strip()
 
         return cls(
-            ask_timezone=plain(Msg.ASK_TIMEZONE),
-            ask_time=plain(Msg.ASK_TIME),
-            country_skipped=plain(Msg.COUNTRY_SKIPPED),
-            saved=plain(Msg.CHECKIN_SAVED),
-            saved_with_note=plain(Msg.CHECKIN_SAVED_WITH_NOTE),
-            not_now=plain(Msg.PAUSE_NOT_NOW),
-            wait_started=plain(Msg.WAIT_STARTED, time="\x00").split("\x00")[0],
-            passed=plain(Msg.PASSED_REPLY),
+            ask_timezone=plain(OnboardingMsg.ASK_TIMEZONE),
+            ask_time=plain(OnboardingMsg.ASK_TIME),
+            country_skipped=plain(OnboardingMsg.COUNTRY_SKIPPED),
+            saved=plain(CheckinMsg.CHECKIN_SAVED),
+            saved_with_note=plain(CheckinMsg.CHECKIN_SAVED_WITH_NOTE),
+            not_now=plain(PauseMsg.PAUSE_NOT_NOW),
+            wait_started=plain(PauseMsg.WAIT_STARTED, time="\x00").split("\x00")[0],
+            passed=plain(PauseMsg.PASSED_REPLY),
             refusals=frozenset(
                 plain(message)
                 for message in (
-                    Msg.USE_BUTTONS,
-                    Msg.UNEXPECTED_TEXT,
-                    Msg.BUTTON_EXPIRED,
-                    Msg.BUTTON_NOT_YOURS,
+                    GeneralMsg.USE_BUTTONS,
+                    GeneralMsg.UNEXPECTED_TEXT,
+                    GeneralMsg.BUTTON_EXPIRED,
+                    GeneralMsg.BUTTON_NOT_YOURS,
                 )
             ),
         )

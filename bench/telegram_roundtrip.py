@@ -88,7 +88,14 @@ from bot.adapters.lanes import UNLIMITED
 from bot.app import run_platforms
 from bot.config import Settings
 from bot.content_pack.countries import country_for_timezone
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import (
+    ALL_MESSAGES,
+    CheckinMsg,
+    ContactedMsg,
+    GeneralMsg,
+    OnboardingMsg,
+    PauseMsg,
+)
 from bot.content_pack.loader import load_pack
 from bot.logs import configure_logging
 from bot.safety.rules import Intent
@@ -218,11 +225,11 @@ def screen_workload_texts() -> dict[str, str]:
     for text in FREE_TEXTS:
         intents = screen.detect(text, "en").intents
         if Intent.CONTACTED in intents:
-            replies[text] = Msg.CT_OFFER.name
+            replies[text] = ContactedMsg.CT_OFFER.name
         elif Intent.URGE in intents:
-            replies[text] = Msg.PAUSE_OFFER.name
+            replies[text] = PauseMsg.PAUSE_OFFER.name
         else:
-            replies[text] = Msg.UNEXPECTED_TEXT.name
+            replies[text] = GeneralMsg.UNEXPECTED_TEXT.name
     return replies
 
 
@@ -271,13 +278,19 @@ def user_plan(
     country = country_for_timezone(zone)
     assert country is not None, zone
     onboarding = (
-        Step("text", "command", "/start", replies=2, expect=Msg.WELCOME.name),
-        Step("text", "typed", zone, expect=Msg.TIMEZONE_CONFIRM.name),
-        Step("press", "press", choice="yes", expect=Msg.ASK_TIME.name),  # its time now: right
+        Step("text", "command", "/start", replies=2, expect=OnboardingMsg.WELCOME.name),
+        Step("text", "typed", zone, expect=OnboardingMsg.TIMEZONE_CONFIRM.name),
+        Step(
+            "press", "press", choice="yes", expect=OnboardingMsg.ASK_TIME.name
+        ),  # its time now: right
         Step(  # done, then the country question
-            "text", "typed", checkin_time(zone, now), replies=2, expect=Msg.ONBOARDING_DONE.name
+            "text",
+            "typed",
+            checkin_time(zone, now),
+            replies=2,
+            expect=OnboardingMsg.ONBOARDING_DONE.name,
         ),
-        Step("press", "press", choice=country, expect=Msg.COUNTRY_SAVED.name),
+        Step("press", "press", choice=country, expect=OnboardingMsg.COUNTRY_SAVED.name),
     )
     blocks = []
     for _ in range(rounds):
@@ -297,18 +310,18 @@ def checkin_steps(rng: random.Random, finish_with_note: bool) -> list[Step]:
     mood = rng.choice(MOODS)
     urge = rng.choice(URGES)
     saved_replies = 2 if urge == "strong" else 1  # a strong pull: saved, then a pause offer
-    steps = [Step("text", "command", "/checkin", expect=Msg.ASK_MOOD.name)]
+    steps = [Step("text", "command", "/checkin", expect=CheckinMsg.ASK_MOOD.name)]
     if rng.random() < TYPED_MOOD_SHARE:
-        steps.append(Step("text", "typed", mood, expect=Msg.ASK_URGE.name))
+        steps.append(Step("text", "typed", mood, expect=CheckinMsg.ASK_URGE.name))
     else:
-        steps.append(Step("press", "press", choice=mood, expect=Msg.ASK_URGE.name))
-    steps.append(Step("press", "press", choice=urge, expect=Msg.ASK_NOTE.name))
+        steps.append(Step("press", "press", choice=mood, expect=CheckinMsg.ASK_URGE.name))
+    steps.append(Step("press", "press", choice=urge, expect=CheckinMsg.ASK_NOTE.name))
     if finish_with_note:
         note = rng.choice(NOTES)
-        saved = Msg.CHECKIN_SAVED_WITH_NOTE.name
+        saved = CheckinMsg.CHECKIN_SAVED_WITH_NOTE.name
         steps.append(Step("text", "typed", note, replies=saved_replies, expect=saved))
     else:
-        saved = Msg.CHECKIN_SAVED.name
+        saved = CheckinMsg.CHECKIN_SAVED.name
         steps.append(Step("press", "press", choice="skip", replies=saved_replies, expect=saved))
     return steps
 
@@ -326,9 +339,9 @@ def expect_free_text(
     offer_open = False
     for step in (step for block in blocks for step in block):
         if step.category == "free text":
-            expect = Msg.USE_BUTTONS.name if offer_open else free_text_replies[step.text]
+            expect = GeneralMsg.USE_BUTTONS.name if offer_open else free_text_replies[step.text]
             step = replace(step, expect=expect)  # noqa: PLW2901
-            offer_open = offer_open or expect != Msg.UNEXPECTED_TEXT.name
+            offer_open = offer_open or expect != GeneralMsg.UNEXPECTED_TEXT.name
         elif step.text in ("/checkin", "/affirm"):
             offer_open = False
         elif step.replies == 2:  # the save of a check-in with a strong pull
@@ -600,11 +613,11 @@ class Expectations:
     def load(cls) -> Expectations:
         pack = load_pack(REPO / "content", "en")
         fragments = {}
-        for message in Msg:
+        for message in ALL_MESSAGES:
             template = pack.text_on("en", message, "telegram")  # no values: the template
             parts = re.split(r"\{[^{}]*\}", template)
             fragments[message.name] = max((part.strip() for part in parts), key=len)
-        return cls(fragments, pack.text_on("en", Msg.BUTTON_EXPIRED, "telegram"))
+        return cls(fragments, pack.text_on("en", GeneralMsg.BUTTON_EXPIRED, "telegram"))
 
 
 async def converse(
@@ -867,7 +880,7 @@ async def drive(
     """One variant, start to end: the fake, the bot, onboarding, the lone user, the light
     crowd, the crowd; the bot is profiled (with `profile`) during that crowd only."""
     expectations = Expectations.load()
-    went_wrong = load_pack(REPO / "content", "en").text("en", Msg.SOMETHING_WENT_WRONG)
+    went_wrong = load_pack(REPO / "content", "en").text("en", GeneralMsg.SOMETHING_WENT_WRONG)
     with tempfile.TemporaryDirectory(prefix="steady-tg-bench-") as temporary:
         data_dir = Path(temporary)
         profile_file = data_dir / "bot.prof"

@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
-import logging
 import signal
 import sys
-import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Protocol
-
-import aiohttp
-import discord
-import telegram.error
 
 from bot.adapters.console import ConsoleAdapter
 from bot.adapters.discord.adapter import DiscordAdapter, DiscordConfig
@@ -25,7 +16,7 @@ from bot.adapters.discord.inbound import PLATFORM as PLATFORM_DISCORD
 from bot.adapters.telegram.adapter import DELETE_WINDOW, TelegramAdapter, TelegramConfig
 from bot.adapters.telegram.inbound import PLATFORM as PLATFORM_TELEGRAM
 from bot.config import Settings, decode_key
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import GeneralMsg, HistoryMsg
 from bot.content_pack.loader import load_pack
 from bot.content_pack.pack import ContentPack
 from bot.coordination.leadership import Leadership, Role
@@ -41,6 +32,7 @@ from bot.logs import get_logger, log_event
 from bot.observability.health import HealthCheck, tick_limit
 from bot.observability.http import ObservabilityServer
 from bot.platform_roles import FollowerStart, campaign, led_parts
+from bot.platform_start import start_with_retries
 from bot.safety.second_stage import stage_for
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.planner import schedule_unplanned
@@ -235,8 +227,10 @@ async def run_console(settings: Settings, prompt: bool) -> None:
             sys.stdout,
             prompt=prompt,
             data_dir=settings.data_dir,
-            image_saved=lambda path: content.text(locale, Msg.PROGRESS_SAVED_TO, path=str(path)),
-            greeting=content.text(locale, Msg.CONSOLE_GREETING),
+            image_saved=lambda path: content.text(
+                locale, HistoryMsg.PROGRESS_SAVED_TO, path=str(path)
+            ),
+            greeting=content.text(locale, GeneralMsg.CONSOLE_GREETING),
             language_code=settings.console_language,
         )
         async with scheduled_delivery(settings, router, {console.platform: console}):
@@ -273,85 +267,6 @@ def discord_adapter(
     return DiscordAdapter(
         discord_config(settings), router, services.db, services.content, budget=budget
     )
-
-
-class PlatformUnreachable(Exception):
-    """A platform could not be reached at start-up, even after retrying for a while."""
-
-    def __init__(self, platform: str, waited: timedelta) -> None:
-        super().__init__(platform)
-        self.platform = platform
-        self.waited = waited
-
-
-FIRST_RETRY_SECONDS = 1.0
-LONGEST_RETRY_SECONDS = 30.0
-
-
-def is_network_failure(error: BaseException) -> bool:
-    """A failure to reach the platform at all, worth retrying (a refused token is not)."""
-    if isinstance(error, telegram.error.BadRequest):
-        return False  # a subclass of NetworkError in PTB, but the request itself was wrong
-    return isinstance(
-        error,
-        telegram.error.NetworkError
-        | aiohttp.ClientConnectionError
-        | discord.GatewayNotFound
-        | discord.DiscordServerError
-        | OSError
-        | TimeoutError,
-    )
-
-
-def asked_to_wait(error: BaseException) -> float | None:
-    """The seconds a platform's flood control asked for (Telegram's 429 at start-up, after
-    a restart, say), or None when the error is not that."""
-    if isinstance(error, telegram.error.RetryAfter):
-        retry_after: object = error._retry_after  # the number, without PTB's type warning
-        total = getattr(retry_after, "total_seconds", None)
-        return float(total()) if callable(total) else float(retry_after)  # type: ignore[arg-type]
-    return None
-
-
-class Startable(Protocol):
-    async def start(self) -> None: ...
-
-    async def stop(self) -> None: ...
-
-
-async def start_with_retries(
-    adapter: Startable, platform: str, bound: timedelta, stop: asyncio.Event
-) -> bool:
-    """Start `adapter`, retrying network failures with growing pauses for `bound` at most
-    (STEADY_START_RETRY); then PlatformUnreachable. Every retry is logged. False when
-    asked to stop (SIGINT, SIGTERM) while waiting to retry."""
-    deadline = time.monotonic() + bound.total_seconds()
-    delay = FIRST_RETRY_SECONDS
-    while True:
-        try:
-            await adapter.start()
-            return True
-        except Exception as error:
-            asked = asked_to_wait(error)
-            if asked is None and not is_network_failure(error):
-                raise
-            with contextlib.suppress(Exception):  # close what the failed attempt opened
-                await adapter.stop()
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                log_event(log, "platform.gave_up", logging.ERROR, platform=platform)
-                raise PlatformUnreachable(platform, bound) from None
-            wait = min(max(delay, asked or 0.0), remaining)
-            log_event(
-                log, "platform.unreachable", logging.WARNING, platform=platform,
-                error=type(error).__name__, retry_in_ms=int(wait * 1000),
-                gives_up_in_seconds=round(remaining),
-            )  # fmt: skip
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), wait)
-            if stop.is_set():
-                return False
-            delay = min(delay * 2, LONGEST_RETRY_SECONDS)
 
 
 async def run_platforms(

@@ -10,11 +10,12 @@ from collections.abc import Coroutine
 from datetime import timedelta
 from typing import Any
 
-from bot.app import PlatformUnreachable, run_console, run_platforms
+from bot.app import run_console, run_platforms
 from bot.config import Settings
 from bot.content_pack.loader import ContentError
 from bot.core.platform import LoginRefused
 from bot.observability.http import HttpPortUnavailable
+from bot.platform_start import PlatformUnreachable
 from bot.storage.crypto import WrongKeyError
 from bot.storage.data_folder import DataFolderError
 from bot.storage.key_rotation import RotationError, old_key_file, rotate

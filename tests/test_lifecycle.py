@@ -13,7 +13,7 @@ import pytest
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, PauseMsg
 from bot.core.clock import ManualClock
 from tests.fakes.telegram_api import FakeTelegram
 from tests.helpers.processes import start_steady_run, steady_environment
@@ -87,8 +87,8 @@ async def test_after_a_restart_what_was_claimed_and_never_sent_is_sent_once(
         await checkin.send("/cancel")
         pause = world.chat("bo")
         await pause.send("/pause")
-        await pause.press(text_of(Msg.PAUSE_WAIT))
-        await pause.press(text_of(Msg.WAIT_10))
+        await pause.press(text_of(PauseMsg.PAUSE_WAIT))
+        await pause.press(text_of(PauseMsg.WAIT_10))
         world.adapter.take()
         await world.outbox.stop()  # the sender stops first, as at shutdown
         clock.set(START + timedelta(minutes=10))
@@ -104,10 +104,10 @@ async def test_after_a_restart_what_was_claimed_and_never_sent_is_sent_once(
             await world.tick()
             sent += [(address.user_id, reply.text) for address, reply in world.adapter.take()]
         assert sorted(user for user, _ in sent) == ["ana", "bo"]  # each once
-        assert (("bo", text_of(Msg.FOLLOWUP))) in sent
-        assert any(user == "ana" and text_of(Msg.ASK_MOOD) in text for user, text in sent)
+        assert (("bo", text_of(PauseMsg.FOLLOWUP))) in sent
+        assert any(user == "ana" and text_of(CheckinMsg.ASK_MOOD) in text for user, text in sent)
         clock.set(START + timedelta(days=1, minutes=10))
         await world.tick()
         [(address, reply)] = world.adapter.take()  # the next day's check-in, as usual
-        assert address.user_id == "ana" and text_of(Msg.ASK_MOOD) in reply.text
+        assert address.user_id == "ana" and text_of(CheckinMsg.ASK_MOOD) in reply.text
         await world.outbox.stop()

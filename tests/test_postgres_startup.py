@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg
 from bot.content_pack.pack import ContentPack
 from tests.helpers.own_postgres import PASSWORD, OwnServer, free_port, own_postgres
 from tests.helpers.postgres_server import scratch_database, server_url
@@ -103,7 +103,7 @@ async def test_a_server_that_comes_up_late_is_waited_for(
         process.stdin.close()
         out, _ = await asyncio.wait_for(process.communicate(), 90)
         assert process.returncode == 0
-        assert content.text("en", Msg.BEFORE_START) in out.decode()
+        assert content.text("en", AnswersMsg.BEFORE_START) in out.decode()
         assert (tmp_path / "data" / "steady.key").exists()  # written once it may start
 
 
@@ -114,7 +114,7 @@ async def test_the_shared_server_starts_as_usual_and_a_keyless_worker_writes_not
         first = await asyncio.to_thread(steady, ["console"], tmp_path / "one", "hi\n",
                                         STEADY_DATABASE_URL=url)  # fmt: skip
         assert first.returncode == 0, first.stderr
-        assert content.text("en", Msg.BEFORE_START) in first.stdout
+        assert content.text("en", AnswersMsg.BEFORE_START) in first.stdout
         assert (tmp_path / "one" / "steady.key").exists()
         # A second worker with no key of its own: refused before it writes one.
         second = await asyncio.to_thread(steady, ["console"], tmp_path / "two", "hi\n",

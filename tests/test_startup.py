@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 import telegram.error
 
-from bot import app, cli
+from bot import cli, platform_start
 from bot.adapters.console import ConsoleAdapter
 from bot.config import Settings, SettingsError, pick_default_locale
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, GeneralMsg, SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.engine.router import Router
 from bot.logs import configure_logging
@@ -127,9 +127,9 @@ def test_the_console_shows_an_open_question_again_after_a_restart(
     assert first.returncode == 0, first.stderr
     second = steady(["console"], data, "2\n")  # a restart, then "2" answers what it shows
     assert second.returncode == 0, second.stderr
-    assert second.stdout.splitlines()[0] == content.text("en", Msg.QUESTION_AGAIN)
-    assert content.text("en", Msg.ASK_URGE) in second.stdout
-    assert content.text("en", Msg.ASK_NOTE) in second.stdout  # "2" pressed "Some"
+    assert second.stdout.splitlines()[0] == content.text("en", GeneralMsg.QUESTION_AGAIN)
+    assert content.text("en", CheckinMsg.ASK_URGE) in second.stdout
+    assert content.text("en", CheckinMsg.ASK_NOTE) in second.stdout  # "2" pressed "Some"
 
 
 def test_in_the_console_a_number_after_a_crisis_reply_answers_the_question(
@@ -137,8 +137,8 @@ def test_in_the_console_a_number_after_a_crisis_reply_answers_the_question(
 ) -> None:
     result = steady(["console"], tmp_path / "data", "/checkin\ni want to die\n1\n")
     assert result.returncode == 0, result.stderr
-    assert content.text("en", Msg.SAFETY_MISREAD_REPLY) not in result.stdout
-    assert content.text("en", Msg.ASK_URGE) in result.stdout  # "1" was mood 1, as meant
+    assert content.text("en", SafetyMsg.SAFETY_MISREAD_REPLY) not in result.stdout
+    assert content.text("en", CheckinMsg.ASK_URGE) in result.stdout  # "1" was mood 1, as meant
 
 
 def test_the_data_folder_and_its_files_are_owner_only(tmp_path: Path) -> None:
@@ -231,14 +231,14 @@ class FloodedOnce:
 async def test_a_flood_wait_at_start_up_is_waited_out_not_a_crash(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(app, "FIRST_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(platform_start, "FIRST_RETRY_SECONDS", 0.01)
     platform = FloodedOnce()
-    started = await app.start_with_retries(
+    started = await platform_start.start_with_retries(
         platform, "telegram", timedelta(seconds=30), asyncio.Event()
     )
     assert started and platform.starts == 2 and platform.stops == 1
 
 
 def test_the_wait_a_flood_control_asks_for_is_read_in_seconds() -> None:
-    assert app.asked_to_wait(telegram.error.RetryAfter(7)) == 7.0
-    assert app.asked_to_wait(ValueError("not a flood wait")) is None
+    assert platform_start.asked_to_wait(telegram.error.RetryAfter(7)) == 7.0
+    assert platform_start.asked_to_wait(ValueError("not a flood wait")) is None

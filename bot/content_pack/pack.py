@@ -9,7 +9,9 @@ from pathlib import Path
 
 from babel.dates import get_day_names
 
-from bot.content_pack.ids import COUNTS, Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg, SafetyMsg
+from bot.content_pack.placeholders import COUNTS
 from bot.content_pack.plurals import babel_locale, form_for
 from bot.content_pack.reply_languages import ReplyLanguage
 from bot.content_pack.schema import (
@@ -115,7 +117,7 @@ class ContentPack:
             count = values.get(COUNTS.get(message, ""), 0)
             number = count if isinstance(count, int) else int(count) if count.isdigit() else -1
             template = form_for(chosen.locale, template, number)
-        # Placeholders were checked against ids.PLACEHOLDERS when the pack loaded.
+        # Placeholders were checked against placeholders.PLACEHOLDERS when the pack loaded.
         return template.format(**values) if values else template
 
     @staticmethod
@@ -135,8 +137,8 @@ class ContentPack:
         days = get_day_names("abbreviated", locale=babel_locale(self.content(locale).locale))
         return hours_in_words(
             hours,
-            daily=self.text(locale, Msg.HOURS_DAILY),
-            vary=self.text(locale, Msg.HOURS_VARY),
+            daily=self.text(locale, SafetyMsg.HOURS_DAILY),
+            vary=self.text(locale, SafetyMsg.HOURS_VARY),
             day_names=[str(days[day]) for day in range(7)],
         )
 

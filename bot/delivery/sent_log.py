@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import DataMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import Clock
 from bot.core.events import Address
@@ -96,7 +96,7 @@ class SentLog:
             await sent_messages.forget_tracked(tx, [message.id for message in mine])
         user = await find_user(self._db, self._platform, address.user_id)
         locale = user.locale if user is not None else content.default_locale
-        said = content.text(locale, Msg.WIPE_DONE, deleted=deleted)
+        said = content.text(locale, DataMsg.WIPE_DONE, deleted=deleted)
         if kept:  # each count in its own sentence, so each agrees with its own number
-            said = f"{said} {content.text(locale, Msg.WIPE_PARTLY, kept=kept)}"
+            said = f"{said} {content.text(locale, DataMsg.WIPE_PARTLY, kept=kept)}"
         return Reply(said)

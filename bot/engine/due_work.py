@@ -16,7 +16,7 @@ from bot.delivery.outgoing import Effect, Effects, Outgoing
 from bot.flows.caring import caring_handler
 from bot.flows.checkin import CheckIn, CheckInStep
 from bot.flows.context import Services
-from bot.flows.hard_dates import hard_date_checkins
+from bot.flows.hard_date_checkins import hard_date_checkins
 from bot.flows.pause import Pause, PauseStep
 from bot.flows.plan import review_sent, reviews_due
 from bot.reminders.posting import reminder_kind, reminder_refused

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from enum import StrEnum
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AffirmMsg, Msg, PauseMsg, ThemeMsg
 from bot.content_pack.rotation import pick_unseen
 from bot.content_pack.schema import Affirmation, Theme
 from bot.core.replies import Reply
@@ -33,31 +33,31 @@ FIRST_THEMES = frozenset({Theme.BODY, Theme.PAUSE, Theme.SUPPORT, Theme.REBUILD}
 # A few groups first, then their themes: 29 themes at once would be a wall of buttons.
 THEME_GROUPS: dict[str, tuple[Msg, tuple[Theme, ...]]] = {
     "feelings": (
-        Msg.AFFIRM_GROUP_FEELINGS,
+        AffirmMsg.AFFIRM_GROUP_FEELINGS,
         (Theme.GUILT, Theme.TWO_TRUTHS, Theme.GRIEF, Theme.DISCOMFORT, Theme.ANGER,
          Theme.NUMBNESS, Theme.LONELINESS, Theme.SELF_DOUBT),
     ),
     "bond": (
-        Msg.AFFIRM_GROUP_BOND,
+        AffirmMsg.AFFIRM_GROUP_BOND,
         (Theme.BOND_FORMING, Theme.CLOSURE, Theme.WHOLE_PICTURE, Theme.PATTERNS,
          Theme.PROMISES, Theme.CHECKING, Theme.FLASHBACKS, Theme.DISBELIEVED),
     ),
     "days": (
-        Msg.AFFIRM_GROUP_DAYS,
+        AffirmMsg.AFFIRM_GROUP_DAYS,
         (Theme.HARD_DATES, Theme.SLEEP, Theme.BODY, Theme.STILL_THERE,
          Theme.SHARED_CONTACT, Theme.PRACTICAL, Theme.PAUSE),
     ),
     "steps": (
-        Msg.AFFIRM_GROUP_STEPS,
+        AffirmMsg.AFFIRM_GROUP_STEPS,
         (Theme.BOUNDARIES, Theme.REBUILD, Theme.SUPPORT, Theme.COST, Theme.LAYERS,
          Theme.DATING),
     ),
 }  # fmt: skip
-_BACK = (Choice("back", Msg.PAUSE_BACK),)
+_BACK = (Choice("back", PauseMsg.PAUSE_BACK),)
 
 
 def theme_label(theme: Theme) -> Msg:
-    return Msg(f"theme.{theme.value}")
+    return ThemeMsg(f"theme.{theme.value}")
 
 
 class AffirmStep(StrEnum):
@@ -76,17 +76,17 @@ class Affirm(Flow):
         )
         self.steps = self.table({
             AffirmStep.SHOWN: Step(
-                buttons=((Choice("another", Msg.AFFIRM_ANOTHER, goes_to=self._another),
-                          Choice("themes", Msg.AFFIRM_BY_THEME, goes_to=self._groups)),),
+                buttons=((Choice("another", AffirmMsg.AFFIRM_ANOTHER, goes_to=self._another),
+                          Choice("themes", AffirmMsg.AFFIRM_BY_THEME, goes_to=self._groups)),),
                 passes_text=True,
                 labels_typed=False,  # "another" typed is a message, not this button
             ),
             AffirmStep.GROUP: Step(
-                asks=Msg.AFFIRM_PICK_GROUP,
-                buttons=(*groups, (Choice("any", Msg.AFFIRM_ANY, goes_to=self._any),)),
+                asks=AffirmMsg.AFFIRM_PICK_GROUP,
+                buttons=(*groups, (Choice("any", AffirmMsg.AFFIRM_ANY, goes_to=self._any),)),
             ),
             AffirmStep.THEME: Step(
-                asks=Msg.AFFIRM_PICK_THEME,
+                asks=AffirmMsg.AFFIRM_PICK_THEME,
                 buttons=(tuple(replace(choice, goes_to=self._groups) for choice in _BACK),),
                 other_choice=self._theme,  # a theme of the group, as the pack fills it
             ),

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import ClassVar
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import GeneralMsg, Msg, PauseMsg
 from bot.core.replies import Button, Reply
 from bot.flows.context import (
     END,
@@ -162,7 +162,7 @@ class Flow:
         if outcome is None:
             step = None if at is None else self.steps.get(at.step)
             if at is None or step is None:
-                return [ctx.reply(Msg.USE_BUTTONS)]
+                return [ctx.reply(GeneralMsg.USE_BUTTONS)]
             return [refusal(ctx, at, step.buttons)]
         if not isinstance(outcome, Next):
             return outcome
@@ -240,7 +240,7 @@ class Flow:
 
     async def decline_offer(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         """A no to the offer: nothing starts, and that is fine."""
-        return Next(END, before=[ctx.reply(Msg.PAUSE_NOT_NOW)])
+        return Next(END, before=[ctx.reply(PauseMsg.PAUSE_NOT_NOW)])
 
     def buttons_without(self, step: str, left_out: Collection[str]) -> Rows:
         """The step's table buttons less those that do not apply now (nothing to remove)."""

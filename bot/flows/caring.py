@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import CaringMsg, GeneralMsg
 from bot.core.events import ButtonPressed, CommandIssued, Event
 from bot.core.replies import Button, Reply
 from bot.delivery.outgoing import Outgoing
@@ -74,32 +75,33 @@ class Caring:
         if not offered:
             return []
         answers = (
-            Button(ctx.text(Msg.CARING_OFFER_YES), CARING_YES),
-            Button(ctx.text(Msg.CARING_OFFER_NO), CARING_NO),
+            Button(ctx.text(CaringMsg.CARING_OFFER_YES), CARING_YES),
+            Button(ctx.text(CaringMsg.CARING_OFFER_NO), CARING_NO),
         )
         # Without a sound: it follows the crisis reply at once, and one sound is enough.
-        return [Reply(ctx.text(Msg.CARING_OFFER), buttons=(answers,), silent=True)]
+        return [Reply(ctx.text(CaringMsg.CARING_OFFER), buttons=(answers,), silent=True)]
 
     async def pressed(self, ctx: FlowContext, data: str) -> list[Reply]:
         user = None if ctx.address.is_group else await ctx.find_user()
         if user is None:  # forged in a group, or pressed after /forget
-            return [replace(ctx.reply(Msg.BUTTON_EXPIRED), ephemeral=True)]
+            return [replace(ctx.reply(GeneralMsg.BUTTON_EXPIRED), ephemeral=True)]
         if data == CARING_YES:
             return await self._yes(ctx, user)
         if data == CARING_NO:
             async with ctx.db.transaction() as tx:
                 await caring_checks.cancel_check(tx, user.id)
-            return [ctx.reply(Msg.CARING_DECLINED)]
+            return [ctx.reply(CaringMsg.CARING_DECLINED)]
         if data == CARING_OKAY:
-            return [ctx.reply(Msg.CARING_OKAY_REPLY)]
-        return [replace(ctx.reply(Msg.BUTTON_EXPIRED), ephemeral=True)]
+            return [ctx.reply(CaringMsg.CARING_OKAY_REPLY)]
+        return [replace(ctx.reply(GeneralMsg.BUTTON_EXPIRED), ephemeral=True)]
 
     async def typed_cancel(self, ctx: FlowContext, text: str) -> list[Reply] | None:
         """ "cancel the message" typed (in any language of the pack) while a look-in is on
         its way: cancelled, as "No, thanks" would. None: not those words, or none pending."""
         content = ctx.services.content
         words = {
-            label_key(content.text(locale, Msg.CARING_CANCEL_WORDS)) for locale in content.locales
+            label_key(content.text(locale, CaringMsg.CARING_CANCEL_WORDS))
+            for locale in content.locales
         }
         if label_key(text) not in words or ctx.address.is_group:
             return None
@@ -122,12 +124,14 @@ class Caring:
         local = due.astimezone(user_zone(user))
         when = f"{local:%H:%M}"
         if local.date() == local_date(user, now):  # asked for in the small hours
-            return [ctx.reply(Msg.CARING_SCHEDULED_TODAY, time=when)]
+            return [ctx.reply(CaringMsg.CARING_SCHEDULED_TODAY, time=when)]
         if local.date() == local_date(user, now) + timedelta(days=1):
-            return [ctx.reply(Msg.CARING_SCHEDULED, time=when)]
+            return [ctx.reply(CaringMsg.CARING_SCHEDULED, time=when)]
         return [
             ctx.reply(
-                Msg.CARING_SCHEDULED_ON, date=format_local_date(user, due, ctx.locale), time=when
+                CaringMsg.CARING_SCHEDULED_ON,
+                date=format_local_date(user, due, ctx.locale),
+                time=when,
             )
         ]
 
@@ -142,7 +146,7 @@ class Caring:
             user = check.user
             ctx = FlowContext(services, user.address, user.locale)
             reply = Reply(
-                ctx.text(Msg.CARING_CHECK if user.discreet else Msg.CARING_CHECK_WARM),
+                ctx.text(CaringMsg.CARING_CHECK if user.discreet else CaringMsg.CARING_CHECK_WARM),
                 buttons=self._check_buttons(ctx, user.has_plan),
                 silent=in_quiet_hours(user, now),
             )
@@ -151,12 +155,12 @@ class Caring:
 
     def _check_buttons(self, ctx: FlowContext, has_plan: bool) -> tuple[tuple[Button, ...], ...]:
         # /plan shows a plan, or begins one: the label says which it will do.
-        plan = Msg.CARING_PLAN_BUTTON if has_plan else Msg.CARING_WRITE_PLAN_BUTTON
+        plan = CaringMsg.CARING_PLAN_BUTTON if has_plan else CaringMsg.CARING_WRITE_PLAN_BUTTON
         return (
-            (command_button(ctx.text(Msg.CARING_SOS_BUTTON), Command.SOS.value),),
+            (command_button(ctx.text(CaringMsg.CARING_SOS_BUTTON), Command.SOS.value),),
             (command_button(ctx.text(plan), Command.PLAN.value),),
-            (command_button(ctx.text(Msg.CARING_PAUSE_BUTTON), Command.PAUSE.value),),
-            (Button(ctx.text(Msg.CARING_OKAY_BUTTON), CARING_OKAY),),
+            (command_button(ctx.text(CaringMsg.CARING_PAUSE_BUTTON), Command.PAUSE.value),),
+            (Button(ctx.text(CaringMsg.CARING_OKAY_BUTTON), CARING_OKAY),),
         )
 
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, GeneralMsg
 from bot.content_pack.rotation import pick_fresh
 from bot.content_pack.schema import CheckInReply, Opening, ReplyCategory
 from bot.core.events import CheckInDue
@@ -54,17 +54,18 @@ from bot.storage.flow_positions import FlowData, FlowPosition, Placement, new_to
 
 NOTE_LIMIT = TextLimit.NOTE.characters
 
-_MOODS = ((Choice("1", Msg.MOOD_1), Choice("2", Msg.MOOD_2), Choice("3", Msg.MOOD_3)),
-          (Choice("4", Msg.MOOD_4), Choice("5", Msg.MOOD_5)))  # fmt: skip
-_URGE_NOW = ((Choice("urge", Msg.CHECKIN_URGE_NOW),),)
+_MOODS = ((Choice("1", CheckinMsg.MOOD_1), Choice("2", CheckinMsg.MOOD_2),
+           Choice("3", CheckinMsg.MOOD_3)),
+          (Choice("4", CheckinMsg.MOOD_4), Choice("5", CheckinMsg.MOOD_5)))  # fmt: skip
+_URGE_NOW = ((Choice("urge", CheckinMsg.CHECKIN_URGE_NOW),),)
 # Asked on the second screen, not the first: a scheduled check-in shows its first screen
 # to anyone who glances at the phone, and this label says more than an app would.
-_STILL_THERE = ((Choice("with", Msg.CHECKIN_STILL_THERE),),)
-_SNOOZES = ((Choice("later-1h", Msg.SNOOZE_1H), Choice("later-3h", Msg.SNOOZE_3H),
-             Choice("later-tomorrow", Msg.SNOOZE_TOMORROW)),)  # fmt: skip
-_URGES = ((Choice("none", Msg.URGE_NONE), Choice("some", Msg.URGE_SOME),
-           Choice("strong", Msg.URGE_STRONG)),)  # fmt: skip
-_SKIP = ((Choice("skip", Msg.SKIP_NOTE),),)
+_STILL_THERE = ((Choice("with", CheckinMsg.CHECKIN_STILL_THERE),),)
+_SNOOZES = ((Choice("later-1h", CheckinMsg.SNOOZE_1H), Choice("later-3h", CheckinMsg.SNOOZE_3H),
+             Choice("later-tomorrow", CheckinMsg.SNOOZE_TOMORROW)),)  # fmt: skip
+_URGES = ((Choice("none", CheckinMsg.URGE_NONE), Choice("some", CheckinMsg.URGE_SOME),
+           Choice("strong", CheckinMsg.URGE_STRONG)),)  # fmt: skip
+_SKIP = ((Choice("skip", CheckinMsg.SKIP_NOTE),),)
 
 SNOOZE_DELAYS = {"later-1h": timedelta(hours=1), "later-3h": timedelta(hours=3)}
 
@@ -168,18 +169,18 @@ class CheckIn(Flow):
         self._pause = pause
         self.steps = self.table({
             CheckInStep.MOOD: Step(
-                asks=Msg.ASK_MOOD,
+                asks=CheckinMsg.ASK_MOOD,
                 buttons=(*leading(_MOODS, self._mood), *leading(_URGE_NOW, self._urge_now)),
                 also=leading(_SNOOZES, self._snooze),  # shown by a scheduled check-in only
                 text_as_choice=True,
             ),
             CheckInStep.URGE: Step(
-                asks=Msg.ASK_URGE,
+                asks=CheckinMsg.ASK_URGE,
                 buttons=(*leading(_URGES, self._urge), *leading(_STILL_THERE, self._still_there)),
                 text_as_choice=True,
             ),
             CheckInStep.NOTE: Step(
-                asks=Msg.ASK_NOTE,
+                asks=CheckinMsg.ASK_NOTE,
                 buttons=leading(_SKIP, self._skip_note),
                 also=long_text_buttons(self._keep_first, self._write_shorter),
                 on_typed=self._note,
@@ -187,17 +188,19 @@ class CheckIn(Flow):
         })  # fmt: skip
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
-        opening = ctx.text(Msg.CHECKIN_OPENING)
-        asked = f"{opening}\n\n{ctx.text(Msg.ASK_MOOD)}"
+        opening = ctx.text(CheckinMsg.CHECKIN_OPENING)
+        asked = f"{opening}\n\n{ctx.text(CheckinMsg.ASK_MOOD)}"
         return await self.go(ctx, Next(CheckInStep.MOOD, question=asked))
 
     async def reprompt(self, ctx: FlowContext, position: FlowPosition) -> Reply | None:
         """A scheduled check-in's question is not kept when it is sent: built again here."""
         if position.step != CheckInStep.MOOD:
             return None
-        opening = ctx.text(Msg.CHECKIN_OPENING)
+        opening = ctx.text(CheckinMsg.CHECKIN_OPENING)
         shown = showing(ctx, CheckInStep.MOOD, (*_MOODS, *_URGE_NOW))
-        return Reply(text=f"{opening}\n\n{ctx.text(Msg.ASK_MOOD)}", buttons=shown.markup(position))
+        return Reply(
+            text=f"{opening}\n\n{ctx.text(CheckinMsg.ASK_MOOD)}", buttons=shown.markup(position)
+        )
 
     async def start_due(
         self, tx: Transaction, services: Services, due: Sequence[CheckInDue]
@@ -228,11 +231,11 @@ class CheckIn(Flow):
                 ctx = FlowContext(services, event.address, event.locale)
                 shown = showing(ctx, CheckInStep.MOOD, rows)
                 by_locale[event.locale] = (
-                    ctx.text(Msg.ASK_MOOD),
+                    ctx.text(CheckinMsg.ASK_MOOD),
                     shown.data(),  # one dict for all of them: written out once (move_many)
                     shown.keyboard(self.name, CheckInStep.MOOD),
                 )
-                closed[event.locale] = ctx.text(Msg.QUESTION_CLOSED_BY_CHECKIN)
+                closed[event.locale] = ctx.text(GeneralMsg.QUESTION_CLOSED_BY_CHECKIN)
                 choosers[event.locale] = OpeningChooser(services.content.openings(event.locale))
             question, data, buttons = by_locale[event.locale]
             opening = choosers[event.locale].pick(
@@ -272,14 +275,14 @@ class CheckIn(Flow):
                 due_at = out_of_quiet_hours(user, now + delay)
                 await checkin_slots.snooze(tx, user.id, due_at)
         if delay is None:
-            return [ctx.reply(Msg.SNOOZED_TOMORROW)]
+            return [ctx.reply(CheckinMsg.SNOOZED_TOMORROW)]
         local = due_at.astimezone(user_zone(user))
-        return [ctx.reply(Msg.SNOOZED, time=f"{local:%H:%M}")]
+        return [ctx.reply(CheckinMsg.SNOOZED, time=f"{local:%H:%M}")]
 
     async def _still_there(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         """They live with them, or went back: the same check-in, no forecast."""
         data: FlowData = {"mood": position.data.get("mood"), "with": True}
-        asked = f"{ctx.text(Msg.STILL_THERE_INTRO)}\n\n{ctx.text(Msg.ASK_URGE)}"
+        asked = f"{ctx.text(CheckinMsg.STILL_THERE_INTRO)}\n\n{ctx.text(CheckinMsg.ASK_URGE)}"
         return Next(CheckInStep.URGE, data, question=asked, rows=_URGES)
 
     async def _urge(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -332,7 +335,9 @@ class CheckIn(Flow):
             await content_seen.mark_seen(tx, [(user.id, SeenKind.REPLY, reply.id)], now)
 
         await ctx.db.in_one_hop(save)  # one trip to the database thread for all five
-        saved = ctx.text(Msg.CHECKIN_SAVED if note is None else Msg.CHECKIN_SAVED_WITH_NOTE)
+        saved = ctx.text(
+            CheckinMsg.CHECKIN_SAVED if note is None else CheckinMsg.CHECKIN_SAVED_WITH_NOTE
+        )
         replies = [Reply(f"{saved}\n\n{reply.text}")]
         if urge == "strong":  # a strong pull: offer a pause, start nothing without a yes
             replies += await self._pause.offer(ctx)
@@ -342,7 +347,9 @@ class CheckIn(Flow):
 def scheduled_question(ctx: FlowContext) -> tuple[str, Shown]:
     """A scheduled check-in's question and buttons (snoozes too), for another kind of
     scheduled check-in (a hard date's) that opens this same check-in with words of its own."""
-    return ctx.text(Msg.ASK_MOOD), showing(ctx, CheckInStep.MOOD, (*_MOODS, *_URGE_NOW, *_SNOOZES))
+    return ctx.text(CheckinMsg.ASK_MOOD), showing(
+        ctx, CheckInStep.MOOD, (*_MOODS, *_URGE_NOW, *_SNOOZES)
+    )
 
 
 def _still_there(position: FlowPosition) -> dict[str, bool]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from bot.content_pack.countries import country_for_timezone
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import ContactedMsg, PauseMsg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step, leading, routed
 from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome
@@ -33,28 +33,31 @@ async def _country(ctx: FlowContext) -> str | None:
     return user.country or country_for_timezone(user.timezone)
 
 
-_KIND = ((Choice("practical", Msg.CT_PRACTICAL), Choice("emotional", Msg.CT_EMOTIONAL),
-          Choice("unsure", Msg.CT_UNSURE)),
-         (Choice("pressure", Msg.CT_PRESSURE),),)  # fmt: skip
-_OFFER = ((Choice("yes", Msg.PAUSE_OFFER_YES), Choice("no", Msg.PAUSE_OFFER_NO)),)
-_TIMING = ((Choice("wait", Msg.CT_CAN_WAIT), Choice("soon", Msg.CT_SOON)),)
-_PROTECT = ((Choice("peace", Msg.CT_PEACE), Choice("boundaries", Msg.CT_BOUNDARIES)),
-            (Choice("time", Msg.CT_TIME), Choice("safety", Msg.CT_SAFETY)),)  # fmt: skip
-_PRESSURE = ((Choice("self", Msg.CT_THREAT_SELF),), (Choice("me", Msg.CT_THREAT_ME),),
-             (Choice("promise", Msg.CT_PROMISE),))  # fmt: skip
-_WHAT_NOW = ((Choice("pause", Msg.CT_NEXT_PAUSE), Choice("sos", Msg.CT_NEXT_SOS)),
-             (Choice("done", Msg.CT_NEXT_DONE),))  # fmt: skip
+_KIND = ((Choice("practical", ContactedMsg.CT_PRACTICAL),
+          Choice("emotional", ContactedMsg.CT_EMOTIONAL), Choice("unsure", ContactedMsg.CT_UNSURE)),
+         (Choice("pressure", ContactedMsg.CT_PRESSURE),),)  # fmt: skip
+_OFFER = ((Choice("yes", PauseMsg.PAUSE_OFFER_YES), Choice("no", PauseMsg.PAUSE_OFFER_NO)),)
+_TIMING = ((Choice("wait", ContactedMsg.CT_CAN_WAIT), Choice("soon", ContactedMsg.CT_SOON)),)
+_PROTECT = ((Choice("peace", ContactedMsg.CT_PEACE),
+             Choice("boundaries", ContactedMsg.CT_BOUNDARIES)),
+            (Choice("time", ContactedMsg.CT_TIME),
+             Choice("safety", ContactedMsg.CT_SAFETY)),)  # fmt: skip
+_PRESSURE = ((Choice("self", ContactedMsg.CT_THREAT_SELF),),
+             (Choice("me", ContactedMsg.CT_THREAT_ME),),
+             (Choice("promise", ContactedMsg.CT_PROMISE),))  # fmt: skip
+_WHAT_NOW = ((Choice("pause", ContactedMsg.CT_NEXT_PAUSE), Choice("sos", ContactedMsg.CT_NEXT_SOS)),
+             (Choice("done", ContactedMsg.CT_NEXT_DONE),))  # fmt: skip
 
 _ADVICE = {
-    "practical": Msg.CT_ADVICE_PRACTICAL,
-    "emotional": Msg.CT_ADVICE_EMOTIONAL,
-    "unsure": Msg.CT_ADVICE_UNSURE,
-    "wait": Msg.CT_ADVICE_WAIT,
-    "soon": Msg.CT_ADVICE_SOON,
-    "peace": Msg.CT_ADVICE_PEACE,
-    "boundaries": Msg.CT_ADVICE_BOUNDARIES,
-    "time": Msg.CT_ADVICE_TIME,
-    "safety": Msg.CT_ADVICE_SAFETY,
+    "practical": ContactedMsg.CT_ADVICE_PRACTICAL,
+    "emotional": ContactedMsg.CT_ADVICE_EMOTIONAL,
+    "unsure": ContactedMsg.CT_ADVICE_UNSURE,
+    "wait": ContactedMsg.CT_ADVICE_WAIT,
+    "soon": ContactedMsg.CT_ADVICE_SOON,
+    "peace": ContactedMsg.CT_ADVICE_PEACE,
+    "boundaries": ContactedMsg.CT_ADVICE_BOUNDARIES,
+    "time": ContactedMsg.CT_ADVICE_TIME,
+    "safety": ContactedMsg.CT_ADVICE_SAFETY,
 }
 
 
@@ -75,11 +78,11 @@ class Contacted(Flow):
         self._screen = screen  # the danger reply, and /sos's helplines
         self.steps = self.table({
             ContactedStep.OFFER: Step(
-                asks=Msg.CT_OFFER,
+                asks=ContactedMsg.CT_OFFER,
                 buttons=routed(_OFFER, {"yes": self.take_offer, "no": self.decline_offer}),
             ),
             ContactedStep.KIND: Step(
-                asks=Msg.CT_Q_KIND,
+                asks=ContactedMsg.CT_Q_KIND,
                 buttons=routed(_KIND, {
                     "practical": self._kind,
                     "emotional": self._kind,
@@ -88,7 +91,7 @@ class Contacted(Flow):
                 }),
             ),
             ContactedStep.PRESSURE: Step(
-                asks=Msg.CT_PRESSURE_WHICH,
+                asks=ContactedMsg.CT_PRESSURE_WHICH,
                 buttons=routed(_PRESSURE, {
                     "self": self._threat_to_self,
                     "me": self._threat_to_me,
@@ -96,7 +99,7 @@ class Contacted(Flow):
                 }),
             ),
             ContactedStep.WHAT_NOW: Step(
-                asks=Msg.CT_WHAT_NOW,
+                asks=ContactedMsg.CT_WHAT_NOW,
                 buttons=routed(_WHAT_NOW, {
                     "pause": self._take_pause,
                     "sos": self._people_to_reach,
@@ -104,15 +107,15 @@ class Contacted(Flow):
                 }),
             ),
             ContactedStep.TIMING: Step(
-                asks=Msg.CT_Q_TIMING, buttons=leading(_TIMING, self._timing)
+                asks=ContactedMsg.CT_Q_TIMING, buttons=leading(_TIMING, self._timing)
             ),
             ContactedStep.PROTECT: Step(
-                asks=Msg.CT_Q_PROTECT, buttons=leading(_PROTECT, self._protect)
+                asks=ContactedMsg.CT_Q_PROTECT, buttons=leading(_PROTECT, self._protect)
             ),
         })  # fmt: skip
 
     async def begin(self, ctx: FlowContext) -> list[Reply]:
-        text = f"{ctx.text(Msg.CT_INTRO)}\n\n{ctx.text(Msg.CT_Q_KIND)}"
+        text = f"{ctx.text(ContactedMsg.CT_INTRO)}\n\n{ctx.text(ContactedMsg.CT_Q_KIND)}"
         return await self.go(ctx, Next(ContactedStep.KIND, question=text))
 
     async def offer(self, ctx: FlowContext) -> list[Reply]:
@@ -131,15 +134,15 @@ class Contacted(Flow):
         content = ctx.services.content
         numbers = content.emergency_numbers(country)
         emergency = (
-            ctx.text(Msg.CT_EMERGENCY_GENERIC)
+            ctx.text(ContactedMsg.CT_EMERGENCY_GENERIC)
             if numbers is None
             else ctx.text(
-                Msg.CT_EMERGENCY_NUMBER,  # an ambulance: the danger is to their own life
+                ContactedMsg.CT_EMERGENCY_NUMBER,  # an ambulance: the danger is to their own life
                 number=numbers.ambulance_number,
                 country=content.country_label(ctx.locale, numbers.code),
             )
         )
-        said = ctx.reply(Msg.CT_PRESSURE_REPLY, emergency=emergency)
+        said = ctx.reply(ContactedMsg.CT_PRESSURE_REPLY, emergency=emergency)
         return Next(ContactedStep.WHAT_NOW, before=[said])
 
     async def _threat_to_me(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -150,13 +153,15 @@ class Contacted(Flow):
             ctx.locale, await _country(ctx), danger_first=True, has_plan=user.has_plan,
             misread=False,
         )  # fmt: skip
-        return Next(ContactedStep.WHAT_NOW, before=[ctx.reply(Msg.CT_THREAT_ME_REPLY), danger])
+        return Next(
+            ContactedStep.WHAT_NOW, before=[ctx.reply(ContactedMsg.CT_THREAT_ME_REPLY), danger]
+        )
 
     async def _promise(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return Next(ContactedStep.WHAT_NOW, before=[ctx.reply(Msg.CT_PROMISE_REPLY)])
+        return Next(ContactedStep.WHAT_NOW, before=[ctx.reply(ContactedMsg.CT_PROMISE_REPLY)])
 
     async def _nothing_now(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return Next(END, before=[ctx.reply(Msg.CT_DONE_REPLY)])
+        return Next(END, before=[ctx.reply(ContactedMsg.CT_DONE_REPLY)])
 
     async def _take_pause(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return await self._pause.begin(ctx)
@@ -178,4 +183,4 @@ class Contacted(Flow):
         if not isinstance(kind, str) or not isinstance(timing, str):
             return NOT_A_CHOICE  # the earlier answers are lost
         advice = [ctx.text(_ADVICE[answer]) for answer in (kind, timing, value)]
-        return Next(END, before=[Reply("\n\n".join([ctx.text(Msg.CT_SUMMARY), *advice]))])
+        return Next(END, before=[Reply("\n\n".join([ctx.text(ContactedMsg.CT_SUMMARY), *advice]))])

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.content_pack.countries import country_for_timezone, country_names
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, OnboardingMsg
 from bot.core.replies import Reply
 from bot.flows.base import Flow
 from bot.flows.context import Choice, FlowContext, Next, Outcome
@@ -63,14 +63,19 @@ async def ask_country(flow: Flow, ctx: FlowContext, step: str) -> Reply:
     rows: list[list[Choice]] = []
     if suggested is not None:
         rows.append([Choice(suggested, display_name(ctx, suggested), means="yes")])
-        message = Msg.ASK_COUNTRY_SUGGESTED
+        message = OnboardingMsg.ASK_COUNTRY_SUGGESTED
     else:
-        message = Msg.ASK_COUNTRY
-    rows.append([Choice(OTHER, Msg.COUNTRY_OTHER, means="no"), Choice(SKIP, Msg.COUNTRY_SKIP)])
+        message = OnboardingMsg.ASK_COUNTRY
+    rows.append(
+        [
+            Choice(OTHER, OnboardingMsg.COUNTRY_OTHER, means="no"),
+            Choice(SKIP, OnboardingMsg.COUNTRY_SKIP),
+        ]
+    )
     reply = await flow.ask(ctx, step, message, rows)
     if suggested is None:
         return reply
-    text = ctx.text(Msg.ASK_COUNTRY_SUGGESTED, country=in_sentence(ctx, suggested))
+    text = ctx.text(OnboardingMsg.ASK_COUNTRY_SUGGESTED, country=in_sentence(ctx, suggested))
     return Reply(text, buttons=reply.buttons)
 
 
@@ -78,33 +83,40 @@ async def answer_country(ctx: FlowContext, steps: CountrySteps, value: str, done
     """A country tapped or typed at the question: saved (then checked against the time
     zone), confirmed first when it was a code, or asked for again."""
     if value == OTHER:
-        return [ctx.reply(Msg.ASK_COUNTRY)]
+        return [ctx.reply(OnboardingMsg.ASK_COUNTRY)]
     if value == SKIP:
-        return await done(ctx, [ctx.reply(Msg.COUNTRY_SKIPPED)])
+        return await done(ctx, [ctx.reply(OnboardingMsg.COUNTRY_SKIPPED)])
     content = ctx.services.content
     if value.isupper() and value in country_names():
         code: str | None = value  # a button's country (typed text arrives casefolded)
     elif yes_or_no(content, value) is not None:
-        return [ctx.reply(Msg.ASK_COUNTRY)]  # nothing here means yes or no: the name, please
+        return [
+            ctx.reply(OnboardingMsg.ASK_COUNTRY)
+        ]  # nothing here means yes or no: the name, please
     else:
         code = country_named(content, value)
     if code is None:
         coded = country_code(value)
         if coded is None:
-            return [ctx.reply(Msg.BAD_COUNTRY)]
+            return [ctx.reply(OnboardingMsg.BAD_COUNTRY)]
         name = display_name(ctx, coded)
         rows = (
             (Choice(coded, name, means="yes"),),
-            (Choice(OTHER, Msg.COUNTRY_OTHER, means="no"), Choice(SKIP, Msg.COUNTRY_SKIP)),
+            (
+                Choice(OTHER, OnboardingMsg.COUNTRY_OTHER, means="no"),
+                Choice(SKIP, OnboardingMsg.COUNTRY_SKIP),
+            ),
         )
-        return Next(steps.ask, question=ctx.text(Msg.COUNTRY_CODE_CONFIRM, country=name), rows=rows)
+        return Next(
+            steps.ask, question=ctx.text(AnswersMsg.COUNTRY_CODE_CONFIRM, country=name), rows=rows
+        )
     user = await ctx.ensure_user()
     async with ctx.db.transaction() as tx:
         await users.set_country(tx, user.id, code)
     mismatch = mismatch_question(ctx, steps, code, user.timezone, chose_country=True)
     if mismatch is not None:
         return mismatch
-    return await done(ctx, [ctx.reply(Msg.COUNTRY_SAVED, country=in_sentence(ctx, code))])
+    return await done(ctx, [ctx.reply(OnboardingMsg.COUNTRY_SAVED, country=in_sentence(ctx, code))])
 
 
 def mismatch_question(
@@ -117,14 +129,16 @@ def mismatch_question(
         return None
     if zone_fits_country(zone, code, ctx.now()):
         return None
-    message = Msg.COUNTRY_ZONE_MISMATCH if chose_country else Msg.ZONE_COUNTRY_MISMATCH
+    message = (
+        AnswersMsg.COUNTRY_ZONE_MISMATCH if chose_country else AnswersMsg.ZONE_COUNTRY_MISMATCH
+    )
     question = ctx.text(
         message, country=display_name(ctx, code), zone_country=display_name(ctx, zone_country)
     )
     rows = (
         (Choice(THIS_COUNTRY, display_name(ctx, code)),),
         (Choice(ZONE_COUNTRY, display_name(ctx, zone_country)),),
-        (Choice(BOTH, Msg.MISMATCH_BOTH),),
+        (Choice(BOTH, AnswersMsg.MISMATCH_BOTH),),
     )
     data: FlowData = {"country": code, "zone_country": zone_country}
     return Next(steps.mismatch, data, question=question, rows=rows)
@@ -148,8 +162,10 @@ async def answer_mismatch(
         async with ctx.db.transaction() as tx:
             await users.set_country(tx, user.id, zone_country)
         return await done(
-            ctx, [ctx.reply(Msg.COUNTRY_SAVED, country=in_sentence(ctx, zone_country))]
+            ctx, [ctx.reply(OnboardingMsg.COUNTRY_SAVED, country=in_sentence(ctx, zone_country))]
         )
     if value == BOTH:
-        return await done(ctx, [ctx.reply(Msg.MISMATCH_KEPT, country=in_sentence(ctx, code))])
+        return await done(
+            ctx, [ctx.reply(AnswersMsg.MISMATCH_KEPT, country=in_sentence(ctx, code))]
+        )
     return None

@@ -19,85 +19,47 @@ The label is the user's own words: encrypted when stored, asked last so it is ne
 in a conversation's position, protected from forwarding where it is shown, and in a date's
 check-in only for a user who turned discreet mode off. When the extra check-ins are sent
 is `bot.scheduling.hard_date_plan`'s to say; the scheduler's side is
-`bot.scheduling.hard_date_due`, and `hard_date_checkins` below writes their messages.
+`bot.scheduling.hard_date_due`, and `bot.flows.hard_date_checkins` writes their messages.
+What is typed at the steps is read in `bot.flows.hard_date_reading`; today, a one-off
+date's year and what "added" promises are `bot.flows.hard_date_timing`'s.
 """
 
 from __future__ import annotations
 
-import calendar
-from collections.abc import Sequence
-from datetime import date
 from enum import StrEnum
 
-from bot.content_pack.ids import Msg
-from bot.core.replies import Button, Reply
-from bot.delivery.outgoing import Outgoing
+from bot.content_pack.ids import DatesMsg
+from bot.core.replies import Reply
 from bot.flows.base import Flow, Step, leading
-from bot.flows.checkin import CheckIn, CheckInStep, scheduled_question
-from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
+from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome
+from bot.flows.hard_date_reading import (
+    KINDS,
+    date_not_read,
+    held_readings,
+    held_year,
+    tapped_reading,
+    typed_kind,
+    which_rows,
+)
+from bot.flows.hard_date_timing import added_message, checkin_times, held_back, local_today, one_off
 from bot.flows.limits import MOST_HARD_DATES, TextLimit
 from bot.flows.local_formats import dates_locale
 from bot.flows.names import FlowName
 from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
-from bot.flows.parsing.dates import DateReading, last_day, month_name, read_date, show_date
-from bot.flows.parsing.folding import fold
-from bot.flows.typed_labels import Shown
+from bot.flows.parsing.dates import read_date, show_date
 from bot.flows.validation import too_long
-from bot.scheduling.hard_date_due import DateCheckIn
-from bot.scheduling.hard_date_plan import DateRule, is_past, moment_instant, next_upcoming
-from bot.scheduling.planner import user_zone
-from bot.storage import checkin_slots, flow_positions, hard_dates
-from bot.storage.db import Transaction
-from bot.storage.flow_positions import FlowData, FlowPosition, Placement, new_token
-from bot.storage.hard_dates import DateKind, HardDate, Moment, Upcoming
-from bot.storage.still_there import StillThere, Target
+from bot.scheduling.hard_date_plan import DateRule, is_past, next_upcoming
+from bot.storage import hard_dates
+from bot.storage.flow_positions import FlowData, FlowPosition
+from bot.storage.hard_dates import DateKind, HardDate
 from bot.storage.users import User
 
-LABEL_LIMIT = TextLimit.DATE_LABEL.characters
-# Years between two 29 Februaries, at most (1896 to 1904 had eight; a bound all the same).
-_LEAP_CYCLE = 8
-
-_KINDS = (
-    (Choice(DateKind.ANNIVERSARY, Msg.DATES_KIND_ANNIVERSARY),
-     Choice(DateKind.BIRTHDAY, Msg.DATES_KIND_BIRTHDAY)),
-    (Choice(DateKind.HOLIDAY, Msg.DATES_KIND_HOLIDAY),
-     Choice(DateKind.LEGAL, Msg.DATES_KIND_LEGAL)),
-    (Choice(DateKind.CHILDREN, Msg.DATES_KIND_CHILDREN),
-     Choice(DateKind.OTHER, Msg.DATES_KIND_OTHER)),
-)  # fmt: skip
 _KIND_VALUES = frozenset(kind.value for kind in DateKind)
-_REPEATS = ((Choice("yearly", Msg.DATES_YEARLY), Choice("once", Msg.DATES_ONCE)),)
-
-# The words of a date's check-in, by the moment and the kind of day.
-_WORDS: dict[tuple[Moment, DateKind], Msg] = {
-    (Moment.EVE, DateKind.ANNIVERSARY): Msg.DATES_EVE_ANNIVERSARY,
-    (Moment.EVE, DateKind.BIRTHDAY): Msg.DATES_EVE_BIRTHDAY,
-    (Moment.EVE, DateKind.HOLIDAY): Msg.DATES_EVE_HOLIDAY,
-    (Moment.EVE, DateKind.LEGAL): Msg.DATES_EVE_LEGAL,
-    (Moment.EVE, DateKind.CHILDREN): Msg.DATES_EVE_CHILDREN,
-    (Moment.EVE, DateKind.OTHER): Msg.DATES_EVE_OTHER,
-    (Moment.DAY, DateKind.ANNIVERSARY): Msg.DATES_DAY_ANNIVERSARY,
-    (Moment.DAY, DateKind.BIRTHDAY): Msg.DATES_DAY_BIRTHDAY,
-    (Moment.DAY, DateKind.HOLIDAY): Msg.DATES_DAY_HOLIDAY,
-    (Moment.DAY, DateKind.LEGAL): Msg.DATES_DAY_LEGAL,
-    (Moment.DAY, DateKind.CHILDREN): Msg.DATES_DAY_CHILDREN,
-    (Moment.DAY, DateKind.OTHER): Msg.DATES_DAY_OTHER,
-}
-
-# In discreet mode the words name no kind of day: a lock screen shows a message's first
-# lines, and "the court date" or "the handover" there says more than discretion allows.
-_DISCREET_WORDS: dict[Moment, Msg] = {
-    Moment.EVE: Msg.DATES_EVE_DISCREET,
-    Moment.DAY: Msg.DATES_DAY_DISCREET,
-}
+_REPEATS = ((Choice("yearly", DatesMsg.DATES_YEARLY), Choice("once", DatesMsg.DATES_ONCE)),)
 
 # What a position carries between steps: never the label (it is asked last, and saved).
 # "readings": a date typed at the kind step that reads two ways, asked about after the kind.
 _CARRIED = ("kind", "month", "day", "year", "readings", "repeat", "edit")
-# Little words in the kinds' labels that name no kind ("A birthday", "Juzgado o trámite").
-_LABEL_FILLER = frozenset({"a", "an", "the", "or", "and", "un", "una", "unas", "unos", "o", "y",
-                           "el", "la", "los", "las", "de", "del"})  # fmt: skip
-_SHORTEST_KIND_WORD = 4  # "visit" typed for "visita", "birthdays" for "birthday"
 
 
 class DatesStep(StrEnum):
@@ -117,39 +79,39 @@ class HardDates(Flow):
     def __init__(self) -> None:
         self.steps = self.table({
             DatesStep.LIST: Step(
-                buttons=((Choice("add", Msg.DATES_ADD, goes_to=self._start_adding),),
-                         (Choice("edit", Msg.DATES_EDIT, goes_to=self._pick),),
-                         (Choice("done", Msg.DATES_DONE, goes_to=self._done),)),
+                buttons=((Choice("add", DatesMsg.DATES_ADD, goes_to=self._start_adding),),
+                         (Choice("edit", DatesMsg.DATES_EDIT, goes_to=self._pick),),
+                         (Choice("done", DatesMsg.DATES_DONE, goes_to=self._done),)),
             ),
             # A kind typed in words is read; a date typed first is kept for after it.
             DatesStep.KIND: Step(
-                asks=Msg.DATES_ASK_KIND,
-                buttons=leading(_KINDS, self._kind),
+                asks=DatesMsg.DATES_ASK_KIND,
+                buttons=leading(KINDS, self._kind),
                 on_typed=self._kind_typed,
             ),
-            DatesStep.DATE: Step(asks=Msg.DATES_ASK_DATE, on_typed=self._date),
+            DatesStep.DATE: Step(asks=DatesMsg.DATES_ASK_DATE, on_typed=self._date),
             # The two readings of "3/2" are buttons built from what was typed; a date
             # typed instead is read as the answer.
             DatesStep.WHICH: Step(
-                asks=Msg.DATES_WHICH, other_choice=self._which, on_typed=self._date
+                asks=DatesMsg.DATES_WHICH, other_choice=self._which, on_typed=self._date
             ),
             DatesStep.REPEAT: Step(
-                asks=Msg.DATES_ASK_REPEAT, buttons=leading(_REPEATS, self._repeat)
+                asks=DatesMsg.DATES_ASK_REPEAT, buttons=leading(_REPEATS, self._repeat)
             ),
             DatesStep.LABEL: Step(
-                asks=Msg.DATES_ASK_LABEL,
+                asks=DatesMsg.DATES_ASK_LABEL,
                 also=long_text_buttons(self._label_first_part, self._label_shorter),
                 on_typed=self._label,
             ),
             # The numbers to tap stand for saved dates: other_choice reads them.
-            DatesStep.PICK: Step(asks=Msg.DATES_PICK, other_choice=self._picked),
+            DatesStep.PICK: Step(asks=DatesMsg.DATES_PICK, other_choice=self._picked),
             DatesStep.EDIT: Step(
-                buttons=((Choice("label", Msg.DATES_CHANGE_LABEL, goes_to=self._change_label),
-                          Choice("date", Msg.DATES_CHANGE_DATE, goes_to=self._change_date)),
-                         (Choice("make_yearly", Msg.DATES_MAKE_YEARLY, goes_to=self._toggle),
-                          Choice("make_once", Msg.DATES_MAKE_ONCE, goes_to=self._toggle)),
-                         (Choice("delete", Msg.DATES_DELETE, goes_to=self._delete),
-                          Choice("back", Msg.DATES_BACK, goes_to=self._back))),
+                buttons=((Choice("label", DatesMsg.DATES_CHANGE_LABEL, goes_to=self._change_label),
+                          Choice("date", DatesMsg.DATES_CHANGE_DATE, goes_to=self._change_date)),
+                         (Choice("make_yearly", DatesMsg.DATES_MAKE_YEARLY, goes_to=self._toggle),
+                          Choice("make_once", DatesMsg.DATES_MAKE_ONCE, goes_to=self._toggle)),
+                         (Choice("delete", DatesMsg.DATES_DELETE, goes_to=self._delete),
+                          Choice("back", DatesMsg.DATES_BACK, goes_to=self._back))),
             ),
         })  # fmt: skip
 
@@ -164,16 +126,16 @@ class HardDates(Flow):
         if saved:
             shown = await dates_locale(ctx)
             listed = "\n".join(_item(ctx, n, d, shown) for n, d in enumerate(saved, start=1))
-            body = f"{ctx.text(Msg.DATES_LIST)}\n\n{listed}"
+            body = f"{ctx.text(DatesMsg.DATES_LIST)}\n\n{listed}"
         else:
-            body = ctx.text(Msg.DATES_EMPTY)
+            body = ctx.text(DatesMsg.DATES_EMPTY)
         text = body if before is None else f"{before}\n\n{body}"
         rows = self.buttons_without(DatesStep.LIST, () if saved else {"edit"})
         # protect: the list quotes the user's own words.
         return Next(DatesStep.LIST, question=text, rows=rows, protect=bool(saved))
 
     async def _done(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return Next(END, before=[ctx.reply(Msg.DATES_CLOSED)])
+        return Next(END, before=[ctx.reply(DatesMsg.DATES_CLOSED)])
 
     async def _back(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return await self._list(ctx)
@@ -183,7 +145,7 @@ class HardDates(Flow):
     async def _start_adding(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         if await hard_dates.count_dates(ctx.db, user.id) >= MOST_HARD_DATES:
-            return [ctx.reply(Msg.DATES_FULL, limit=MOST_HARD_DATES)]
+            return [ctx.reply(DatesMsg.DATES_FULL, limit=MOST_HARD_DATES)]
         return Next(DatesStep.KIND)
 
     async def _kind(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -192,17 +154,17 @@ class HardDates(Flow):
         data = {**_carried(position), "kind": value}
         if isinstance(data.get("month"), int):  # the date was typed first
             return Next(DatesStep.REPEAT, data)
-        readings = _held_readings(position)
+        readings = held_readings(position)
         if readings:
-            return Next(DatesStep.WHICH, data, rows=_which_rows(await dates_locale(ctx), readings))
+            return Next(DatesStep.WHICH, data, rows=which_rows(await dates_locale(ctx), readings))
         return Next(DatesStep.DATE, data)
 
     async def _kind_typed(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         """A kind in words ("birthday", "juzgado"); or a date, kept while the kind is asked."""
-        kind = _typed_kind(ctx, text)
+        kind = typed_kind(ctx, text)
         if kind is not None:
             return await self._kind(ctx, position, kind)
-        reading = read_date(text, ctx.locale, _today(ctx, await ctx.ensure_user()))
+        reading = read_date(text, ctx.locale, local_today(ctx, await ctx.ensure_user()))
         if not reading.readings:
             return NOT_A_CHOICE
         data = {key: value for key, value in _carried(position).items() if key == "edit"}
@@ -215,29 +177,25 @@ class HardDates(Flow):
         else:
             data |= {"month": rule.month, "day": rule.day, "year": rule.year}
             shown = show_date(rule, await dates_locale(ctx))
-        asked = ctx.text(Msg.DATES_DATE_KEPT, date=shown)
+        asked = ctx.text(DatesMsg.DATES_DATE_KEPT, date=shown)
         return Next(DatesStep.KIND, data, question=asked)
 
     async def _date(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         """A typed date: read, or asked which of two it is, or asked again with an example.
         Whatever came before (the kind of day) stays in the position."""
-        reading = read_date(text, ctx.locale, _today(ctx, await ctx.ensure_user()))
+        reading = read_date(text, ctx.locale, local_today(ctx, await ctx.ensure_user()))
         if not reading.readings:
-            return [_unread(ctx, reading)]
+            return [date_not_read(ctx, reading)]
         rule = reading.settled
         if rule is None:
             data = {**_carried(position), "year": reading.readings[0].year}
             return Next(
-                DatesStep.WHICH, data, rows=_which_rows(await dates_locale(ctx), reading.readings)
+                DatesStep.WHICH, data, rows=which_rows(await dates_locale(ctx), reading.readings)
             )
         return await self._date_read(ctx, position, rule)
 
     async def _which(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        month, _, day = value.partition("-")
-        if not (month.isascii() and month.isdigit() and day.isascii() and day.isdigit()):
-            return NOT_A_CHOICE
-        year = position.data.get("year")
-        rule = _checked(int(month), int(day), year if isinstance(year, int) else None)
+        rule = tapped_reading(value, held_year(position))
         if rule is None:
             return NOT_A_CHOICE
         return await self._date_read(ctx, position, rule)
@@ -251,16 +209,17 @@ class HardDates(Flow):
         return Next(DatesStep.REPEAT, data)
 
     async def _repeat(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        month, day, year = (position.data.get(key) for key in ("month", "day", "year"))
+        month, day = position.data.get("month"), position.data.get("day")
         if not isinstance(month, int) or not isinstance(day, int):
             return NOT_A_CHOICE
         user = await ctx.ensure_user()
         if value == "yearly":
             rule = DateRule(month, day)
         else:
-            rule = _once(month, day, year if isinstance(year, int) else None, _today(ctx, user))
-            if is_past(rule, _today(ctx, user)):
-                asked = f"{ctx.text(Msg.DATES_PAST)}\n\n{ctx.text(Msg.DATES_ASK_REPEAT)}"
+            today = local_today(ctx, user)
+            rule = one_off(month, day, held_year(position), today)
+            if is_past(rule, today):
+                asked = f"{ctx.text(DatesMsg.DATES_PAST)}\n\n{ctx.text(DatesMsg.DATES_ASK_REPEAT)}"
                 return Next(DatesStep.REPEAT, _carried(position), question=asked)
         data = {**_carried(position), "month": rule.month, "day": rule.day, "year": rule.year}
         return Next(DatesStep.LABEL, {**data, "repeat": value})
@@ -268,7 +227,7 @@ class HardDates(Flow):
     async def _label(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         label = text.strip()
         if not label:
-            return [ctx.reply(Msg.DATES_ASK_LABEL)]
+            return [ctx.reply(DatesMsg.DATES_ASK_LABEL)]
         if too_long(TextLimit.DATE_LABEL, label):
             return [await offer_choice(self, ctx, position, TextLimit.DATE_LABEL, label)]
         user = await ctx.ensure_user()
@@ -278,19 +237,19 @@ class HardDates(Flow):
                 changed = await hard_dates.set_label(tx, ctx.cipher, user.id, date_id, label)
             if not changed:
                 return await self._list(ctx)
-            return await self._edit_menu(ctx, date_id, ctx.text(Msg.DATES_CHANGED))
+            return await self._edit_menu(ctx, date_id, ctx.text(DatesMsg.DATES_CHANGED))
         return await self._add(ctx, user, position, label)
 
     async def _add(
         self, ctx: FlowContext, user: User, position: FlowPosition, label: str
     ) -> Outcome:
-        kind, month, day, year = (position.data.get(k) for k in ("kind", "month", "day", "year"))
+        kind, month, day = (position.data.get(key) for key in ("kind", "month", "day"))
         if not isinstance(kind, str) or not isinstance(month, int) or not isinstance(day, int):
             return NOT_A_CHOICE
-        rule = DateRule(month, day, year if isinstance(year, int) else None)
+        rule = DateRule(month, day, held_year(position))
         if await hard_dates.count_dates(ctx.db, user.id) >= MOST_HARD_DATES:
-            return Next(END, before=[ctx.reply(Msg.DATES_FULL, limit=MOST_HARD_DATES)])
-        times = await _checkin_times(ctx, user)
+            return Next(END, before=[ctx.reply(DatesMsg.DATES_FULL, limit=MOST_HARD_DATES)])
+        times = await checkin_times(ctx, user)
         upcoming = next_upcoming(user, times, rule, ctx.now())
         async with ctx.db.transaction() as tx:
             await hard_dates.add_date(
@@ -304,10 +263,10 @@ class HardDates(Flow):
                 ctx.now(),
             )
         added = ctx.text(
-            _added(user, times, upcoming), date=show_date(rule, await dates_locale(ctx))
+            added_message(user, times, upcoming), date=show_date(rule, await dates_locale(ctx))
         )
-        if _held_back(user, upcoming):  # so the promise above stays true
-            added = f"{added} {ctx.text(Msg.DATES_WHILE_OFF)}"
+        if held_back(user, upcoming):  # so the promise above stays true
+            added = f"{added} {ctx.text(DatesMsg.DATES_WHILE_OFF)}"
         return await self._list(ctx, before=added)
 
     async def _label_shorter(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -344,7 +303,7 @@ class HardDates(Flow):
             return await self._list(ctx, before)
         number, chosen = numbered[0]
         text = ctx.text(
-            Msg.DATES_EDIT_MENU, item=_item(ctx, number, chosen, await dates_locale(ctx))
+            DatesMsg.DATES_EDIT_MENU, item=_item(ctx, number, chosen, await dates_locale(ctx))
         )
         text = text if before is None else f"{before}\n\n{text}"
         left_out = {"make_yearly"} if chosen.yearly else {"make_once"}
@@ -371,14 +330,14 @@ class HardDates(Flow):
         chosen = await hard_dates.get_date(ctx.db, ctx.cipher, user.id, date_id)
         if chosen is None:
             return await self._list(ctx)
-        today = _today(ctx, user)
+        today = local_today(ctx, user)
         rule = (
             DateRule(typed.month, typed.day)
             if chosen.yearly
-            else _once(typed.month, typed.day, typed.year, today)
+            else one_off(typed.month, typed.day, typed.year, today)
         )
         if is_past(rule, today):  # stays at the date, for one still to come
-            return [ctx.reply(Msg.DATES_PAST_TYPED)]
+            return [ctx.reply(DatesMsg.DATES_PAST_TYPED)]
         return await self._save_when(ctx, user, date_id, rule)
 
     async def _toggle(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -389,16 +348,16 @@ class HardDates(Flow):
         if value == "make_yearly":
             rule = DateRule(chosen.month, chosen.day)
         else:
-            rule = _once(chosen.month, chosen.day, None, _today(ctx, user))
+            rule = one_off(chosen.month, chosen.day, None, local_today(ctx, user))
         return await self._save_when(ctx, user, chosen.id, rule)
 
     async def _save_when(self, ctx: FlowContext, user: User, date_id: int, rule: DateRule) -> Next:
-        upcoming = next_upcoming(user, await _checkin_times(ctx, user), rule, ctx.now())
+        upcoming = next_upcoming(user, await checkin_times(ctx, user), rule, ctx.now())
         async with ctx.db.transaction() as tx:
             await hard_dates.set_when(
                 tx, user.id, date_id, (rule.month, rule.day, rule.year), upcoming
             )
-        return await self._edit_menu(ctx, date_id, ctx.text(Msg.DATES_CHANGED))
+        return await self._edit_menu(ctx, date_id, ctx.text(DatesMsg.DATES_CHANGED))
 
     async def _delete(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         date_id = position.data.get("edit")
@@ -407,169 +366,15 @@ class HardDates(Flow):
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await hard_dates.remove_date(tx, user.id, date_id)
-        return await self._list(ctx, before=ctx.text(Msg.DATES_DELETED))
+        return await self._list(ctx, before=ctx.text(DatesMsg.DATES_DELETED))
 
 
 def _item(ctx: FlowContext, number: int, saved: HardDate, shown: str) -> str:
     rule = DateRule(saved.month, saved.day, saved.year)
-    message = Msg.DATES_ITEM_YEARLY if saved.yearly else Msg.DATES_ITEM_ONCE
+    message = DatesMsg.DATES_ITEM_YEARLY if saved.yearly else DatesMsg.DATES_ITEM_ONCE
     return ctx.text(message, number=number, label=saved.label, date=show_date(rule, shown))
-
-
-def _typed_kind(ctx: FlowContext, text: str) -> str | None:
-    """The kind whose label, in the user's language or in English, has a word typed
-    ("court" for "Court or legal", "cumpleaños" for "Un cumpleaños"); None if no kind or
-    two do."""
-    typed = {word for word in fold(text).split() if word not in _LABEL_FILLER}
-    found: set[str] = set()
-    for choice in (choice for row in _KINDS for choice in row):
-        for locale in dict.fromkeys((ctx.locale, "en")):
-            assert isinstance(choice.label, Msg)  # the kinds' labels are ours, in the pack
-            label = ctx.services.content.text(locale, choice.label)
-            words = {word for word in fold(label).split() if word not in _LABEL_FILLER}
-            if any(_same_word(one, other) for one in typed for other in words):
-                found.add(choice.value)
-    return found.pop() if len(found) == 1 else None
-
-
-def _same_word(typed: str, word: str) -> bool:
-    if typed == word:
-        return True
-    short, long = sorted((typed, word), key=len)
-    return len(short) >= _SHORTEST_KIND_WORD and long.startswith(short)
-
-
-def _held_readings(position: FlowPosition) -> list[DateRule]:
-    """The two readings of a date typed at the kind step, if one was."""
-    held, year = position.data.get("readings"), position.data.get("year")
-    if not isinstance(held, str):
-        return []
-    readings = []
-    for pair in held.split():  # "3-2 2-3": month and day of each, as the buttons carry them
-        month, _, day = pair.partition("-")
-        if month.isascii() and month.isdigit() and day.isascii() and day.isdigit():
-            readings.append(DateRule(int(month), int(day), year if isinstance(year, int) else None))
-    return readings
-
-
-def _which_rows(shown: str, readings: Sequence[DateRule]) -> list[list[Choice]]:
-    return [[Choice(f"{r.month}-{r.day}", show_date(r, shown))] for r in readings]
-
-
-def _unread(ctx: FlowContext, reading: DateReading) -> Reply:
-    """Not a date: said so, and why when it is a day the month has not ("31/02")."""
-    impossible = reading.no_such_day
-    if impossible is None:
-        return ctx.reply(Msg.DATES_BAD_DATE)
-    month = month_name(impossible.month, ctx.locale)
-    month = month[:1].upper() + month[1:]  # it starts the sentence ("febrero solo tiene…")
-    return ctx.reply(Msg.DATES_NO_SUCH_DAY, month=month, last=last_day(impossible))
 
 
 def _carried(position: FlowPosition) -> FlowData:
     """The answers so far, without the buttons shown or a long text held at the step."""
     return {key: position.data[key] for key in _CARRIED if key in position.data}
-
-
-def _checked(month: int, day: int, year: int | None) -> DateRule | None:
-    """The date if it is one (in that year, or in any year when there is none)."""
-    rule = read_date(f"{year or 2000}-{month}-{day}", "en").settled  # 2000 has a 29 February
-    return None if rule is None else DateRule(rule.month, rule.day, year)
-
-
-def _today(ctx: FlowContext, user: User) -> date:
-    return ctx.now().astimezone(user_zone(user)).date()
-
-
-def _once(month: int, day: int, year: int | None, today: date) -> DateRule:
-    """A one-off date: in the year given, or the next time the day comes (today included).
-    29 February without a year is the next one there is (a leap year's), kept as the
-    29th: made yearly again, it stays the 29th."""
-    if year is not None:
-        return DateRule(month, day, year)
-    for candidate in range(today.year, today.year + _LEAP_CYCLE + 1):
-        if day <= calendar.monthrange(candidate, month)[1] and date(candidate, month, day) >= today:
-            return DateRule(month, day, candidate)
-    raise ValueError(f"no {month}-{day} in the years after {today}")  # not a date at all
-
-
-async def _checkin_times(ctx: FlowContext, user: User) -> list[str]:
-    return [slot.local_time for slot in await checkin_slots.list_slots(ctx.db, user.id)]
-
-
-def _added(user: User, times: Sequence[str], upcoming: Upcoming | None) -> Msg:
-    """What "added" promises, true to what comes next: the evening before and the
-    morning, one of them (it is too late for the evening, or quiet hours leave one no
-    place), or nothing this time (a one-off date whose morning has gone)."""
-    if upcoming is None or upcoming.moment is Moment.END:
-        return Msg.DATES_ADDED_NONE
-    if upcoming.moment is Moment.DAY:
-        return Msg.DATES_ADDED_MORNING
-    morning = moment_instant(user, times, Moment.DAY, upcoming.on)
-    return Msg.DATES_ADDED if morning is not None else Msg.DATES_ADDED_EVENING
-
-
-def _held_back(user: User, upcoming: Upcoming | None) -> bool:
-    """Check-ins are stopped, or paused past the next moment: the date's wait too."""
-    if upcoming is None or upcoming.moment is Moment.END:
-        return False
-    paused = user.paused_until is not None and user.paused_until > upcoming.due_at
-    return paused or user.checkins_stopped
-
-
-# The extra check-ins themselves ---------------------------------------------------------
-
-
-def while_planned(date_id: int) -> StillThere:
-    """A date's check-in is not sent if the date was deleted (or its user forgotten) while
-    it waited in the queue."""
-
-    return StillThere(Target.HARD_DATE, date_id)
-
-
-async def hard_date_checkins(
-    services: Services, tx: Transaction, due: Sequence[DateCheckIn]
-) -> list[Outgoing]:
-    """The extra check-in of each claimed date, in the claiming transaction.
-
-    A neutral first line (a lock screen shows it), the words for that kind of day and
-    the user's own label only with discreet mode off (discreet, the words name no kind
-    of day: a preview shows more than the first line), then the check-in's own question, which
-    puts the user in the check-in as any scheduled one does. When a routine check-in
-    opened in this same tick, the words come without a second question.
-    """
-    now = services.clock.now()
-    outgoing: list[Outgoing] = []
-    placements: list[Placement] = []
-    # Per locale and platform, the question and its buttons are built once (many dates
-    # may fall due in the same minute).
-    questions: dict[tuple[str, str], tuple[str, Shown]] = {}
-    for item in due:
-        user = item.user
-        ctx = FlowContext(services, user.address, user.locale)
-        words = _DISCREET_WORDS[item.moment] if user.discreet else _WORDS[(item.moment, item.kind)]
-        parts = [ctx.text(Msg.DATES_OPENING), ctx.text(words)]
-        if not user.discreet:
-            label = services.cipher.decrypt(item.sealed_label, user.id)
-            parts.append(ctx.text(Msg.DATES_YOUR_WORDS, label=label))
-        buttons: tuple[tuple[Button, ...], ...] = ()
-        if item.asks:
-            wording = (user.locale, user.platform)
-            if wording not in questions:
-                questions[wording] = scheduled_question(ctx)
-            question, shown = questions[wording]
-            position = FlowPosition(CheckIn.name, CheckInStep.MOOD, new_token(), shown.data())
-            placements.append(Placement(user.id, position))
-            if item.closes_question:
-                parts.append(ctx.text(Msg.QUESTION_CLOSED_BY_CHECKIN))
-            parts.append(question)
-            buttons = shown.markup(position)
-        else:
-            parts.append(ctx.text(Msg.DATES_CHECKIN_ABOVE))
-        # protect: with discreet mode off, it quotes the user's own words.
-        reply = Reply("\n\n".join(parts), buttons=buttons, protect=not user.discreet)
-        outgoing.append(
-            Outgoing(user.address, reply, guard=while_planned(item.date_id), user_row_id=user.id)
-        )
-    await flow_positions.move_many(tx, placements, now)
-    return outgoing

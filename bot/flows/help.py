@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import GeneralMsg
 from bot.core.replies import Reply
 from bot.flows.context import FlowContext
 
@@ -14,9 +14,11 @@ def help_text(ctx: FlowContext) -> list[Reply]:
     )
     name = ctx.services.content.command_name
     lines = [f"/{name(ctx.locale, command)} - {text}" for command, text in descriptions.items()]
-    body = "\n".join([ctx.text(Msg.HELP_INTRO), "", *lines, "", ctx.text(Msg.HELP_FOOTER)])
+    body = "\n".join(
+        [ctx.text(GeneralMsg.HELP_INTRO), "", *lines, "", ctx.text(GeneralMsg.HELP_FOOTER)]
+    )
     return [Reply(body)]
 
 
 def about_text(ctx: FlowContext) -> list[Reply]:
-    return [ctx.reply(Msg.ABOUT)]
+    return [ctx.reply(GeneralMsg.ABOUT)]

@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import HistoryMsg
 from bot.core.replies import Image, Reply
 from bot.flows.chart import ChartLabels, DayPoint, render_progress_png
 from bot.flows.context import FlowContext
@@ -39,24 +39,24 @@ async def history(ctx: FlowContext) -> list[Reply]:
     user = await ctx.find_user()
     now = ctx.now()
     if user is None:
-        return [ctx.reply(Msg.HISTORY_NOTHING)]
+        return [ctx.reply(HistoryMsg.HISTORY_NOTHING)]
     month_ago = now - timedelta(days=30)
     answers = await list_checkins_since(ctx.db, user.id, month_ago)
     pauses = await urges.pause_counts(ctx.db, user.id, month_ago)
     # Each count in its own sentence, so each agrees with its number; none passed is
     # only said when there were pauses at all.
-    pause_line = ctx.text(Msg.HISTORY_PAUSES, paused=pauses.paused)
+    pause_line = ctx.text(HistoryMsg.HISTORY_PAUSES, paused=pauses.paused)
     if pauses.paused:
-        pause_line += " " + ctx.text(Msg.HISTORY_PASSED, passed=pauses.passed)
+        pause_line += " " + ctx.text(HistoryMsg.HISTORY_PASSED, passed=pauses.passed)
     if not answers:
-        nothing = ctx.text(Msg.HISTORY_NOTHING)
+        nothing = ctx.text(HistoryMsg.HISTORY_NOTHING)
         return [Reply(f"{nothing}\n\n{pause_line}" if pauses.paused else nothing)]
     week = summarise(answers, now - timedelta(days=7))
     month = summarise(answers, now - timedelta(days=30))
-    no_mood = ctx.text(Msg.HISTORY_NO_MOOD)
+    no_mood = ctx.text(HistoryMsg.HISTORY_NO_MOOD)
     shown = user_locale(ctx, user)
     summary = ctx.text(
-        Msg.HISTORY_SUMMARY,
+        HistoryMsg.HISTORY_SUMMARY,
         answered_7=week.answered,
         mood_7=no_mood if week.average_mood is None else one_decimal(week.average_mood, shown),
         urges_7=week.urges,
@@ -89,14 +89,16 @@ async def progress(ctx: FlowContext) -> list[Reply]:
         [] if user is None else await list_checkins_since(ctx.db, user.id, now - timedelta(days=30))
     )
     if user is None or not answers:
-        return [ctx.reply(Msg.PROGRESS_NOTHING)]
+        return [ctx.reply(HistoryMsg.PROGRESS_NOTHING)]
     zone = user_zone(user)
     points = daily_points(answers, zone)
     today = now.astimezone(zone).date()
     labels = ChartLabels(
-        mood=ctx.text(Msg.CHART_MOOD), pull=ctx.text(Msg.CHART_PULL), locale=ctx.locale
+        mood=ctx.text(HistoryMsg.CHART_MOOD),
+        pull=ctx.text(HistoryMsg.CHART_PULL),
+        locale=ctx.locale,
     )
     first_day = today - timedelta(days=29)
     png = await asyncio.to_thread(render_progress_png, points, first_day, today, labels)
     image = Image(png=png, filename=f"steady-progress-{today.isoformat()}.png")
-    return [Reply(ctx.text(Msg.PROGRESS_CAPTION), image=image)]
+    return [Reply(ctx.text(HistoryMsg.PROGRESS_CAPTION), image=image)]

@@ -3,7 +3,7 @@ STEADY_RETENTION_DAYS."""
 
 from __future__ import annotations
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SettingsMsg
 from bot.flows.base import Rows
 from bot.flows.context import Choice, FlowContext
 from bot.storage.users import User
@@ -19,12 +19,12 @@ def keep_choices(ctx: FlowContext) -> Rows:
     """The shorter histories to choose from, those under the operator's limit, and the longest."""
     longest = ctx.services.retention_days
     shorter = tuple(
-        Choice(str(days), ctx.text(Msg.KEEP_DAYS, days=days))
+        Choice(str(days), ctx.text(SettingsMsg.KEEP_DAYS, days=days))
         for days in (7, 30, 90)
         if days < longest
     )
     return (
-        (shorter, (Choice("max", Msg.KEEP_LONGEST),))
+        (shorter, (Choice("max", SettingsMsg.KEEP_LONGEST),))
         if shorter
-        else ((Choice("max", Msg.KEEP_LONGEST),),)
+        else ((Choice("max", SettingsMsg.KEEP_LONGEST),),)
     )

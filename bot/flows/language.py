@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import OnboardingMsg
 from bot.flows.base import Rows
 from bot.flows.context import Choice, FlowContext
 from bot.storage import users
@@ -20,7 +20,11 @@ def language_rows(ctx: FlowContext) -> Rows:
     """One button per locale of the pack, the one in use first."""
     content = ctx.services.content
     ordered = sorted(content.locales, key=lambda locale: (locale != ctx.locale, locale))
-    return (tuple(Choice(locale, content.text(locale, Msg.LANGUAGE_NAME)) for locale in ordered),)
+    return (
+        tuple(
+            Choice(locale, content.text(locale, OnboardingMsg.LANGUAGE_NAME)) for locale in ordered
+        ),
+    )
 
 
 def offers_language(ctx: FlowContext) -> bool:

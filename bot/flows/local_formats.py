@@ -15,7 +15,7 @@ from babel import Locale, UnknownLocaleError
 from babel.dates import format_date, get_day_names
 from babel.numbers import format_decimal
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.content_pack.plurals import babel_locale
 from bot.flows.context import FlowContext
 from bot.scheduling.planner import user_zone
@@ -76,7 +76,7 @@ def shown_weekdays(ctx: FlowContext, days: frozenset[int]) -> str:
     if ctx.locale == ctx.services.content.default_locale:
         return short
     if short == "daily":
-        return ctx.text(Msg.HOURS_DAILY)
+        return ctx.text(SafetyMsg.HOURS_DAILY)
     names = get_day_names("abbreviated", locale=babel_locale(ctx.locale))
     return re.sub(r"[a-z]{3}", lambda word: str(names[_WEEKDAY_WORDS.index(word[0])]), short)
 

@@ -7,7 +7,7 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import DataMsg
 from bot.core.replies import Reply
 from bot.flows.context import FlowContext
 from bot.scheduling.rules import format_weekdays
@@ -292,10 +292,10 @@ async def export_user(ctx: FlowContext) -> UserExport | None:
 async def mydata(ctx: FlowContext) -> list[Reply]:
     export = await export_user(ctx)
     if export is None:
-        return [ctx.reply(Msg.MYDATA_NOTHING)]
+        return [ctx.reply(DataMsg.MYDATA_NOTHING)]
     document = json.dumps(asdict(export), indent=2, ensure_ascii=False)
     # protect: the export quotes the user's own notes back to them.
-    return [ctx.reply(Msg.MYDATA_INTRO), Reply(document, protect=True)]
+    return [ctx.reply(DataMsg.MYDATA_INTRO), Reply(document, protect=True)]
 
 
 def _caring(check: caring_checks.CaringCheck | None) -> CaringCheckExport | None:

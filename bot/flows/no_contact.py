@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import NoContactMsg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import Choice, FlowContext, Next, Outcome
@@ -29,10 +29,10 @@ class NoContactCounter(Flow):
     def __init__(self) -> None:
         self.steps = self.table({
             NoContactStep.STATUS: Step(
-                buttons=((Choice("start", Msg.NC_START, goes_to=self._start),),
-                         (Choice("practical", Msg.NC_PRACTICAL, goes_to=self._practical),),
-                         (Choice("reset", Msg.NC_RESET, goes_to=self._reset),
-                          Choice("stop", Msg.NC_STOP, goes_to=self._stop))),
+                buttons=((Choice("start", NoContactMsg.NC_START, goes_to=self._start),),
+                         (Choice("practical", NoContactMsg.NC_PRACTICAL, goes_to=self._practical),),
+                         (Choice("reset", NoContactMsg.NC_RESET, goes_to=self._reset),
+                          Choice("stop", NoContactMsg.NC_STOP, goes_to=self._stop))),
             ),
         })  # fmt: skip
 
@@ -41,12 +41,19 @@ class NoContactCounter(Flow):
         counter = await urges.get_no_contact(ctx.db, user.id)
         if counter is None:
             rows = self.buttons_without(NoContactStep.STATUS, {"practical", "reset", "stop"})
-            return await self.go(ctx, Next(NoContactStep.STATUS, question=Msg.NC_OFF, rows=rows))
+            return await self.go(
+                ctx, Next(NoContactStep.STATUS, question=NoContactMsg.NC_OFF, rows=rows)
+            )
         days = counter.current_days(ctx.now())
         longest = max(counter.longest_days, days)
-        lines = [ctx.text(Msg.NC_STATUS, days=days), ctx.text(Msg.NC_LONGEST, longest=longest)]
+        lines = [
+            ctx.text(NoContactMsg.NC_STATUS, days=days),
+            ctx.text(NoContactMsg.NC_LONGEST, longest=longest),
+        ]
         if counter.practical_contacts:
-            lines.append(ctx.text(Msg.NC_PRACTICAL_COUNT, practical=counter.practical_contacts))
+            lines.append(
+                ctx.text(NoContactMsg.NC_PRACTICAL_COUNT, practical=counter.practical_contacts)
+            )
         rows = self.buttons_without(NoContactStep.STATUS, {"start"})
         return await self.go(ctx, Next(NoContactStep.STATUS, question=" ".join(lines), rows=rows))
 
@@ -55,25 +62,25 @@ class NoContactCounter(Flow):
         async with ctx.db.transaction() as tx:
             await urges.start_no_contact(tx, user.id, ctx.now())
             await flow_positions.leave_flow(tx, user.id)
-        return [ctx.reply(Msg.NC_STARTED)]
+        return [ctx.reply(NoContactMsg.NC_STARTED)]
 
     async def _practical(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await urges.note_practical_contact(tx, user.id)
             await flow_positions.leave_flow(tx, user.id)
-        return [ctx.reply(Msg.NC_PRACTICAL_NOTED)]
+        return [ctx.reply(NoContactMsg.NC_PRACTICAL_NOTED)]
 
     async def _reset(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             counter = await urges.restart_no_contact(tx, user.id, ctx.now())
             await flow_positions.leave_flow(tx, user.id)
-        return [ctx.reply(Msg.NC_RESTARTED, longest=counter.longest_days)]
+        return [ctx.reply(NoContactMsg.NC_RESTARTED, longest=counter.longest_days)]
 
     async def _stop(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await urges.stop_no_contact(tx, user.id)
             await flow_positions.leave_flow(tx, user.id)
-        return [ctx.reply(Msg.NC_STOPPED)]
+        return [ctx.reply(NoContactMsg.NC_STOPPED)]

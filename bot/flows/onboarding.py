@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, OnboardingMsg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import END, Choice, FlowContext, Next, Outcome
@@ -72,27 +72,30 @@ class Onboarding(Flow):
         self.steps = self.table({
             # The buttons are the pack's locales, built when asked.
             OnboardingStep.LANGUAGE: Step(
-                asks=Msg.LANGUAGE_ASK, other_choice=self._language, on_typed=self._past_language
+                asks=OnboardingMsg.LANGUAGE_ASK,
+                other_choice=self._language,
+                on_typed=self._past_language,
             ),
-            OnboardingStep.TIMEZONE: Step(asks=Msg.ASK_TIMEZONE, on_typed=self._timezone),
+            OnboardingStep.TIMEZONE: Step(asks=OnboardingMsg.ASK_TIMEZONE, on_typed=self._timezone),
             OnboardingStep.TZPICK: Step(
-                buttons=((Choice(AGAIN, Msg.TIMEZONE_NONE_OF_THESE, goes_to=self._zone_again),),),
+                buttons=((Choice(AGAIN, OnboardingMsg.TIMEZONE_NONE_OF_THESE,
+                                 goes_to=self._zone_again),),),
                 other_choice=self._zone_picked,  # a place offered: its confirmation
                 on_typed=self._timezone,
             ),
             OnboardingStep.TZCONFIRM: Step(
-                buttons=((Choice(YES, Msg.TIMEZONE_YES, goes_to=self._zone_confirmed),
-                          Choice(AGAIN, Msg.TIMEZONE_AGAIN, goes_to=self._zone_again)),),
+                buttons=((Choice(YES, OnboardingMsg.TIMEZONE_YES, goes_to=self._zone_confirmed),
+                          Choice(AGAIN, OnboardingMsg.TIMEZONE_AGAIN, goes_to=self._zone_again)),),
                 on_typed=self._confirm_typed,
             ),
             OnboardingStep.TIME: Step(
-                asks=Msg.ASK_TIME,
+                asks=OnboardingMsg.ASK_TIME,
                 other_choice=self._time_picked,  # a time offered for "evening"
                 on_typed=self._time,
             ),
             OnboardingStep.COUNTRY: Step(
-                buttons=((Choice("other", Msg.COUNTRY_OTHER, goes_to=self._country),
-                          Choice("skip", Msg.COUNTRY_SKIP, goes_to=self._country)),),
+                buttons=((Choice("other", OnboardingMsg.COUNTRY_OTHER, goes_to=self._country),
+                          Choice("skip", OnboardingMsg.COUNTRY_SKIP, goes_to=self._country)),),
                 other_choice=self._country,  # the suggested country, or one typed
                 text_as_choice=True,
             ),
@@ -103,13 +106,15 @@ class Onboarding(Flow):
     async def begin(self, ctx: FlowContext) -> list[Reply]:
         user = await ctx.ensure_user()
         if user.onboarded_at is not None:
-            return [ctx.reply(Msg.WELCOME_BACK)]
+            return [ctx.reply(OnboardingMsg.WELCOME_BACK)]
         if offers_language(ctx):
             return await self.go(ctx, Next(OnboardingStep.LANGUAGE, rows=language_rows(ctx)))
         return await self._welcome(ctx)
 
     async def _welcome(self, ctx: FlowContext) -> list[Reply]:
-        return await self.go(ctx, Next(OnboardingStep.TIMEZONE, before=[ctx.reply(Msg.WELCOME)]))
+        return await self.go(
+            ctx, Next(OnboardingStep.TIMEZONE, before=[ctx.reply(OnboardingMsg.WELCOME)])
+        )
 
     async def _past_language(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         """Something typed instead of a tap: the language guessed stays, and the words are
@@ -146,7 +151,7 @@ class Onboarding(Flow):
         if user.onboarded_at is not None:  # the zone asked again, for the country chosen
             async with ctx.db.transaction() as tx:
                 await reschedule_user(tx, user.id, ctx.now())
-            saved = ctx.reply(Msg.ZONE_SAVED, place=local_place_name(ctx, zone))
+            saved = ctx.reply(AnswersMsg.ZONE_SAVED, place=local_place_name(ctx, zone))
             return Next(END, before=[saved])
         return Next(OnboardingStep.TIME)
 
@@ -187,9 +192,9 @@ class Onboarding(Flow):
             await reschedule_user(tx, user.id, ctx.now())
         timezone = user.timezone or "UTC"
         shown = both_forms(ctx, checkin_time)
-        done = [ctx.reply(Msg.ONBOARDING_DONE, time=shown, timezone=timezone)]
+        done = [ctx.reply(OnboardingMsg.ONBOARDING_DONE, time=shown, timezone=timezone)]
         if days is not None:
-            done.append(ctx.reply(Msg.TIME_DAYS_TOO, days=shown_weekdays(ctx, days)))
+            done.append(ctx.reply(AnswersMsg.TIME_DAYS_TOO, days=shown_weekdays(ctx, days)))
         return [*done, await ask_country(self, ctx, OnboardingStep.COUNTRY)]
 
     async def _country(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:

@@ -12,7 +12,7 @@ import base64
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, DatesMsg, GeneralMsg, Msg, PauseMsg, PlanMsg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Rows
 from bot.flows.context import Choice, FlowContext, Next, StepHandler
@@ -23,14 +23,17 @@ from bot.storage.flow_positions import FlowData, FlowPosition
 KEEP_FIRST, WRITE_SHORTER = "first", "shorter"
 _LONG_KEY = "long"  # also in key_rotation.SEALED_FLOW_FIELDS: a key rotation reseals it
 _CHOICES = (
-    (Choice(KEEP_FIRST, Msg.LONG_KEEP_FIRST), Choice(WRITE_SHORTER, Msg.LONG_WRITE_SHORTER)),
+    (
+        Choice(KEEP_FIRST, GeneralMsg.LONG_KEEP_FIRST),
+        Choice(WRITE_SHORTER, GeneralMsg.LONG_WRITE_SHORTER),
+    ),
 )
-_TOO_LONG = {
-    TextLimit.NOTE: Msg.NOTE_TOO_LONG,
-    TextLimit.REASON: Msg.REASON_TOO_LONG,
-    TextLimit.DRAFT: Msg.DRAFT_TOO_LONG,
-    TextLimit.PLAN_PART: Msg.PLAN_TOO_LONG,
-    TextLimit.DATE_LABEL: Msg.DATES_LABEL_TOO_LONG,
+_TOO_LONG: dict[TextLimit, Msg] = {
+    TextLimit.NOTE: CheckinMsg.NOTE_TOO_LONG,
+    TextLimit.REASON: PauseMsg.REASON_TOO_LONG,
+    TextLimit.DRAFT: PauseMsg.DRAFT_TOO_LONG,
+    TextLimit.PLAN_PART: PlanMsg.PLAN_TOO_LONG,
+    TextLimit.DATE_LABEL: DatesMsg.DATES_LABEL_TOO_LONG,
 }
 # A cut within this many characters of the limit ends at a space rather than mid-word.
 _WORD_SLACK = 40
@@ -83,7 +86,7 @@ async def first_part(ctx: FlowContext, position: FlowPosition, limit: TextLimit)
 def write_shorter(ctx: FlowContext, position: FlowPosition, limit: TextLimit) -> Next:
     """Back to the same step, the long text dropped, ready for a shorter one."""
     kept = {key: value for key, value in _without_long(position.data).items() if key != SHOWN_KEY}
-    asked = ctx.text(Msg.LONG_REWRITE, limit=limit.characters)
+    asked = ctx.text(GeneralMsg.LONG_REWRITE, limit=limit.characters)
     return Next(position.step, kept, question=asked, rows=())
 
 

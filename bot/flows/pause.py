@@ -32,7 +32,7 @@ from dataclasses import replace
 from datetime import timedelta
 from enum import StrEnum
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import Msg, PauseMsg
 from bot.content_pack.rotation import pick_fresh
 from bot.content_pack.schema import Exercise
 from bot.core.replies import Frame, Reply
@@ -55,16 +55,26 @@ from bot.storage.user_texts import TextKind, add_text, list_texts
 from bot.storage.users import User
 
 WAIT_MINUTES = ("10", "20", "30")
-BREATH_WORDS = {"in": Msg.BREATH_IN, "hold": Msg.BREATH_HOLD, "out": Msg.BREATH_OUT}
+BREATH_WORDS = {"in": PauseMsg.BREATH_IN, "hold": PauseMsg.BREATH_HOLD, "out": PauseMsg.BREATH_OUT}
 # In running text each phase has its own words ("breathe in for 4 seconds"), so a
 # capitalised frame label never lands mid-sentence.
-BREATH_STEPS = {"in": Msg.BREATH_STEP_IN, "hold": Msg.BREATH_STEP_HOLD, "out": Msg.BREATH_STEP_OUT}
+BREATH_STEPS = {
+    "in": PauseMsg.BREATH_STEP_IN,
+    "hold": PauseMsg.BREATH_STEP_HOLD,
+    "out": PauseMsg.BREATH_STEP_OUT,
+}
 
-_AFTER = ((Choice("again", Msg.PAUSE_ANOTHER), Choice("back", Msg.PAUSE_BACK)),)
-_WAIT = ((Choice("10", Msg.WAIT_10), Choice("20", Msg.WAIT_20), Choice("30", Msg.WAIT_30)),)
+_AFTER = ((Choice("again", PauseMsg.PAUSE_ANOTHER), Choice("back", PauseMsg.PAUSE_BACK)),)
+_WAIT = (
+    (
+        Choice("10", PauseMsg.WAIT_10),
+        Choice("20", PauseMsg.WAIT_20),
+        Choice("30", PauseMsg.WAIT_30),
+    ),
+)
 _FOLLOWUP = (
-    (Choice("passed", Msg.FOLLOWUP_PASSED), Choice("strong", Msg.FOLLOWUP_STRONG)),
-    (Choice("reached", Msg.FOLLOWUP_REACHED), Choice("more", Msg.FOLLOWUP_MORE_TIME)),
+    (Choice("passed", PauseMsg.FOLLOWUP_PASSED), Choice("strong", PauseMsg.FOLLOWUP_STRONG)),
+    (Choice("reached", PauseMsg.FOLLOWUP_REACHED), Choice("more", PauseMsg.FOLLOWUP_MORE_TIME)),
 )
 
 
@@ -74,7 +84,7 @@ def breathing_frames(ctx: FlowContext, exercise: Exercise) -> tuple[Frame, ...]:
     for round_number in range(1, exercise.rounds + 1):
         for phase in exercise.pace:
             text = ctx.text(
-                Msg.BREATH_FRAME,
+                PauseMsg.BREATH_FRAME,
                 phase=ctx.text(BREATH_WORDS[phase.phase]),
                 seconds=phase.seconds,
                 round=round_number,
@@ -89,7 +99,7 @@ def breathing_text(ctx: FlowContext, exercise: Exercise) -> str:
     one_breath = ", ".join(
         ctx.text(BREATH_STEPS[phase.phase], seconds=phase.seconds) for phase in exercise.pace
     )
-    sequence = ctx.text(Msg.BREATH_SEQUENCE, breath=one_breath, rounds=exercise.rounds)
+    sequence = ctx.text(PauseMsg.BREATH_SEQUENCE, breath=one_breath, rounds=exercise.rounds)
     return f"{exercise.intro}\n\n{sequence}\n\n{exercise.closing}"
 
 
@@ -110,7 +120,7 @@ class PauseStep(StrEnum):
     CHECKING = "checking"
 
 
-_BACK_ROW = ((Choice("back", Msg.PAUSE_BACK),),)
+_BACK_ROW = ((Choice("back", PauseMsg.PAUSE_BACK),),)
 
 
 class Pause(Flow):
@@ -122,72 +132,72 @@ class Pause(Flow):
         # Under stress, fewer choices: the three that help most first, the rest behind "More"
         # (shown at the same step).
         more = (
-            (Choice("ground", Msg.PAUSE_GROUND, goes_to=self._grounding),
-             Choice("remember", Msg.PAUSE_REMEMBER, goes_to=self._remember)),
-            (Choice("checking", Msg.PAUSE_CHECKING, goes_to=PauseStep.CHECKING),),
-            (Choice("still", Msg.PAUSE_STILL_THERE, goes_to=self._still_there),),
-            (Choice("reached", Msg.PAUSE_REACHED_OUT, goes_to=self._reached_out),
-             Choice("done", Msg.PAUSE_DONE, goes_to=self._done)),
-            (Choice("back", Msg.PAUSE_BACK, goes_to=PauseStep.MENU),),
+            (Choice("ground", PauseMsg.PAUSE_GROUND, goes_to=self._grounding),
+             Choice("remember", PauseMsg.PAUSE_REMEMBER, goes_to=self._remember)),
+            (Choice("checking", PauseMsg.PAUSE_CHECKING, goes_to=PauseStep.CHECKING),),
+            (Choice("still", PauseMsg.PAUSE_STILL_THERE, goes_to=self._still_there),),
+            (Choice("reached", PauseMsg.PAUSE_REACHED_OUT, goes_to=self._reached_out),
+             Choice("done", PauseMsg.PAUSE_DONE, goes_to=self._done)),
+            (Choice("back", PauseMsg.PAUSE_BACK, goes_to=PauseStep.MENU),),
         )  # fmt: skip
-        more_menu = Next(PauseStep.MENU, question=Msg.PAUSE_MORE_MENU, rows=more)
+        more_menu = Next(PauseStep.MENU, question=PauseMsg.PAUSE_MORE_MENU, rows=more)
         self.steps = self.table({
             PauseStep.OFFER: Step(
-                asks=Msg.PAUSE_OFFER,
-                buttons=((Choice("yes", Msg.PAUSE_OFFER_YES, goes_to=self.take_offer),
-                          Choice("no", Msg.PAUSE_OFFER_NO, goes_to=self.decline_offer)),),
+                asks=PauseMsg.PAUSE_OFFER,
+                buttons=((Choice("yes", PauseMsg.PAUSE_OFFER_YES, goes_to=self.take_offer),
+                          Choice("no", PauseMsg.PAUSE_OFFER_NO, goes_to=self.decline_offer)),),
             ),
             PauseStep.MENU: Step(
-                asks=Msg.PAUSE_MENU,
+                asks=PauseMsg.PAUSE_MENU,
                 buttons=(
-                    (Choice("breathe", Msg.PAUSE_BREATHE, goes_to=self._breathing),),
-                    (Choice("wait", Msg.PAUSE_WAIT, goes_to=PauseStep.WAIT),),
-                    (Choice("write", Msg.PAUSE_WRITE, goes_to=PauseStep.WRITE),),
-                    (Choice("more", Msg.PAUSE_MORE, goes_to=more_menu),),
+                    (Choice("breathe", PauseMsg.PAUSE_BREATHE, goes_to=self._breathing),),
+                    (Choice("wait", PauseMsg.PAUSE_WAIT, goes_to=PauseStep.WAIT),),
+                    (Choice("write", PauseMsg.PAUSE_WRITE, goes_to=PauseStep.WRITE),),
+                    (Choice("more", PauseMsg.PAUSE_MORE, goes_to=more_menu),),
                 ),
                 also=more,
             ),
             PauseStep.CHECKING: Step(
-                asks=Msg.PAUSE_CHECKING_REPLY,
+                asks=PauseMsg.PAUSE_CHECKING_REPLY,
                 buttons=(
-                    (Choice("wait", Msg.PAUSE_WAIT, goes_to=PauseStep.WAIT),),
-                    (Choice("breathe", Msg.PAUSE_BREATHE, goes_to=self._breathing),),
-                    (Choice("done", Msg.CHECKING_PASSED, goes_to=self._done),
-                     Choice("back", Msg.PAUSE_BACK, goes_to=PauseStep.MENU)),
+                    (Choice("wait", PauseMsg.PAUSE_WAIT, goes_to=PauseStep.WAIT),),
+                    (Choice("breathe", PauseMsg.PAUSE_BREATHE, goes_to=self._breathing),),
+                    (Choice("done", PauseMsg.CHECKING_PASSED, goes_to=self._done),
+                     Choice("back", PauseMsg.PAUSE_BACK, goes_to=PauseStep.MENU)),
                 ),
             ),
             # An exercise's own buttons come from the pack: other_choice reads them.
             PauseStep.BPICK: Step(buttons=back, other_choice=self._breathe),
             PauseStep.GPICK: Step(buttons=back, other_choice=self._ground),
             PauseStep.GSTEP: Step(
-                buttons=((Choice("next", Msg.PAUSE_NEXT, goes_to=self._ground_step),
-                          Choice("back", Msg.PAUSE_BACK, goes_to=PauseStep.MENU)),),
+                buttons=((Choice("next", PauseMsg.PAUSE_NEXT, goes_to=self._ground_step),
+                          Choice("back", PauseMsg.PAUSE_BACK, goes_to=PauseStep.MENU)),),
             ),
             PauseStep.AFTER: Step(
                 buttons=routed(_AFTER, {"again": self._again, "back": PauseStep.MENU}),
             ),
             PauseStep.REMEMBER: Step(
-                buttons=((Choice("again", Msg.PAUSE_ANOTHER, goes_to=self._another_reflection),
-                          Choice("back", Msg.PAUSE_BACK, goes_to=PauseStep.MENU)),),
+                buttons=((Choice("again", PauseMsg.PAUSE_ANOTHER, goes_to=self._another_reflection),
+                          Choice("back", PauseMsg.PAUSE_BACK, goes_to=PauseStep.MENU)),),
             ),
             PauseStep.REASON: Step(  # no reasons saved yet: one can be written here
-                asks=Msg.REMEMBER_EMPTY,
-                buttons=((Choice("skip", Msg.PAUSE_SKIP, goes_to=PauseStep.MENU),),),
+                asks=PauseMsg.REMEMBER_EMPTY,
+                buttons=((Choice("skip", PauseMsg.PAUSE_SKIP, goes_to=PauseStep.MENU),),),
                 also=long_text_buttons(self._reason_first_part, self._reason_shorter),
                 on_typed=self._reason,
             ),
             PauseStep.WRITE: Step(
-                asks=Msg.WRITE_PROMPT,
+                asks=PauseMsg.WRITE_PROMPT,
                 also=long_text_buttons(self._draft_first_part, self._draft_shorter),
                 on_typed=self._write,
             ),
             PauseStep.KEEP: Step(
-                asks=Msg.WRITE_WRITTEN,
-                buttons=((Choice("keep", Msg.WRITE_KEEP, goes_to=self._keep),
-                          Choice("letgo", Msg.WRITE_LET_GO, goes_to=self._keep)),),
+                asks=PauseMsg.WRITE_WRITTEN,
+                buttons=((Choice("keep", PauseMsg.WRITE_KEEP, goes_to=self._keep),
+                          Choice("letgo", PauseMsg.WRITE_LET_GO, goes_to=self._keep)),),
             ),
             PauseStep.WAIT: Step(
-                asks=Msg.WAIT_PROMPT,
+                asks=PauseMsg.WAIT_PROMPT,
                 buttons=leading(_WAIT, self._wait),
                 other_choice=self._wait,  # typed: "10 min", "wait 20 minutes"
                 text_as_choice=True,
@@ -201,10 +211,10 @@ class Pause(Flow):
                 }),
             ),
             PauseStep.NEED: Step(
-                asks=Msg.REACHED_OUT_REPLY,
-                buttons=((Choice("ground", Msg.PAUSE_GROUND, goes_to=self._grounding),
-                          Choice("breathe", Msg.PAUSE_BREATHE, goes_to=self._breathing)),
-                         (Choice("rest", Msg.PAUSE_NEED_REST, goes_to=self._rest),)),
+                asks=PauseMsg.REACHED_OUT_REPLY,
+                buttons=((Choice("ground", PauseMsg.PAUSE_GROUND, goes_to=self._grounding),
+                          Choice("breathe", PauseMsg.PAUSE_BREATHE, goes_to=self._breathing)),
+                         (Choice("rest", PauseMsg.PAUSE_NEED_REST, goes_to=self._rest),)),
             ),
         })  # fmt: skip
 
@@ -238,7 +248,7 @@ class Pause(Flow):
             placements.append(Placement(user.id, position))
             reply = Reply(
                 # It arrives unasked-for in the moment, so it may show on a lock screen.
-                ctx.text(Msg.FOLLOWUP if user.discreet else Msg.FOLLOWUP_WARM),
+                ctx.text(PauseMsg.FOLLOWUP if user.discreet else PauseMsg.FOLLOWUP_WARM),
                 buttons=shown.markup(position),
                 silent=in_quiet_hours(user, now),  # asked for, so sent, but without a sound
             )
@@ -254,7 +264,7 @@ class Pause(Flow):
         user = await ctx.find_user()
         discreet = user is None or user.discreet
         return Reply(
-            ctx.text(Msg.FOLLOWUP if discreet else Msg.FOLLOWUP_WARM),
+            ctx.text(PauseMsg.FOLLOWUP if discreet else PauseMsg.FOLLOWUP_WARM),
             buttons=shown.markup(position),
         )
 
@@ -267,16 +277,16 @@ class Pause(Flow):
         return self._pick(ctx, PauseStep.GPICK, "grounding")
 
     async def _done(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return await self._resolved_passed(ctx, Msg.PAUSE_DONE_REPLY)
+        return await self._resolved_passed(ctx, PauseMsg.PAUSE_DONE_REPLY)
 
     async def _passed(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return await self._resolved_passed(ctx, Msg.PASSED_REPLY)
+        return await self._resolved_passed(ctx, PauseMsg.PASSED_REPLY)
 
     async def _rest(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return Next(END, before=[ctx.reply(Msg.PAUSE_REST_REPLY)])
+        return Next(END, before=[ctx.reply(PauseMsg.PAUSE_REST_REPLY)])
 
     async def _still_strong(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        text = f"{ctx.text(Msg.STRONG_REPLY)}\n\n{ctx.text(Msg.PAUSE_MENU)}"
+        text = f"{ctx.text(PauseMsg.STRONG_REPLY)}\n\n{ctx.text(PauseMsg.PAUSE_MENU)}"
         return Next(PauseStep.MENU, question=text)
 
     async def _still_there(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -286,7 +296,7 @@ class Pause(Flow):
             r for r in ctx.services.content.checkin_replies(ctx.locale)
             if r.category == "still_there" and r.time_of_day == "any"  # a pause has no hour
         ]  # fmt: skip
-        text = ctx.text(Msg.PAUSE_STILL_THERE_REPLY)
+        text = ctx.text(PauseMsg.PAUSE_STILL_THERE_REPLY)
         if replies:
             seen = await content_seen.seen_since(
                 ctx.db, user.id, SeenKind.REPLY, ctx.now() - NO_REPEAT_WINDOW
@@ -304,7 +314,7 @@ class Pause(Flow):
             if exercise.kind == kind
         ]
         rows = [choices[i : i + 2] for i in range(0, len(choices), 2)]
-        return Next(step, question=Msg.PAUSE_PICK, rows=(*rows, *_BACK_ROW))
+        return Next(step, question=PauseMsg.PAUSE_PICK, rows=(*rows, *_BACK_ROW))
 
     def _exercise(self, ctx: FlowContext, value: str, kind: str) -> Exercise | None:
         exercises = ctx.services.content.exercises(ctx.locale)
@@ -337,7 +347,10 @@ class Pause(Flow):
 
     def _step_text(self, ctx: FlowContext, exercise: Exercise, step: int) -> str:
         return ctx.text(
-            Msg.EXERCISE_STEP, number=step + 1, total=len(exercise.steps), text=exercise.steps[step]
+            PauseMsg.EXERCISE_STEP,
+            number=step + 1,
+            total=len(exercise.steps),
+            text=exercise.steps[step],
         )
 
     async def _ground_step(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -349,7 +362,7 @@ class Pause(Flow):
         if step + 1 < len(exercise.steps):
             data: FlowData = {"exercise": index, "step": step + 1}
             return Next(PauseStep.GSTEP, data, question=self._step_text(ctx, exercise, step + 1))
-        text = f"{exercise.closing}\n\n{ctx.text(Msg.PAUSE_AFTER_EXERCISE)}"
+        text = f"{exercise.closing}\n\n{ctx.text(PauseMsg.PAUSE_AFTER_EXERCISE)}"
         return Next(PauseStep.AFTER, {"again": PauseStep.GPICK}, question=text)
 
     async def _again(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -365,7 +378,7 @@ class Pause(Flow):
             return Next(PauseStep.REASON)
         listed = "\n".join(f"• {reason.text}" for reason in reasons)
         # protect: this quotes the user's own words back to them.
-        mine = Reply(f"{ctx.text(Msg.REMEMBER_INTRO)}\n\n{listed}", protect=True)
+        mine = Reply(f"{ctx.text(PauseMsg.REMEMBER_INTRO)}\n\n{listed}", protect=True)
         return replace(await self._reflection(ctx), before=[mine])
 
     async def _another_reflection(
@@ -383,7 +396,7 @@ class Pause(Flow):
             await content_seen.mark_seen(
                 tx, [(user.id, SeenKind.REFLECTION, question.id)], ctx.now()
             )
-        text = f"{ctx.text(Msg.REFLECT_INTRO)}\n\n{question.text}"
+        text = f"{ctx.text(PauseMsg.REFLECT_INTRO)}\n\n{question.text}"
         return Next(PauseStep.REMEMBER, question=text)
 
     async def _reason_shorter(
@@ -408,7 +421,7 @@ class Pause(Flow):
     async def _write(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         draft = text.strip()
         if not draft:
-            return [ctx.reply(Msg.WRITE_PROMPT)]
+            return [ctx.reply(PauseMsg.WRITE_PROMPT)]
         if too_long(TextLimit.DRAFT, draft):
             return [await offer_choice(self, ctx, position, TextLimit.DRAFT, draft)]
         user = await ctx.ensure_user()
@@ -436,8 +449,8 @@ class Pause(Flow):
             draft = ctx.cipher.decrypt(base64.b64decode(sealed), user.id)
             async with ctx.db.transaction() as tx:
                 await add_text(tx, ctx.cipher, TextKind.DRAFT, user.id, draft, ctx.now())
-        said = ctx.text(Msg.WRITE_KEPT if value == "keep" else Msg.WRITE_LET_GONE)
-        return Next(PauseStep.MENU, question=f"{said}\n\n{ctx.text(Msg.PAUSE_MENU)}")
+        said = ctx.text(PauseMsg.WRITE_KEPT if value == "keep" else PauseMsg.WRITE_LET_GONE)
+        return Next(PauseStep.MENU, question=f"{said}\n\n{ctx.text(PauseMsg.PAUSE_MENU)}")
 
     async def _wait(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         minutes = value.removeprefix("wait ").removesuffix(" minutes").removesuffix(" min").strip()
@@ -449,7 +462,7 @@ class Pause(Flow):
             await urges.schedule_followup(tx, user.id, due)
             await flow_positions.leave_flow(tx, user.id)
         local = due.astimezone(user_zone(user))
-        return [ctx.reply(Msg.WAIT_STARTED, time=f"{local:%H:%M}")]
+        return [ctx.reply(PauseMsg.WAIT_STARTED, time=f"{local:%H:%M}")]
 
     async def _reached_out(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()

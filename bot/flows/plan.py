@@ -38,7 +38,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from bot.content_pack.countries import country_for_timezone
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import GeneralMsg, Msg, PlanMsg, ReasonsMsg
 from bot.core.events import Address
 from bot.core.replies import Button, Reply
 from bot.delivery.outgoing import Effect, Outgoing
@@ -136,12 +136,12 @@ _NUMBERS = {
     PlanStep.REASONS: 7,
 }
 _ASKS = {
-    PlanPart.SIGNS: Msg.PLAN_ASK_SIGNS,
-    PlanPart.ALONE: Msg.PLAN_ASK_ALONE,
-    PlanPart.DISTRACT: Msg.PLAN_ASK_DISTRACT,
-    PlanPart.PEOPLE: Msg.PLAN_ASK_PEOPLE,
-    PlanPart.PROS: Msg.PLAN_ASK_PROS,
-    PlanPart.SAFER: Msg.PLAN_ASK_SAFER,
+    PlanPart.SIGNS: PlanMsg.PLAN_ASK_SIGNS,
+    PlanPart.ALONE: PlanMsg.PLAN_ASK_ALONE,
+    PlanPart.DISTRACT: PlanMsg.PLAN_ASK_DISTRACT,
+    PlanPart.PEOPLE: PlanMsg.PLAN_ASK_PEOPLE,
+    PlanPart.PROS: PlanMsg.PLAN_ASK_PROS,
+    PlanPart.SAFER: PlanMsg.PLAN_ASK_SAFER,
 }
 
 
@@ -155,23 +155,23 @@ class Section:
 
 
 SECTIONS = (
-    Section("signs", Msg.PLAN_TITLE_SIGNS, (PlanPart.SIGNS,)),
-    Section("alone", Msg.PLAN_TITLE_ALONE, (PlanPart.ALONE,)),
-    Section("distract", Msg.PLAN_TITLE_DISTRACT, (PlanPart.DISTRACT,)),
-    Section("people", Msg.PLAN_TITLE_PEOPLE, (PlanPart.PEOPLE,)),
-    Section("help", Msg.PLAN_TITLE_HELP, (PlanPart.LINES, PlanPart.PROS)),
-    Section("safer", Msg.PLAN_TITLE_SAFER, (PlanPart.SAFER,)),
-    Section("reasons", Msg.PLAN_TITLE_REASONS, ()),
+    Section("signs", PlanMsg.PLAN_TITLE_SIGNS, (PlanPart.SIGNS,)),
+    Section("alone", PlanMsg.PLAN_TITLE_ALONE, (PlanPart.ALONE,)),
+    Section("distract", PlanMsg.PLAN_TITLE_DISTRACT, (PlanPart.DISTRACT,)),
+    Section("people", PlanMsg.PLAN_TITLE_PEOPLE, (PlanPart.PEOPLE,)),
+    Section("help", PlanMsg.PLAN_TITLE_HELP, (PlanPart.LINES, PlanPart.PROS)),
+    Section("safer", PlanMsg.PLAN_TITLE_SAFER, (PlanPart.SAFER,)),
+    Section("reasons", PlanMsg.PLAN_TITLE_REASONS, ()),
 )
 _BY_KEY = {section.key: section for section in SECTIONS}
 _HELP, _REASONS = _BY_KEY["help"], _BY_KEY["reasons"]
 
-_SKIP = (Choice("skip", Msg.PLAN_SKIP),)
-_BACK = (Choice("back", Msg.PLAN_BACK),)
-_NEXT = (Choice("next", Msg.PLAN_NEXT),)
+_SKIP = (Choice("skip", PlanMsg.PLAN_SKIP),)
+_BACK = (Choice("back", PlanMsg.PLAN_BACK),)
+_NEXT = (Choice("next", PlanMsg.PLAN_NEXT),)
 # Under a plan question shown again after a crisis reply: the words the user wrote,
 # held sealed in the position, become the answer (`Plan.hold_crisis_text`).
-_KEEP_WRITTEN = (Choice("written", Msg.PLAN_KEEP_WRITTEN),)
+_KEEP_WRITTEN = (Choice("written", PlanMsg.PLAN_KEEP_WRITTEN),)
 # The four-weekly note's buttons are static, as the crisis reply's are: the note changes
 # no one's place in a conversation, so a question it arrives beside stays open. Only
 # "Review" moves on, into the plan, because the user asked for that.
@@ -203,8 +203,8 @@ class Plan(Flow):
             **{PlanStep(part.value): writing(PlanStep(part.value)) for part in _ASKS},
             # Typed text here is the user's own entry (part 5's "pros"): kept with the lines.
             PlanStep.LINES: Step(
-                buttons=((Choice("keep", Msg.PLAN_LINES_KEEP, goes_to=self._keep_lines),),
-                         (Choice("skip", Msg.PLAN_SKIP, goes_to=self._skip),)),
+                buttons=((Choice("keep", PlanMsg.PLAN_LINES_KEEP, goes_to=self._keep_lines),),
+                         (Choice("skip", PlanMsg.PLAN_SKIP, goes_to=self._skip),)),
                 also=held,
                 on_typed=self._typed,
                 expiry=WRITING_EXPIRY,
@@ -217,39 +217,41 @@ class Plan(Flow):
                 expiry=WRITING_EXPIRY,
             ),
             PlanStep.OPT_IN: Step(
-                asks=Msg.PLAN_ASK_REVIEW,
-                buttons=((Choice("yes", Msg.PLAN_REVIEW_YES, goes_to=self._opt_in),),
-                         (Choice("no", Msg.PLAN_REVIEW_NO, goes_to=self._opt_out),)),
+                asks=PlanMsg.PLAN_ASK_REVIEW,
+                buttons=((Choice("yes", PlanMsg.PLAN_REVIEW_YES, goes_to=self._opt_in),),
+                         (Choice("no", PlanMsg.PLAN_REVIEW_NO, goes_to=self._opt_out),)),
             ),
             PlanStep.SAVED: Step(
-                buttons=((Choice("see", Msg.PLAN_SEE, goes_to=self._view),),
-                         (Choice("reasons", Msg.PLAN_OPEN_REASONS, goes_to=self._open_reasons),),
-                         (Choice("done", Msg.PLAN_DONE, goes_to=self._done),)),
+                buttons=((Choice("see", PlanMsg.PLAN_SEE, goes_to=self._view),),
+                         (Choice("reasons", PlanMsg.PLAN_OPEN_REASONS,
+                                 goes_to=self._open_reasons),),
+                         (Choice("done", PlanMsg.PLAN_DONE, goes_to=self._done),)),
                 passes_text=True,
             ),
             PlanStep.VIEW: Step(
-                buttons=((Choice("continue", Msg.PLAN_CONTINUE, goes_to=self._continue),),
-                         (Choice("change", Msg.PLAN_CHANGE, goes_to=self._pick),),
-                         (Choice("on", Msg.PLAN_NOTES_ON, goes_to=self._notes_on),),
-                         (Choice("off", Msg.PLAN_NOTES_OFF, goes_to=self._notes_off),),
-                         (Choice("delete", Msg.PLAN_DELETE, goes_to=PlanStep.DELETE),),
-                         (Choice("done", Msg.PLAN_DONE, goes_to=self._done),)),
+                buttons=((Choice("continue", PlanMsg.PLAN_CONTINUE, goes_to=self._continue),),
+                         (Choice("change", PlanMsg.PLAN_CHANGE, goes_to=self._pick),),
+                         (Choice("on", PlanMsg.PLAN_NOTES_ON, goes_to=self._notes_on),),
+                         (Choice("off", PlanMsg.PLAN_NOTES_OFF, goes_to=self._notes_off),),
+                         (Choice("delete", PlanMsg.PLAN_DELETE, goes_to=PlanStep.DELETE),),
+                         (Choice("done", PlanMsg.PLAN_DONE, goes_to=self._done),)),
                 passes_text=True,
             ),
             # The sections to tap are built with their numbers: other_choice reads them.
             PlanStep.PICK: Step(
-                asks=Msg.PLAN_PICK,
+                asks=PlanMsg.PLAN_PICK,
                 buttons=leading((_BACK,), self._view),
                 other_choice=self._picked,
             ),
             PlanStep.PART: Step(
-                buttons=((Choice("rewrite", Msg.PLAN_REWRITE, goes_to=self._rewrite),),
-                         (Choice("own", Msg.PLAN_REWRITE_OWN, goes_to=self._rewrite),),
-                         (Choice("unline", Msg.PLAN_REMOVE_LINE, goes_to=self._pick_line),),
-                         (Choice("relines", Msg.PLAN_OFFER_AGAIN, goes_to=self._offer_again),),
-                         (Choice("reasons", Msg.PLAN_OPEN_REASONS, goes_to=self._open_reasons),),
-                         (Choice("clear", Msg.PLAN_CLEAR, goes_to=self._clear),),
-                         (Choice("back", Msg.PLAN_BACK, goes_to=self._view),)),
+                buttons=((Choice("rewrite", PlanMsg.PLAN_REWRITE, goes_to=self._rewrite),),
+                         (Choice("own", PlanMsg.PLAN_REWRITE_OWN, goes_to=self._rewrite),),
+                         (Choice("unline", PlanMsg.PLAN_REMOVE_LINE, goes_to=self._pick_line),),
+                         (Choice("relines", PlanMsg.PLAN_OFFER_AGAIN, goes_to=self._offer_again),),
+                         (Choice("reasons", PlanMsg.PLAN_OPEN_REASONS,
+                                 goes_to=self._open_reasons),),
+                         (Choice("clear", PlanMsg.PLAN_CLEAR, goes_to=self._clear),),
+                         (Choice("back", PlanMsg.PLAN_BACK, goes_to=self._view),)),
             ),
             PlanStep.REWRITE: Step(
                 buttons=leading((_BACK,), self._view),
@@ -258,18 +260,18 @@ class Plan(Flow):
                 expiry=WRITING_EXPIRY,
             ),
             PlanStep.RELINES: Step(
-                buttons=((Choice("keep", Msg.PLAN_LINES_KEEP, goes_to=self._keep_lines),),
-                         (Choice("back", Msg.PLAN_BACK, goes_to=self._view),)),
+                buttons=((Choice("keep", PlanMsg.PLAN_LINES_KEEP, goes_to=self._keep_lines),),
+                         (Choice("back", PlanMsg.PLAN_BACK, goes_to=self._view),)),
             ),
             PlanStep.UNLINE: Step(
-                asks=Msg.PLAN_PICK_LINE,
+                asks=PlanMsg.PLAN_PICK_LINE,
                 buttons=leading((_BACK,), self._view),
                 other_choice=self._remove_line,
             ),
             PlanStep.DELETE: Step(
-                asks=Msg.PLAN_DELETE_CONFIRM,
-                buttons=((Choice("yes", Msg.PLAN_DELETE_YES, goes_to=self._delete),),
-                         (Choice("no", Msg.PLAN_DELETE_NO, goes_to=self._keep_plan),)),
+                asks=PlanMsg.PLAN_DELETE_CONFIRM,
+                buttons=((Choice("yes", PlanMsg.PLAN_DELETE_YES, goes_to=self._delete),),
+                         (Choice("no", PlanMsg.PLAN_DELETE_NO, goes_to=self._keep_plan),)),
                 # Deleting the plan waits for the deliberate tap, never a typed "yes".
                 labels_typed=False,
             ),
@@ -285,20 +287,20 @@ class Plan(Flow):
         first = Next(
             PlanStep.SIGNS,
             question=_numbered(ctx, PlanStep.SIGNS, _ASKS[PlanPart.SIGNS]),
-            before=[ctx.reply(Msg.PLAN_INTRO)],
+            before=[ctx.reply(PlanMsg.PLAN_INTRO)],
         )
         return await self.go(ctx, first)
 
     async def note_pressed(self, ctx: FlowContext, data: str) -> list[Reply]:
         """A button of the four-weekly note (`NOTE_BUTTONS`), however long ago it came."""
         if ctx.address.is_group or await ctx.find_user() is None:
-            return [replace(ctx.reply(Msg.BUTTON_EXPIRED), ephemeral=True)]
+            return [replace(ctx.reply(GeneralMsg.BUTTON_EXPIRED), ephemeral=True)]
         if data == NOTE_REVIEW:
             return await self.go(ctx, await self._view_next(ctx))
         if data == NOTE_STOP:
             await self._set_notes(ctx, on=False)
-            return [ctx.reply(Msg.PLAN_NOTES_STOPPED)]
-        return [ctx.reply(Msg.PLAN_REVIEW_LATER_REPLY)]
+            return [ctx.reply(PlanMsg.PLAN_NOTES_STOPPED)]
+        return [ctx.reply(PlanMsg.PLAN_REVIEW_LATER_REPLY)]
 
     # Writing ----------------------------------------------------------------------------
 
@@ -321,10 +323,10 @@ class Plan(Flow):
                     tx, ctx.cipher, user.id, PlanPart.LINES, joined, ctx.now()
                 )
         if position.step == PlanStep.REWRITE:
-            return await self._view_next(ctx, Msg.PLAN_PART_SAVED)
+            return await self._view_next(ctx, PlanMsg.PLAN_PART_SAVED)
         following = await self._after(ctx, PlanStep.PROS if lines else PlanStep(position.step))
         if position.step == PlanStep.LINES:
-            said = Msg.PLAN_LINES_OWN_KEPT if lines else Msg.PLAN_PART_SAVED
+            said = PlanMsg.PLAN_LINES_OWN_KEPT if lines else PlanMsg.PLAN_PART_SAVED
             return replace(following, before=[ctx.reply(said), *following.before])
         return following
 
@@ -342,7 +344,7 @@ class Plan(Flow):
             question = (await self._reasons_shown(ctx)).question
         else:
             question = _ask_at(ctx, position)
-        asked = f"{ctx.text(Msg.PLAN_CRISIS_HELD)}\n\n{question}"
+        asked = f"{ctx.text(PlanMsg.PLAN_CRISIS_HELD)}\n\n{question}"
         rows = (_KEEP_WRITTEN, *_way_on(position))
         return await hold_text(self, ctx, position, text, asked, rows)
 
@@ -417,12 +419,12 @@ class Plan(Flow):
         country, lines = await self._offered(ctx)
         if country is None or not lines:
             if step is PlanStep.RELINES:
-                return await self._view_next(ctx, Msg.PLAN_LINES_NONE)
-            note = ctx.text(Msg.PLAN_LINES_NONE)
-            ask = _numbered(ctx, PlanStep.PROS, Msg.PLAN_ASK_PROS)
+                return await self._view_next(ctx, PlanMsg.PLAN_LINES_NONE)
+            note = ctx.text(PlanMsg.PLAN_LINES_NONE)
+            ask = _numbered(ctx, PlanStep.PROS, PlanMsg.PLAN_ASK_PROS)
             return Next(PlanStep.PROS, question=f"{note}\n\n{ask}")
         where = ctx.services.content.country_in_sentence(ctx.locale, country)
-        text = ctx.text(Msg.PLAN_LINES_OFFER, country=where, lines="\n".join(lines))
+        text = ctx.text(PlanMsg.PLAN_LINES_OFFER, country=where, lines="\n".join(lines))
         if step is PlanStep.LINES:  # writing, not offered again while changing the plan
             text = _numbered(ctx, step, text)
         return Next(step, question=text)
@@ -441,17 +443,17 @@ class Plan(Flow):
                     tx, ctx.cipher, user.id, PlanPart.LINES, "\n".join(lines), ctx.now()
                 )
         if position.step == PlanStep.RELINES:
-            return await self._view_next(ctx, Msg.PLAN_PART_SAVED)
-        ask = _numbered(ctx, PlanStep.PROS, Msg.PLAN_ASK_PROS)
-        kept = f"{ctx.text(Msg.PLAN_LINES_KEPT)}\n\n{ask}"
+            return await self._view_next(ctx, PlanMsg.PLAN_PART_SAVED)
+        ask = _numbered(ctx, PlanStep.PROS, PlanMsg.PLAN_ASK_PROS)
+        kept = f"{ctx.text(PlanMsg.PLAN_LINES_KEPT)}\n\n{ask}"
         return Next(PlanStep.PROS, question=kept)
 
     async def _reasons_shown(self, ctx: FlowContext, before: Msg | None = None) -> Next:
         listed = await self._reasons_list(ctx)
         if listed is None:
-            text = ctx.text(Msg.PLAN_REASONS_EMPTY)
+            text = ctx.text(PlanMsg.PLAN_REASONS_EMPTY)
         else:
-            text = ctx.text(Msg.PLAN_REASONS_SHOW, reasons=listed)
+            text = ctx.text(PlanMsg.PLAN_REASONS_SHOW, reasons=listed)
         text = _numbered(ctx, PlanStep.REASONS, text)
         if before is not None:
             text = f"{ctx.text(before)}\n\n{text}"
@@ -462,13 +464,13 @@ class Plan(Flow):
             return [await offer_choice(self, ctx, position, TextLimit.REASON, text)]
         user = await ctx.ensure_user()
         if len(await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user.id)) >= MAX_REASONS:
-            return [ctx.reply(Msg.REASONS_FULL, limit=MAX_REASONS)]
+            return [ctx.reply(ReasonsMsg.REASONS_FULL, limit=MAX_REASONS)]
         if not text.strip():
             return await self._reasons_shown(ctx)
         refused = await save_reason(ctx, text)
         if refused is not None:
             return [refused]
-        return await self._reasons_shown(ctx, before=Msg.REASONS_ADDED)
+        return await self._reasons_shown(ctx, before=ReasonsMsg.REASONS_ADDED)
 
     async def _reasons_list(self, ctx: FlowContext) -> str | None:
         user = await ctx.ensure_user()
@@ -479,7 +481,7 @@ class Plan(Flow):
 
     async def _opt_in(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         await self._set_notes(ctx, on=True)
-        return self._saved(ctx, nothing=False, before=Msg.PLAN_NOTES_TURNED_ON)
+        return self._saved(ctx, nothing=False, before=PlanMsg.PLAN_NOTES_TURNED_ON)
 
     async def _opt_out(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return self._saved(ctx, nothing=False)
@@ -489,9 +491,9 @@ class Plan(Flow):
     ) -> Next:
         if nothing:
             rows = self.buttons_without(PlanStep.SAVED, {"see"})
-            said = Msg.PLAN_SAVED_REASONS_ONLY if reasons_only else Msg.PLAN_SAVED_NOTHING
+            said = PlanMsg.PLAN_SAVED_REASONS_ONLY if reasons_only else PlanMsg.PLAN_SAVED_NOTHING
             return Next(PlanStep.SAVED, question=ctx.text(said), rows=rows)
-        text = ctx.text(Msg.PLAN_SAVED)
+        text = ctx.text(PlanMsg.PLAN_SAVED)
         if before is not None:
             text = f"{ctx.text(before)}\n\n{text}"
         return Next(PlanStep.SAVED, question=text)
@@ -500,7 +502,7 @@ class Plan(Flow):
         return await self._reasons.begin(ctx)
 
     async def _done(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return Next(END, before=[ctx.reply(Msg.PLAN_CLOSED)])
+        return Next(END, before=[ctx.reply(PlanMsg.PLAN_CLOSED)])
 
     # The plan shown -----------------------------------------------------------------------
 
@@ -550,7 +552,7 @@ class Plan(Flow):
             keep -= {"clear"}
         everything = {choice.value for row in self.steps[PlanStep.PART].buttons for choice in row}
         rows = self.buttons_without(PlanStep.PART, everything - keep)
-        question = ctx.text(Msg.PLAN_PART_MENU, title=ctx.text(section.title))
+        question = ctx.text(PlanMsg.PLAN_PART_MENU, title=ctx.text(section.title))
         return Next(PlanStep.PART, {"section": section.key}, question=question, rows=rows)
 
     async def _rewrite(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -568,7 +570,7 @@ class Plan(Flow):
         async with ctx.db.transaction() as tx:
             for part in section.parts:
                 await safety_plans.clear_part(tx, user.id, part)
-        return await self._view_next(ctx, Msg.PLAN_PART_CLEARED)
+        return await self._view_next(ctx, PlanMsg.PLAN_PART_CLEARED)
 
     async def _offer_again(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return await self._lines_offer(ctx, PlanStep.RELINES)
@@ -584,7 +586,7 @@ class Plan(Flow):
         if not lines:
             return await self._view_next(ctx)
         listed = "\n".join(f"{n}. {line}" for n, line in enumerate(lines, start=1))
-        question = f"{ctx.text(Msg.PLAN_PICK_LINE)}\n\n{listed}"
+        question = f"{ctx.text(PlanMsg.PLAN_PICK_LINE)}\n\n{listed}"
         numbers = [Choice(str(n), str(n)) for n in range(1, len(lines) + 1)]
         rows = [*_in_fives(numbers), list(_BACK)]
         return Next(PlanStep.UNLINE, question=question, rows=rows)
@@ -603,27 +605,27 @@ class Plan(Flow):
                 )
             else:
                 await safety_plans.clear_part(tx, user.id, PlanPart.LINES)
-        return await self._view_next(ctx, Msg.PLAN_LINE_REMOVED)
+        return await self._view_next(ctx, PlanMsg.PLAN_LINE_REMOVED)
 
     async def _delete(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         async with ctx.db.transaction() as tx:
             await safety_plans.delete_plan(tx, user.id)
         await ctx.db.checkpoint()  # no old copy of the plan left in the write-ahead log
-        return Next(END, before=[ctx.reply(Msg.PLAN_DELETED)])
+        return Next(END, before=[ctx.reply(PlanMsg.PLAN_DELETED)])
 
     async def _keep_plan(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return await self._view_next(ctx, Msg.PLAN_KEPT)
+        return await self._view_next(ctx, PlanMsg.PLAN_KEPT)
 
     # The four-weekly note -----------------------------------------------------------------
 
     async def _notes_on(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         await self._set_notes(ctx, on=True)
-        return await self._view_next(ctx, Msg.PLAN_NOTES_TURNED_ON)
+        return await self._view_next(ctx, PlanMsg.PLAN_NOTES_TURNED_ON)
 
     async def _notes_off(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         await self._set_notes(ctx, on=False)
-        return await self._view_next(ctx, Msg.PLAN_NOTES_TURNED_OFF)
+        return await self._view_next(ctx, PlanMsg.PLAN_NOTES_TURNED_OFF)
 
     async def _set_notes(self, ctx: FlowContext, on: bool) -> None:
         user = await ctx.ensure_user()
@@ -651,7 +653,7 @@ def _part_at(position: FlowPosition) -> PlanPart | None:
 def _numbered(ctx: FlowContext, step: PlanStep, text: Msg | str) -> str:
     """A writing question with its place in the plan before it ("2 of 7.")."""
     words = ctx.text(text) if isinstance(text, Msg) else text
-    return f"{ctx.text(Msg.PLAN_STEP_OF, n=_NUMBERS[step])} {words}"
+    return f"{ctx.text(PlanMsg.PLAN_STEP_OF, n=_NUMBERS[step])} {words}"
 
 
 def _ask_at(ctx: FlowContext, position: FlowPosition) -> str:
@@ -713,8 +715,8 @@ async def _readable(
 ) -> str:
     parts = {part.part: part.text for part in stored}
     reasons = await list_texts(db, ctx.cipher, TextKind.REASON, user_id)
-    empty = ctx.text(Msg.PLAN_PART_EMPTY)
-    blocks = [ctx.text(Msg.PLAN_HEADING)]
+    empty = ctx.text(PlanMsg.PLAN_PART_EMPTY)
+    blocks = [ctx.text(PlanMsg.PLAN_HEADING)]
     for n, section in enumerate(SECTIONS, start=1):
         if section is _REASONS:
             held = [f"• {reason.text}" for reason in reasons]
@@ -729,7 +731,7 @@ async def plan_on_request(ctx: FlowContext, user: User | None) -> list[Reply]:
     """ "My plan" under a crisis reply or /sos: the plan to read, nothing to answer, so the
     question the user was in stays open. A read that stalls or fails gets a kind line."""
     if user is None:
-        return [ctx.reply(Msg.PLAN_UNAVAILABLE)]
+        return [ctx.reply(PlanMsg.PLAN_UNAVAILABLE)]
 
     async def read() -> str | None:
         # Bounded below (PLAN_READ_SECONDS): read where that bound holds.
@@ -740,11 +742,11 @@ async def plan_on_request(ctx: FlowContext, user: User | None) -> list[Reply]:
         text = await asyncio.wait_for(read(), PLAN_READ_SECONDS)
     except Exception as error:  # a stall (TimeoutError) too: the crisis reply is out already
         log_event(log, "plan.read_failed", logging.WARNING, exc_info=error)
-        return [ctx.reply(Msg.PLAN_UNAVAILABLE)]
+        return [ctx.reply(PlanMsg.PLAN_UNAVAILABLE)]
     if text is None:
-        return [ctx.reply(Msg.PLAN_NONE)]
+        return [ctx.reply(PlanMsg.PLAN_NONE)]
     # protect: the plan quotes the user's own words.
-    return [Reply(f"{text}\n\n{ctx.text(Msg.PLAN_CHANGE_HINT)}", protect=True)]
+    return [Reply(f"{text}\n\n{ctx.text(PlanMsg.PLAN_CHANGE_HINT)}", protect=True)]
 
 
 async def reviews_due(tx: Transaction, services: Services, users: Sequence[User]) -> list[Outgoing]:
@@ -757,14 +759,14 @@ async def reviews_due(tx: Transaction, services: Services, users: Sequence[User]
         buttons = tuple(
             (Button(ctx.text(label), data),)
             for label, data in (
-                (Msg.PLAN_REVIEW_GO, NOTE_REVIEW),
-                (Msg.PLAN_REVIEW_LATER, NOTE_LATER),
-                (Msg.PLAN_REVIEW_STOP, NOTE_STOP),
+                (PlanMsg.PLAN_REVIEW_GO, NOTE_REVIEW),
+                (PlanMsg.PLAN_REVIEW_LATER, NOTE_LATER),
+                (PlanMsg.PLAN_REVIEW_STOP, NOTE_STOP),
             )
         )
         # Its first line says nothing a lock screen should not show.
         reply = Reply(
-            ctx.text(Msg.PLAN_REVIEW_NOTE), buttons=buttons, silent=in_quiet_hours(user, now)
+            ctx.text(PlanMsg.PLAN_REVIEW_NOTE), buttons=buttons, silent=in_quiet_hours(user, now)
         )
         outgoing.append(_review_outgoing(user, reply))
     return outgoing

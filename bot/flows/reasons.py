@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import Msg, PauseMsg, ReasonsMsg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Step
 from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome
@@ -50,10 +50,10 @@ class _TextsView:
 
 
 _REASONS_VIEW = _TextsView(
-    TextKind.REASON, ReasonsStep.LIST, Msg.REASONS_LIST, Msg.REASONS_EMPTY, "\n"
+    TextKind.REASON, ReasonsStep.LIST, ReasonsMsg.REASONS_LIST, ReasonsMsg.REASONS_EMPTY, "\n"
 )
 _DRAFTS_VIEW = _TextsView(
-    TextKind.DRAFT, ReasonsStep.DRAFTS, Msg.DRAFTS_LIST, Msg.DRAFTS_EMPTY, "\n\n"
+    TextKind.DRAFT, ReasonsStep.DRAFTS, ReasonsMsg.DRAFTS_LIST, ReasonsMsg.DRAFTS_EMPTY, "\n\n"
 )
 
 
@@ -63,24 +63,26 @@ class Reasons(Flow):
     def __init__(self) -> None:
         self.steps = self.table({
             ReasonsStep.LIST: Step(
-                buttons=((Choice("add", Msg.REASONS_ADD, goes_to=self._start_adding),
-                          Choice("remove", Msg.REASONS_REMOVE, goes_to=self._pick_reason)),
-                         (Choice("drafts", Msg.REASONS_DRAFTS, goes_to=self._drafts),),
-                         (Choice("done", Msg.REASONS_DONE, goes_to=self._done),)),
+                buttons=((Choice("add", ReasonsMsg.REASONS_ADD, goes_to=self._start_adding),
+                          Choice("remove", ReasonsMsg.REASONS_REMOVE, goes_to=self._pick_reason)),
+                         (Choice("drafts", ReasonsMsg.REASONS_DRAFTS, goes_to=self._drafts),),
+                         (Choice("done", ReasonsMsg.REASONS_DONE, goes_to=self._done),)),
             ),
             ReasonsStep.ADD: Step(
-                asks=Msg.REASONS_ASK,
+                asks=ReasonsMsg.REASONS_ASK,
                 also=long_text_buttons(self._add_first_part, self._add_shorter),
                 on_typed=self._add,
             ),
             # The numbers to tap stand for saved texts: other_choice reads them.
-            ReasonsStep.REMOVE: Step(asks=Msg.REASONS_PICK_REMOVE, other_choice=self._remove),
+            ReasonsStep.REMOVE: Step(
+                asks=ReasonsMsg.REASONS_PICK_REMOVE, other_choice=self._remove
+            ),
             ReasonsStep.DRAFTS: Step(
-                buttons=((Choice("remove", Msg.DRAFTS_REMOVE, goes_to=self._pick_draft),),
-                         (Choice("back", Msg.DRAFTS_BACK, goes_to=self._back_to_list),)),
+                buttons=((Choice("remove", ReasonsMsg.DRAFTS_REMOVE, goes_to=self._pick_draft),),
+                         (Choice("back", ReasonsMsg.DRAFTS_BACK, goes_to=self._back_to_list),)),
             ),
             ReasonsStep.DREMOVE: Step(
-                asks=Msg.DRAFTS_PICK_REMOVE, other_choice=self._remove_draft
+                asks=ReasonsMsg.DRAFTS_PICK_REMOVE, other_choice=self._remove_draft
             ),
         })  # fmt: skip
 
@@ -109,13 +111,13 @@ class Reasons(Flow):
         return await self._list(ctx)
 
     async def _done(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return Next(END, before=[ctx.reply(Msg.REASONS_CLOSED)])
+        return Next(END, before=[ctx.reply(ReasonsMsg.REASONS_CLOSED)])
 
     async def _start_adding(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()
         count = len(await list_texts(ctx.db, ctx.cipher, TextKind.REASON, user.id))
         if count >= MAX_REASONS:
-            return [ctx.reply(Msg.REASONS_FULL, limit=MAX_REASONS)]
+            return [ctx.reply(ReasonsMsg.REASONS_FULL, limit=MAX_REASONS)]
         return Next(ReasonsStep.ADD)
 
     async def _pick_reason(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -130,7 +132,7 @@ class Reasons(Flow):
         refused = await save_reason(ctx, text)
         if refused is not None:
             return [refused]
-        return await self._list(ctx, before=ctx.text(Msg.REASONS_ADDED))
+        return await self._list(ctx, before=ctx.text(ReasonsMsg.REASONS_ADDED))
 
     async def _add_shorter(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return write_shorter(ctx, position, TextLimit.REASON)
@@ -151,7 +153,7 @@ class Reasons(Flow):
             removed = await remove_text(tx, TextKind.REASON, user.id, int(value))
         if not removed:
             return NOT_A_CHOICE
-        return await self._list(ctx, before=ctx.text(Msg.REASONS_REMOVED))
+        return await self._list(ctx, before=ctx.text(ReasonsMsg.REASONS_REMOVED))
 
     async def _drafts(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return await self._drafts_list(ctx)
@@ -173,7 +175,7 @@ class Reasons(Flow):
             removed = await remove_text(tx, TextKind.DRAFT, user.id, int(value))
         if not removed:
             return NOT_A_CHOICE
-        return await self._drafts_list(ctx, before=ctx.text(Msg.DRAFTS_REMOVED))
+        return await self._drafts_list(ctx, before=ctx.text(ReasonsMsg.DRAFTS_REMOVED))
 
 
 def _in_fives(numbers: list[Choice]) -> list[list[Choice]]:
@@ -184,9 +186,9 @@ async def save_reason(ctx: FlowContext, text: str) -> Reply | None:
     """Store one reason, encrypted; the reply explaining a refusal, or None when saved."""
     reason = text.strip()
     if not reason:
-        return ctx.reply(Msg.REASONS_ASK)
+        return ctx.reply(ReasonsMsg.REASONS_ASK)
     if len(reason) > REASON_LIMIT:  # callers offer to keep the first part before this
-        return ctx.reply(Msg.REASON_TOO_LONG, limit=REASON_LIMIT)
+        return ctx.reply(PauseMsg.REASON_TOO_LONG, limit=REASON_LIMIT)
     user = await ctx.ensure_user()
     async with ctx.db.transaction() as tx:
         await add_text(tx, ctx.cipher, TextKind.REASON, user.id, reason, ctx.now())

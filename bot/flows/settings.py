@@ -25,7 +25,7 @@ from dataclasses import replace
 from datetime import time, timedelta
 from enum import StrEnum
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, OnboardingMsg, SettingsMsg
 from bot.core.replies import Reply
 from bot.flows.base import Flow, Rows, Step, leading
 from bot.flows.context import END, Choice, FlowContext, Next, Outcome
@@ -34,15 +34,15 @@ from bot.flows.country import (
     answer_country,
     answer_mismatch,
     ask_country,
-    display_name,
     mismatch_question,
 )
-from bot.flows.kept_history import keep_choices, kept_days
+from bot.flows.kept_history import keep_choices
 from bot.flows.language import language_rows, save_language
-from bot.flows.local_formats import format_local_date, format_local_moment, shown_weekdays
+from bot.flows.local_formats import format_local_date, format_local_moment
 from bot.flows.names import FlowName
 from bot.flows.parsing.days import read_days
 from bot.flows.parsing.times import ClockStyle, TimeProblem, read_span, read_times
+from bot.flows.settings_summary import settings_summary
 from bot.flows.time_question import part_of_day, picked_time
 from bot.flows.validation import both_forms
 from bot.flows.zone_question import (
@@ -85,7 +85,8 @@ _ZONE_STEPS = ZoneSteps(
 _COUNTRY_STEPS = CountrySteps(
     ask=SettingsStep.COUNTRY, mismatch=SettingsStep.MISMATCH, zone=_ZONE_STEPS
 )
-_PAUSES = ((Choice("1", Msg.PAUSE_1), Choice("3", Msg.PAUSE_3), Choice("7", Msg.PAUSE_7)),)
+_PAUSES = ((Choice("1", SettingsMsg.PAUSE_1), Choice("3", SettingsMsg.PAUSE_3),
+            Choice("7", SettingsMsg.PAUSE_7)),)  # fmt: skip
 
 Change = Callable[[Transaction, User], Awaitable[None]]
 
@@ -97,60 +98,72 @@ class Settings(Flow):
         self.steps = self.table({
             SettingsStep.MENU: Step(
                 buttons=(
-                    (Choice("country", Msg.SETTINGS_CHANGE_COUNTRY, goes_to=self._ask_country),),
-                    (Choice("tz", Msg.SETTINGS_CHANGE_TIMEZONE, goes_to=SettingsStep.TIMEZONE),
-                     Choice("times", Msg.SETTINGS_CHANGE_TIMES, goes_to=SettingsStep.TIMES)),
-                    (Choice("days", Msg.SETTINGS_CHANGE_DAYS, goes_to=SettingsStep.DAYS),
-                     Choice("quiet", Msg.SETTINGS_CHANGE_QUIET, goes_to=SettingsStep.QUIET)),
-                    (Choice("pause", Msg.SETTINGS_PAUSE, goes_to=SettingsStep.PAUSE),
-                     Choice("stop", Msg.SETTINGS_STOP, goes_to=self._stop)),
-                    (Choice("keep", Msg.SETTINGS_CHANGE_KEEP, goes_to=self._ask_keep),),
-                    (Choice("discreet", Msg.SETTINGS_DISCREET_OFF, goes_to=self._discreet),
-                     Choice("language", Msg.SETTINGS_CHANGE_LANGUAGE, goes_to=self._ask_language)),
-                    (Choice("done", Msg.SETTINGS_DONE, goes_to=self._done),),
+                    (Choice("country", SettingsMsg.SETTINGS_CHANGE_COUNTRY,
+                            goes_to=self._ask_country),),
+                    (Choice("tz", SettingsMsg.SETTINGS_CHANGE_TIMEZONE,
+                            goes_to=SettingsStep.TIMEZONE),
+                     Choice("times", SettingsMsg.SETTINGS_CHANGE_TIMES,
+                            goes_to=SettingsStep.TIMES)),
+                    (Choice("days", SettingsMsg.SETTINGS_CHANGE_DAYS, goes_to=SettingsStep.DAYS),
+                     Choice("quiet", SettingsMsg.SETTINGS_CHANGE_QUIET,
+                            goes_to=SettingsStep.QUIET)),
+                    (Choice("pause", SettingsMsg.SETTINGS_PAUSE, goes_to=SettingsStep.PAUSE),
+                     Choice("stop", SettingsMsg.SETTINGS_STOP, goes_to=self._stop)),
+                    (Choice("keep", SettingsMsg.SETTINGS_CHANGE_KEEP, goes_to=self._ask_keep),),
+                    (Choice("discreet", SettingsMsg.SETTINGS_DISCREET_OFF,
+                            goes_to=self._discreet),
+                     Choice("language", SettingsMsg.SETTINGS_CHANGE_LANGUAGE,
+                            goes_to=self._ask_language)),
+                    (Choice("done", SettingsMsg.SETTINGS_DONE, goes_to=self._done),),
                 ),
                 # Shown in place of "stop" while paused or stopped, and of "discreet off"
                 # while discreet mode is off.
-                also=((Choice("resume", Msg.SETTINGS_RESUME, goes_to=self._resume),
-                       Choice("discreet", Msg.SETTINGS_DISCREET_ON, goes_to=self._discreet)),),
+                also=((Choice("resume", SettingsMsg.SETTINGS_RESUME, goes_to=self._resume),
+                       Choice("discreet", SettingsMsg.SETTINGS_DISCREET_ON,
+                              goes_to=self._discreet)),),
             ),
             SettingsStep.COUNTRY: Step(
-                buttons=((Choice("other", Msg.COUNTRY_OTHER, goes_to=self._country),
-                          Choice("skip", Msg.COUNTRY_SKIP, goes_to=self._country)),),
+                buttons=((Choice("other", OnboardingMsg.COUNTRY_OTHER, goes_to=self._country),
+                          Choice("skip", OnboardingMsg.COUNTRY_SKIP, goes_to=self._country)),),
                 other_choice=self._country,  # the suggested country, or one typed
                 text_as_choice=True,
             ),
             # The buttons name the two countries, built when asked.
             SettingsStep.MISMATCH: Step(other_choice=self._mismatch),
             # No "First," as in onboarding.
-            SettingsStep.TIMEZONE: Step(asks=Msg.SETTINGS_ASK_TIMEZONE, on_typed=self._timezone),
+            SettingsStep.TIMEZONE: Step(
+                asks=SettingsMsg.SETTINGS_ASK_TIMEZONE, on_typed=self._timezone
+            ),
             SettingsStep.TZPICK: Step(
-                buttons=((Choice(AGAIN, Msg.TIMEZONE_NONE_OF_THESE, goes_to=self._zone_again),),),
+                buttons=((Choice(AGAIN, OnboardingMsg.TIMEZONE_NONE_OF_THESE,
+                                 goes_to=self._zone_again),),),
                 other_choice=self._zone_picked,  # a place offered: its confirmation
                 on_typed=self._timezone,
             ),
             SettingsStep.TZCONFIRM: Step(
-                buttons=((Choice(YES, Msg.TIMEZONE_YES, goes_to=self._zone_confirmed),
-                          Choice(AGAIN, Msg.TIMEZONE_AGAIN, goes_to=self._zone_again)),),
+                buttons=((Choice(YES, OnboardingMsg.TIMEZONE_YES, goes_to=self._zone_confirmed),
+                          Choice(AGAIN, OnboardingMsg.TIMEZONE_AGAIN, goes_to=self._zone_again)),),
                 on_typed=self._timezone,
             ),
             SettingsStep.TIMES: Step(
-                asks=Msg.ASK_TIMES, other_choice=self._time_picked, on_typed=self._times
+                asks=SettingsMsg.ASK_TIMES, other_choice=self._time_picked, on_typed=self._times
             ),
-            SettingsStep.DAYS: Step(asks=Msg.ASK_DAYS, on_typed=self._days),
-            SettingsStep.QUIET: Step(asks=Msg.ASK_QUIET, on_typed=self._quiet),
+            SettingsStep.DAYS: Step(asks=SettingsMsg.ASK_DAYS, on_typed=self._days),
+            SettingsStep.QUIET: Step(asks=SettingsMsg.ASK_QUIET, on_typed=self._quiet),
             SettingsStep.PAUSE: Step(
-                asks=Msg.ASK_PAUSE,
+                asks=SettingsMsg.ASK_PAUSE,
                 buttons=leading(_PAUSES, self._pause),
                 other_choice=self._pause,  # a number of days typed
                 text_as_choice=True,
             ),
             # The buttons are the pack's locales, built when asked.
-            SettingsStep.LANGUAGE: Step(asks=Msg.LANGUAGE_ASK, other_choice=self._language),
+            SettingsStep.LANGUAGE: Step(
+                asks=OnboardingMsg.LANGUAGE_ASK, other_choice=self._language
+            ),
             SettingsStep.KEEP: Step(
-                asks=Msg.ASK_KEEP,
+                asks=SettingsMsg.ASK_KEEP,
                 # The shorter choices depend on the operator's retention: built when asked.
-                buttons=((Choice("max", Msg.KEEP_LONGEST, goes_to=self._keep),),),
+                buttons=((Choice("max", SettingsMsg.KEEP_LONGEST, goes_to=self._keep),),),
                 other_choice=self._keep,
                 text_as_choice=True,
             ),
@@ -162,28 +175,8 @@ class Settings(Flow):
     async def _menu(self, ctx: FlowContext) -> Next:
         """The menu, each setting's value shown, its buttons fitting the user's state."""
         user = await ctx.ensure_user()
-        slots = await checkin_slots.list_slots(ctx.db, user.id)
-        not_set = ctx.text(Msg.NOT_SET)
         paused = user.paused_until is not None and user.paused_until > ctx.now()
-        if user.checkins_stopped:
-            status = ctx.text(Msg.STATUS_STOPPED)
-        elif paused and user.paused_until is not None:
-            status = ctx.text(
-                Msg.STATUS_PAUSED, date=format_local_date(user, user.paused_until, ctx.locale)
-            )
-        else:
-            status = ctx.text(Msg.STATUS_ON)
-        text = ctx.text(
-            Msg.SETTINGS_MENU,
-            country=display_name(ctx, user.country) if user.country else not_set,
-            timezone=user.timezone or not_set,
-            times=", ".join(slot.local_time for slot in slots) or not_set,
-            days=shown_weekdays(ctx, user.weekdays),
-            quiet=str(user.quiet_hours) if user.quiet_hours else ctx.text(Msg.QUIET_OFF),
-            discreet=ctx.text(Msg.STATUS_ON if user.discreet else Msg.QUIET_OFF),
-            keep=ctx.text(Msg.KEEP_DAYS, days=kept_days(ctx, user)),
-            status=status,
-        )
+        text = await settings_summary(ctx, user, paused)
         menu = self.steps[SettingsStep.MENU]
         resume, discreet_on = menu.also[0]
         instead: dict[str, Choice] = {}
@@ -200,7 +193,7 @@ class Settings(Flow):
         return Next(SettingsStep.MENU, question=text, rows=rows)
 
     async def _done(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return Next(END, before=[ctx.reply(Msg.SETTINGS_CLOSED)])
+        return Next(END, before=[ctx.reply(SettingsMsg.SETTINGS_CLOSED)])
 
     async def _stop(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return await self._stop_or_resume(ctx, await ctx.ensure_user(), stop=True)
@@ -221,7 +214,8 @@ class Settings(Flow):
             return None  # not one of the buttons: "use the buttons"
         user = await chosen.ensure_user()
         saved = replace(
-            chosen.reply(Msg.LANGUAGE_SAVED), command_menu=None if user.discreet else "full"
+            chosen.reply(OnboardingMsg.LANGUAGE_SAVED),
+            command_menu=None if user.discreet else "full",
         )
         return await self.go(chosen, replace(await self._menu(chosen), before=[saved]))
 
@@ -236,7 +230,7 @@ class Settings(Flow):
 
         # Discreet mode changes the words of the command menu too, where it can.
         menu = "full" if user.discreet else "discreet"
-        saved = replace(ctx.reply(Msg.SETTINGS_SAVED), command_menu=menu)
+        saved = replace(ctx.reply(SettingsMsg.SETTINGS_SAVED), command_menu=menu)
         return await self._apply(ctx, toggle, saved)
 
     async def _apply(self, ctx: FlowContext, change: Change, saved: Reply | None = None) -> Next:
@@ -245,7 +239,9 @@ class Settings(Flow):
         async with ctx.db.transaction() as tx:
             await change(tx, user)
             await reschedule_user(tx, user.id, ctx.now())
-        return replace(await self._menu(ctx), before=[saved or ctx.reply(Msg.SETTINGS_SAVED)])
+        return replace(
+            await self._menu(ctx), before=[saved or ctx.reply(SettingsMsg.SETTINGS_SAVED)]
+        )
 
     async def _timezone(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         return await answer_zone(self, ctx, _ZONE_STEPS, text)
@@ -281,11 +277,11 @@ class Settings(Flow):
         if not times or len(times) != len(readings) or len(times) > checkin_slots.MAX_SLOTS:
             problems = {reading.problem for reading in readings}
             if problems == {TimeProblem.NOT_A_TIME}:
-                return [ctx.reply(Msg.TIME_NOT_READ)]
+                return [ctx.reply(AnswersMsg.TIME_NOT_READ)]
             if problems == {TimeProblem.MINUTES}:
-                return [ctx.reply(Msg.TIME_BAD_MINUTES)]
+                return [ctx.reply(AnswersMsg.TIME_BAD_MINUTES)]
             twelve = style is ClockStyle.TWELVE_HOUR
-            return [ctx.reply(Msg.BAD_TIMES_12H if twelve else Msg.BAD_TIMES)]
+            return [ctx.reply(SettingsMsg.BAD_TIMES_12H if twelve else SettingsMsg.BAD_TIMES)]
         return await self._save_times(ctx, times)
 
     async def _time_picked(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
@@ -297,18 +293,20 @@ class Settings(Flow):
         quiet = user.quiet_hours
         for local_time in times:
             if quiet is not None and quiet.contains(time.fromisoformat(local_time)):
-                return [ctx.reply(Msg.TIME_IN_QUIET_HOURS, time=local_time, quiet=str(quiet))]
+                return [
+                    ctx.reply(SettingsMsg.TIME_IN_QUIET_HOURS, time=local_time, quiet=str(quiet))
+                ]
 
         async def change(tx: Transaction, user: User) -> None:
             await checkin_slots.replace_slots(tx, user.id, times)
 
         shown = ", ".join(both_forms(ctx, local_time) for local_time in times)
-        return await self._apply(ctx, change, ctx.reply(Msg.TIMES_SAVED, times=shown))
+        return await self._apply(ctx, change, ctx.reply(SettingsMsg.TIMES_SAVED, times=shown))
 
     async def _days(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         days = read_days(text)
         if days is None:
-            return [ctx.reply(Msg.BAD_DAYS)]
+            return [ctx.reply(SettingsMsg.BAD_DAYS)]
 
         async def change(tx: Transaction, user: User) -> None:
             await users.set_weekdays(tx, user.id, days)
@@ -317,17 +315,21 @@ class Settings(Flow):
 
     async def _quiet(self, ctx: FlowContext, position: FlowPosition, text: str) -> Outcome:
         quiet: QuietHours | None = None
-        if text.strip().casefold() not in {"off", "none", ctx.text(Msg.QUIET_OFF).casefold()}:
+        if text.strip().casefold() not in {
+            "off",
+            "none",
+            ctx.text(SettingsMsg.QUIET_OFF).casefold(),
+        }:
             span = read_span(text)
             if span.value is None:
                 twelve = span.style is ClockStyle.TWELVE_HOUR
-                return [ctx.reply(Msg.BAD_QUIET_12H if twelve else Msg.BAD_QUIET)]
+                return [ctx.reply(SettingsMsg.BAD_QUIET_12H if twelve else SettingsMsg.BAD_QUIET)]
             start, end = span.value
             quiet = QuietHours(time.fromisoformat(start), time.fromisoformat(end))
             user = await ctx.ensure_user()
             for slot in await checkin_slots.list_slots(ctx.db, user.id):
                 if quiet.contains(time.fromisoformat(slot.local_time)):
-                    return [ctx.reply(Msg.QUIET_COVERS_CHECKIN, time=slot.local_time)]
+                    return [ctx.reply(SettingsMsg.QUIET_COVERS_CHECKIN, time=slot.local_time)]
 
         async def change(tx: Transaction, user: User) -> None:
             await users.set_quiet_hours(tx, user.id, quiet)
@@ -337,7 +339,7 @@ class Settings(Flow):
     async def _pause(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         days = int(value) if value.isascii() and value.isdigit() else 0
         if not 1 <= days <= MAX_PAUSE_DAYS:
-            return [ctx.reply(Msg.BAD_PAUSE)]
+            return [ctx.reply(SettingsMsg.BAD_PAUSE)]
         user = await ctx.ensure_user()
         # Whole local days, today included: "1 day" means none today, back tomorrow.
         until = start_of_next_local_day(user, ctx.now() + timedelta(days=days - 1))
@@ -346,7 +348,7 @@ class Settings(Flow):
             await checkin_slots.cancel_snooze(tx, user.id)
             await reschedule_user(tx, user.id, ctx.now())
             await flow_positions.leave_flow(tx, user.id)
-        return [ctx.reply(Msg.PAUSED, date=format_local_date(user, until, ctx.locale))]
+        return [ctx.reply(SettingsMsg.PAUSED, date=format_local_date(user, until, ctx.locale))]
 
     async def _keep(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         """A shorter history takes effect at once: what is older goes now, not tonight."""
@@ -355,7 +357,7 @@ class Settings(Flow):
         if value != "max":
             days = int(value) if value.isascii() and value.isdigit() else 0
             if not 1 <= days <= longest:
-                return [ctx.reply(Msg.BAD_KEEP, limit=longest)]
+                return [ctx.reply(SettingsMsg.BAD_KEEP, limit=longest)]
             if days == longest:
                 days = None  # the same as the longest: follows the operator's setting
 
@@ -385,12 +387,12 @@ class Settings(Flow):
             await reschedule_user(tx, user.id, ctx.now())
             await flow_positions.leave_flow(tx, user.id)
         if stop:
-            return [ctx.reply(Msg.STOPPED)]
+            return [ctx.reply(SettingsMsg.STOPPED)]
         slots = await checkin_slots.list_slots(ctx.db, user.id)
         upcoming = [slot.next_due_at for slot in slots if slot.next_due_at is not None]
         when = (
             format_local_moment(user, min(upcoming), ctx.locale)
             if upcoming
-            else ctx.text(Msg.NOT_SET)
+            else ctx.text(SettingsMsg.NOT_SET)
         )
-        return [ctx.reply(Msg.RESUMED, when=when)]
+        return [ctx.reply(SettingsMsg.RESUMED, when=when)]

@@ -4,7 +4,7 @@ with the time ("weekdays 8pm") read as days too."""
 
 from __future__ import annotations
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, Msg, OnboardingMsg
 from bot.core.replies import Reply
 from bot.flows.context import Choice, FlowContext, Next
 from bot.flows.parsing.days import read_days
@@ -12,24 +12,26 @@ from bot.flows.parsing.spoken_times import PART_TIMES, DayPart
 from bot.flows.parsing.times import TimeProblem, TimeReading, read_time
 from bot.flows.validation import both_forms
 
-_REFUSALS = {
-    TimeProblem.TWELVE_HOUR: Msg.BAD_TIME_12H,
-    TimeProblem.DAY_RANGE: Msg.BAD_TIME,
-    TimeProblem.MINUTES: Msg.TIME_BAD_MINUTES,
+_REFUSALS: dict[TimeProblem, Msg] = {
+    TimeProblem.TWELVE_HOUR: OnboardingMsg.BAD_TIME_12H,
+    TimeProblem.DAY_RANGE: OnboardingMsg.BAD_TIME,
+    TimeProblem.MINUTES: AnswersMsg.TIME_BAD_MINUTES,
 }
 _PER_ROW = 2
 
 
 def refusal(ctx: FlowContext, reading: TimeReading) -> Reply:
     """What is wrong with a time that is not one, said as it is."""
-    return ctx.reply(_REFUSALS.get(reading.problem or TimeProblem.NOT_A_TIME, Msg.TIME_NOT_READ))
+    return ctx.reply(
+        _REFUSALS.get(reading.problem or TimeProblem.NOT_A_TIME, AnswersMsg.TIME_NOT_READ)
+    )
 
 
 def part_of_day(ctx: FlowContext, step: str, part: DayPart) -> Next:
     """ "Evening": its times to tap, each shown both ways; another can still be typed."""
     choices = [Choice(value, both_forms(ctx, value)) for value in PART_TIMES[part]]
     rows = [choices[i : i + _PER_ROW] for i in range(0, len(choices), _PER_ROW)]
-    return Next(step, question=Msg.TIMES_PICK, rows=rows)
+    return Next(step, question=AnswersMsg.TIMES_PICK, rows=rows)
 
 
 def picked_time(value: str) -> str | None:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, GeneralMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.replies import Button, Reply
 from bot.flows.context import (
@@ -94,7 +94,10 @@ def refusal(ctx: FlowContext, position: FlowPosition, table: Sequence[Sequence[C
     """ "Please choose one of these", with the step's buttons shown again (the same
     buttons: its token has not changed), so a number or a tap works at once."""
     buttons = _buttons_shown(position) or choices_markup(ctx, position, table)
-    return Reply(ctx.text(Msg.USE_BUTTONS_BELOW if buttons else Msg.USE_BUTTONS), buttons=buttons)
+    return Reply(
+        ctx.text(AnswersMsg.USE_BUTTONS_BELOW if buttons else GeneralMsg.USE_BUTTONS),
+        buttons=buttons,
+    )
 
 
 def _buttons_shown(position: FlowPosition) -> tuple[tuple[Button, ...], ...]:

@@ -14,7 +14,7 @@ from functools import cache
 
 from babel.dates import format_time
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg
 from bot.content_pack.plurals import babel_locale
 from bot.flows.context import FlowContext
 from bot.flows.limits import TextLimit
@@ -55,9 +55,9 @@ def both_forms(ctx: FlowContext, value: str) -> str:
     """ "20:30 (8:30 pm)", "20:30 (8:30 p. m.)": a time as the user's locale shows it, both
     ways; other locales than the default write the 12-hour clock as CLDR has it."""
     if ctx.locale == ctx.services.content.default_locale:
-        return ctx.text(Msg.TIME_BOTH_FORMS, time=value, time_12h=twelve_hour(value))
+        return ctx.text(AnswersMsg.TIME_BOTH_FORMS, time=value, time_12h=twelve_hour(value))
     twelve = format_time(time.fromisoformat(value), "h:mm a", locale=babel_locale(ctx.locale))
-    return ctx.text(Msg.TIME_BOTH_FORMS, time=value, time_12h=twelve)
+    return ctx.text(AnswersMsg.TIME_BOTH_FORMS, time=value, time_12h=twelve)
 
 
 def too_long(limit: TextLimit, text: str) -> bool:

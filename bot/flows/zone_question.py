@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from babel.dates import get_timezone_location
 
 from bot.content_pack.countries import country_for_timezone
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, OnboardingMsg
 from bot.content_pack.plurals import babel_locale
 from bot.core.replies import Reply
 from bot.flows.base import Flow
@@ -54,10 +54,10 @@ async def answer_zone(flow: Flow, ctx: FlowContext, steps: ZoneSteps, text: str)
     """Typed text at any of the three steps: read it as a place, a zone, or an offset.
     A yes or a no is none of them ("sí" is not Slovenia's code)."""
     if is_yes_or_no(ctx.services.content, text):
-        return [ctx.reply(Msg.NOT_A_PLACE)]
+        return [ctx.reply(AnswersMsg.NOT_A_PLACE)]
     guess = await read_place(ctx, text)
     if guess is None:
-        return [ctx.reply(Msg.BAD_TIMEZONE)]
+        return [ctx.reply(OnboardingMsg.BAD_TIMEZONE)]
     if guess.settled is not None:
         named = guess.places[0][1:] if guess.places else None
         return [await confirm_zone(flow, ctx, steps, guess.settled, named, guess.close)]
@@ -88,9 +88,14 @@ async def confirm_zone(
     """ "It's 09:00 in Leeds, United Kingdom (Europe/London) now. Is that right?", or
     "Did you mean ...?" for a near spelling. `named`: the place's (name, country)."""
     local = local_time(zone, ctx.now())
-    rows = ((Choice(YES, Msg.TIMEZONE_YES), Choice(AGAIN, Msg.TIMEZONE_AGAIN, means="no")),)
+    rows = (
+        (
+            Choice(YES, OnboardingMsg.TIMEZONE_YES),
+            Choice(AGAIN, OnboardingMsg.TIMEZONE_AGAIN, means="no"),
+        ),
+    )
     place = _place_and_zone(ctx, zone, named)
-    message = Msg.PLACE_DID_YOU_MEAN if close else Msg.TIMEZONE_CONFIRM
+    message = AnswersMsg.PLACE_DID_YOU_MEAN if close else OnboardingMsg.TIMEZONE_CONFIRM
     text = ctx.text(message, place=place, time=f"{local:%H:%M}")
     return Reply(text, buttons=await flow.show(ctx, steps.confirm, rows, {"zone": zone}))
 
@@ -125,7 +130,7 @@ def confirmed_zone(position: FlowPosition, value: str) -> str | None:
 
 def again(steps: ZoneSteps) -> Next:
     """Back to the first question, asked in other words."""
-    return Next(steps.ask, question=Msg.TIMEZONE_ASK_AGAIN)
+    return Next(steps.ask, question=OnboardingMsg.TIMEZONE_ASK_AGAIN)
 
 
 async def _offer(flow: Flow, ctx: FlowContext, steps: ZoneSteps, guess: ZoneGuess) -> Reply:
@@ -139,13 +144,13 @@ async def _offer(flow: Flow, ctx: FlowContext, steps: ZoneSteps, guess: ZoneGues
         return local_place_name(ctx, zone)
 
     choices = [
-        Choice(zone, ctx.text(Msg.TIMEZONE_CHOICE, place=label(zone),
+        Choice(zone, ctx.text(OnboardingMsg.TIMEZONE_CHOICE, place=label(zone),
                               time=f"{local_time(zone, now):%H:%M}"))
         for zone in guess.zones
     ]  # fmt: skip
     rows = [choices[i : i + _PER_ROW] for i in range(0, len(choices), _PER_ROW)]
-    rows.append([Choice(AGAIN, Msg.TIMEZONE_NONE_OF_THESE)])
-    message = Msg.TIMEZONE_PICK if guess.certain else Msg.TIMEZONE_PICK_FIXED
+    rows.append([Choice(AGAIN, OnboardingMsg.TIMEZONE_NONE_OF_THESE)])
+    message = OnboardingMsg.TIMEZONE_PICK if guess.certain else OnboardingMsg.TIMEZONE_PICK_FIXED
     data: FlowData = {_NAMED: json.dumps(named, ensure_ascii=False)} if named else {}
     return Reply(ctx.text(message), buttons=await flow.show(ctx, steps.pick, rows, data))
 

@@ -24,9 +24,10 @@ from discord.http import Route
 
 from bot.adapters.discord.adapter import DiscordConfig
 from bot.adapters.discord.client import intents
-from bot.app import PlatformUnreachable, discord_config, start_with_retries
+from bot.app import discord_config
 from bot.config import Settings
 from bot.operations.report import Finding, failed, ok, skipped
+from bot.platform_start import PlatformUnreachable, start_with_retries
 
 # The ports Telegram delivers webhook updates to.
 TELEGRAM_WEBHOOK_PORTS = frozenset({443, 80, 88, 8443})

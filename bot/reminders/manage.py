@@ -12,7 +12,7 @@ from datetime import datetime
 
 from babel.dates import format_date
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import Msg, ReminderMsg
 from bot.content_pack.plurals import babel_locale
 from bot.core.events import CommandIssued
 from bot.core.replies import Reply
@@ -29,15 +29,15 @@ log = get_logger("reminders")
 
 async def reminder_command(ctx: FlowContext, event: CommandIssued) -> list[Reply]:
     if not ctx.address.is_group:
-        return [ctx.reply(Msg.REMINDER_GROUPS_ONLY)]
+        return [ctx.reply(ReminderMsg.REMINDER_GROUPS_ONLY)]
     if not event.admin:
-        return [ctx.reply(Msg.REMINDER_ADMINS_ONLY)]
+        return [ctx.reply(ReminderMsg.REMINDER_ADMINS_ONLY)]
     request = parse_request(event.args)
     match request:
         case Problem():
             values = dict(request.values)
             words = words_for(ctx.locale)  # the group's language names the words to type
-            if request.message in {Msg.REMINDER_HELP, Msg.REMINDER_BAD_THEME}:
+            if request.message in {ReminderMsg.REMINDER_HELP, ReminderMsg.REMINDER_BAD_THEME}:
                 values["themes"] = words.theme_names()
             if "action" in values:
                 values["action"] = words.action(Action(values["action"]))
@@ -60,12 +60,12 @@ async def _add(ctx: FlowContext, spec: ReminderSpec) -> Reply:
             tx, ctx.cipher, address.platform, address.chat_id, creator, ctx.locale, spec, now
         )
         if reminder is None:
-            return ctx.reply(Msg.REMINDER_TOO_MANY, limit=MAX_PER_CHAT)
+            return ctx.reply(ReminderMsg.REMINDER_TOO_MANY, limit=MAX_PER_CHAT)
         due, local_date = next_post(reminder, now, strictly_after=True)
         await group_reminders.save_plan(tx, reminder.id, due, local_date)
     log_event(log, "reminder.added", platform=address.platform, reminder=reminder.id)
     return ctx.reply(
-        Msg.REMINDER_ADDED,
+        ReminderMsg.REMINDER_ADDED,
         number=reminder.number,
         when=_when(ctx, reminder.spec),
         what=describe_what(ctx, reminder.spec),
@@ -77,11 +77,11 @@ async def _list(ctx: FlowContext) -> Reply:
         ctx.db, ctx.cipher, ctx.address.platform, ctx.address.chat_id
     )
     if not reminders:
-        return ctx.reply(Msg.REMINDER_LIST_EMPTY)
-    lines = [ctx.text(Msg.REMINDER_LIST_HEADER)]
+        return ctx.reply(ReminderMsg.REMINDER_LIST_EMPTY)
+    lines = [ctx.text(ReminderMsg.REMINDER_LIST_HEADER)]
     lines += [
         ctx.text(
-            Msg.REMINDER_LIST_ITEM,
+            ReminderMsg.REMINDER_LIST_ITEM,
             number=reminder.number,
             when=_when(ctx, reminder.spec),
             what=describe_what(ctx, reminder.spec),
@@ -93,9 +93,9 @@ async def _list(ctx: FlowContext) -> Reply:
 
 
 _STATES: dict[PausedBecause | None, Msg] = {
-    None: Msg.REMINDER_STATE_ACTIVE,
-    PausedBecause.ADMIN: Msg.REMINDER_STATE_PAUSED,
-    PausedBecause.NO_PERMISSION: Msg.REMINDER_STATE_NO_PERMISSION,
+    None: ReminderMsg.REMINDER_STATE_ACTIVE,
+    PausedBecause.ADMIN: ReminderMsg.REMINDER_STATE_PAUSED,
+    PausedBecause.NO_PERMISSION: ReminderMsg.REMINDER_STATE_NO_PERMISSION,
 }
 
 
@@ -107,23 +107,23 @@ async def _change(ctx: FlowContext, request: ActionRequest) -> Reply:
             tx, ctx.cipher, address.platform, address.chat_id, request.number
         )
         if reminder is None:
-            return ctx.reply(Msg.REMINDER_NOT_FOUND, number=request.number)
+            return ctx.reply(ReminderMsg.REMINDER_NOT_FOUND, number=request.number)
         match request.action:
             case Action.PAUSE:
                 await group_reminders.pause(tx, reminder.id, PausedBecause.ADMIN)
-                reply = ctx.reply(Msg.REMINDER_PAUSED, number=reminder.number)
+                reply = ctx.reply(ReminderMsg.REMINDER_PAUSED, number=reminder.number)
             case Action.RESUME:
                 await group_reminders.resume(tx, reminder.id)
                 due, local_date = next_post(reminder, now, strictly_after=True)
                 await group_reminders.save_plan(tx, reminder.id, due, local_date)
                 reply = ctx.reply(
-                    Msg.REMINDER_RESUMED,
+                    ReminderMsg.REMINDER_RESUMED,
                     number=reminder.number,
                     next=_next_post(_local(due, reminder), ctx.locale),
                 )
             case _:
                 await group_reminders.delete(tx, reminder.id)
-                reply = ctx.reply(Msg.REMINDER_DELETED, number=reminder.number)
+                reply = ctx.reply(ReminderMsg.REMINDER_DELETED, number=reminder.number)
     log_event(
         log, "reminder.changed", platform=address.platform, reminder=reminder.id,
         action=request.action.value,
@@ -141,11 +141,11 @@ def _when(ctx: FlowContext, spec: ReminderSpec) -> str:
 
 def describe_what(ctx: FlowContext, spec: ReminderSpec) -> str:
     if spec.own_text is not None:
-        return ctx.text(Msg.REMINDER_WHAT_TEXT)
+        return ctx.text(ReminderMsg.REMINDER_WHAT_TEXT)
     if spec.theme is not None:
         theme = words_for(ctx.locale).theme_word(spec.theme)
-        return ctx.text(Msg.REMINDER_WHAT_THEME, theme=theme.replace("_", " "))
-    return ctx.text(Msg.REMINDER_WHAT_ANY)
+        return ctx.text(ReminderMsg.REMINDER_WHAT_THEME, theme=theme.replace("_", " "))
+    return ctx.text(ReminderMsg.REMINDER_WHAT_ANY)
 
 
 def _next_post(local: datetime, locale: str) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import ReminderMsg
 from bot.core.events import Address
 from bot.core.replies import Reply
 from bot.delivery.outgoing import Effect, EffectHandler, Outgoing
@@ -104,7 +104,7 @@ def _tell_creator(services: Services, reminder: GroupReminder) -> Outgoing | Non
         return None
     when = describe_when(services.content, reminder.locale, reminder.spec)
     text = services.content.text(
-        reminder.locale, Msg.REMINDER_LOST_PERMISSION, number=reminder.number, when=when
+        reminder.locale, ReminderMsg.REMINDER_LOST_PERMISSION, number=reminder.number, when=when
     )
     # A private chat: on Telegram its id is the user's; on Discord the adapter opens the DM.
     return Outgoing(Address(reminder.platform, creator, creator), Reply(text))

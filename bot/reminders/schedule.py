@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 from datetime import date, datetime, time, timedelta
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import ReminderMsg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import Affirmation
 from bot.core.replies import Button, Reply
@@ -39,7 +40,7 @@ def describe_when(content: ContentPack, locale: str, spec: ReminderSpec) -> str:
     """ "09:00 Europe/Berlin, mon-fri": the same words in the group and in private."""
     return content.text(
         locale,
-        Msg.REMINDER_WHEN,
+        ReminderMsg.REMINDER_WHEN,
         time=spec.local_time,
         timezone=spec.timezone,
         days=words_for(locale).weekdays(spec.weekdays),
@@ -53,7 +54,7 @@ def reminder_post(content: ContentPack, reminder: GroupReminder) -> Reply:
     if text is None:
         text = rotating_affirmation(content, reminder).text
     button = Button(
-        content.text(reminder.locale, Msg.REMINDER_CHECKIN_BUTTON),
+        content.text(reminder.locale, ReminderMsg.REMINDER_CHECKIN_BUTTON),
         "",
         open_private=Command.CHECKIN.value,
     )

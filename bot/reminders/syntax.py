@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import Msg, ReminderMsg
 from bot.flows.validation import parse_time_of_day, parse_timezone
 from bot.reminders.words import (
     ACTION_WORDS,
@@ -66,18 +66,18 @@ Request = AddRequest | ActionRequest | Problem
 def parse_request(args: str) -> Request:
     words = args.split(maxsplit=1)
     if not words:
-        return Problem(Msg.REMINDER_HELP)
+        return Problem(ReminderMsg.REMINDER_HELP)
     head, rest = folded(words[0]), words[1] if len(words) > 1 else ""
     action = ACTION_WORDS.get(head)
     if action is Action.ADD:
         return _parse_add(rest)
     if action is None:
-        return Problem(Msg.REMINDER_HELP)
+        return Problem(ReminderMsg.REMINDER_HELP)
     if action is Action.LIST:
         return ActionRequest(Action.LIST)
     number = rest.strip().lstrip("#")
     if not number.isdecimal() or not 0 < int(number) < 10_000:
-        return Problem(Msg.REMINDER_NEEDS_NUMBER, {"action": action.value})
+        return Problem(ReminderMsg.REMINDER_NEEDS_NUMBER, {"action": action.value})
     return ActionRequest(action, int(number))
 
 
@@ -98,18 +98,18 @@ def _parse_add(rest: str) -> AddRequest | Problem:
         own_text = rest[found.end() :].strip()
         rest = rest[: found.start()]
         if not own_text:
-            return Problem(Msg.REMINDER_TEXT_EMPTY)
+            return Problem(ReminderMsg.REMINDER_TEXT_EMPTY)
         if len(own_text) > MAX_OWN_TEXT:
-            return Problem(Msg.REMINDER_TEXT_TOO_LONG, {"limit": str(MAX_OWN_TEXT)})
+            return Problem(ReminderMsg.REMINDER_TEXT_TOO_LONG, {"limit": str(MAX_OWN_TEXT)})
     words = _read_words(rest.split())
     if isinstance(words, Problem):
         return words
     if words.local_time is None:
-        return Problem(Msg.REMINDER_NEEDS_TIME)
+        return Problem(ReminderMsg.REMINDER_NEEDS_TIME)
     if words.timezone is None:
-        return Problem(Msg.REMINDER_NEEDS_TIMEZONE)
+        return Problem(ReminderMsg.REMINDER_NEEDS_TIMEZONE)
     if own_text is not None and words.theme is not None:
-        return Problem(Msg.REMINDER_THEME_OR_TEXT)
+        return Problem(ReminderMsg.REMINDER_THEME_OR_TEXT)
     days = words.weekdays or ALL_DAYS
     return AddRequest(ReminderSpec(words.timezone, words.local_time, days, words.theme, own_text))
 
@@ -121,17 +121,17 @@ def _read_words(words: list[str]) -> _Words | Problem:
         if folded(word) in THEME_KEYWORDS:
             read.theme = parse_theme(next(pending, ""))
             if read.theme is None:
-                return Problem(Msg.REMINDER_BAD_THEME)  # the themes are named in the reply
+                return Problem(ReminderMsg.REMINDER_BAD_THEME)  # the themes are named in the reply
         elif (parsed_time := parse_time_of_day(word)) is not None:
             read.local_time = parsed_time
         elif _LOOKS_LIKE_TIME.match(word):
-            return Problem(Msg.REMINDER_BAD_TIME, {"given": word})
+            return Problem(ReminderMsg.REMINDER_BAD_TIME, {"given": word})
         elif (parsed_days := read_reminder_days(word)) is not None:
             read.weekdays = parsed_days
         elif (parsed_zone := parse_timezone(word)) is not None:
             read.timezone = parsed_zone
         else:
-            return Problem(Msg.REMINDER_UNKNOWN_WORD, {"given": word[:40]})
+            return Problem(ReminderMsg.REMINDER_UNKNOWN_WORD, {"given": word[:40]})
     return read
 
 

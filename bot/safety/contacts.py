@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.safety.reply_words import ReplyWords
 
 # A number as entries write it: digits with spaces or dashes between them, and * or #
@@ -30,10 +30,10 @@ _SEPARATOR = re.compile(r",? or |, ")
 
 
 class Way(Enum):
-    CALL = Msg.CONTACT_CALL
-    TEXT = Msg.CONTACT_TEXT
-    CALL_OR_TEXT = Msg.CONTACT_CALL_OR_TEXT
-    WHATSAPP = Msg.CONTACT_WHATSAPP
+    CALL = SafetyMsg.CONTACT_CALL
+    TEXT = SafetyMsg.CONTACT_TEXT
+    CALL_OR_TEXT = SafetyMsg.CONTACT_CALL_OR_TEXT
+    WHATSAPP = SafetyMsg.CONTACT_WHATSAPP
 
 
 # How entries begin a part, in the order tried (the longer first), with the way it opens
@@ -146,7 +146,7 @@ def render(words: ReplyWords, contact: str) -> str:
     told = [_part(words, part) for part in parts]
     joined = told[0]
     for part in told[1:]:
-        joined = words.text(Msg.CONTACT_EITHER, first=joined, second=part)
+        joined = words.text(SafetyMsg.CONTACT_EITHER, first=joined, second=part)
     return joined
 
 
@@ -155,28 +155,28 @@ def _part(words: ReplyWords, part: Part) -> str:
         case Numbers():
             listed = words.either(
                 [
-                    words.text(Msg.CONTACT_LANDLINE, number=words.ltr(number))
+                    words.text(SafetyMsg.CONTACT_LANDLINE, number=words.ltr(number))
                     if landline
                     else words.ltr(number)
                     for number, landline in zip(part.numbers, part.landline, strict=True)
                 ]
             )
             if part.free:
-                listed = words.text(Msg.CONTACT_FREE, numbers=listed)
+                listed = words.text(SafetyMsg.CONTACT_FREE, numbers=listed)
             told = words.text(part.way.value, numbers=listed)
             if part.option is None:
                 return told
-            return words.text(Msg.CONTACT_OPTION, contact=told, option=part.option)
+            return words.text(SafetyMsg.CONTACT_OPTION, contact=told, option=part.option)
         case TextKeyword():
             return words.text(
-                Msg.CONTACT_TEXT_KEYWORD,
+                SafetyMsg.CONTACT_TEXT_KEYWORD,
                 keyword=words.ltr(part.keyword),
                 number=words.ltr(part.number),
             )
         case Chat():
-            return words.text(Msg.CONTACT_CHAT)
+            return words.text(SafetyMsg.CONTACT_CHAT)
         case Callback():
-            return words.text(Msg.CONTACT_CALLBACK, number=words.ltr(part.number))
+            return words.text(SafetyMsg.CONTACT_CALLBACK, number=words.ltr(part.number))
 
 
 def first_number(contact: str) -> str | None:

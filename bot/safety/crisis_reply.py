@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, replace
 
 from bot.content_pack.countries import likely_countries_for_timezone
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import GeneralMsg, Msg, PlanMsg, SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import EmergencyNumbers
 from bot.core.replies import Button, Reply
@@ -104,7 +104,11 @@ class CrisisReplies:
     ) -> Reply:
         """A short first line, then the numbers: the answer to crisis or danger said plainly.
         `misread`: whether "you misread me" is offered (not when they chose this reply)."""
-        intro = Msg.SAFETY_DANGER_INTRO if kind is ReplyKind.DANGER else Msg.SAFETY_CRISIS_INTRO
+        intro = (
+            SafetyMsg.SAFETY_DANGER_INTRO
+            if kind is ReplyKind.DANGER
+            else SafetyMsg.SAFETY_CRISIS_INTRO
+        )
         body = self.numbers(voice, country, kind, where, misread=None if misread else False)
         reply = Reply(text=f"{voice.text(intro)}\n\n{body.text}", buttons=body.buttons)
         return self.with_plan(voice, reply, has_plan)
@@ -137,7 +141,7 @@ class CrisisReplies:
             # long name or opening that would hold the first number back puts the
             # emergency number first on that line instead.
             told = resource_line(words, lead, with_url=False)
-            intro = voice.text(Msg.SAFETY_CRISIS_INTRO)
+            intro = voice.text(SafetyMsg.SAFETY_CRISIS_INTRO)
             together = [told, emergency]
             if words_before_a_number(f"{intro} {told}") > FIRST_NUMBER_WORDS:
                 together.reverse()
@@ -151,11 +155,11 @@ class CrisisReplies:
             paragraphs.append(self._directory_line(voice))
         rows: list[tuple[Button, ...]] = []
         if ordered:
-            rows.append((voice.button(Msg.SAFETY_MORE_BUTTON, SOS_MORE + kind.value),))
+            rows.append((voice.button(SafetyMsg.SAFETY_MORE_BUTTON, SOS_MORE + kind.value),))
         if card:
-            rows.append((voice.button(Msg.SAFETY_CARD_BUTTON, SOS_CARD),))
+            rows.append((voice.button(SafetyMsg.SAFETY_CARD_BUTTON, SOS_CARD),))
         if misread:
-            rows.append((voice.button(Msg.SAFETY_MISREAD_BUTTON, SOS_MISREAD),))
+            rows.append((voice.button(SafetyMsg.SAFETY_MISREAD_BUTTON, SOS_MISREAD),))
         return Reply(text="\n\n".join(paragraphs), buttons=tuple(rows))
 
     def more(
@@ -173,21 +177,21 @@ class CrisisReplies:
         if rest:
             named = words.country_in_sentence(numbers.code)
             lines = "\n".join(resource_line(words, line) for line in rest)
-            paragraphs[:0] = [voice.text(Msg.SAFETY_MORE_INTRO, country=named), lines]
+            paragraphs[:0] = [voice.text(SafetyMsg.SAFETY_MORE_INTRO, country=named), lines]
         return Reply(text="\n\n".join(paragraphs))
 
     def check(self, voice: Voice, danger: bool) -> Reply:
         """One kind line and two buttons: the words matched, but their context (a negation,
         the past, someone else, a title, an accident) says they may not be about now."""
         buttons = (
-            (voice.button(Msg.SAFETY_CHECK_SAFE_BUTTON, CHECK_SAFE),),
+            (voice.button(SafetyMsg.SAFETY_CHECK_SAFE_BUTTON, CHECK_SAFE),),
             (
                 voice.button(
-                    Msg.SAFETY_CHECK_HELP_BUTTON, CHECK_HELP_DANGER if danger else CHECK_HELP
+                    SafetyMsg.SAFETY_CHECK_HELP_BUTTON, CHECK_HELP_DANGER if danger else CHECK_HELP
                 ),
             ),
         )
-        return Reply(text=voice.text(Msg.SAFETY_CHECK), buttons=buttons)
+        return Reply(text=voice.text(SafetyMsg.SAFETY_CHECK), buttons=buttons)
 
     def check_answered(
         self,
@@ -199,19 +203,19 @@ class CrisisReplies:
     ) -> Reply | None:
         """A press on a check's button: the full reply, or a short acknowledgement."""
         if data == CHECK_SAFE:
-            return Reply(text=voice.text(Msg.SAFETY_CHECK_SAFE_REPLY))
+            return Reply(text=voice.text(SafetyMsg.SAFETY_CHECK_SAFE_REPLY))
         if data in (CHECK_HELP, CHECK_HELP_DANGER):
             kind = ReplyKind.DANGER if data == CHECK_HELP_DANGER else ReplyKind.CRISIS
             return self.full(voice, country, kind, has_plan, where)
         return None
 
     def misread(self, voice: Voice) -> Reply:
-        button = voice.button(Msg.SAFETY_SHOW_BUTTON, SOS_SHOW)
-        return Reply(text=voice.text(Msg.SAFETY_MISREAD_REPLY), buttons=((button,),))
+        button = voice.button(SafetyMsg.SAFETY_SHOW_BUTTON, SOS_SHOW)
+        return Reply(text=voice.text(SafetyMsg.SAFETY_MISREAD_REPLY), buttons=((button,),))
 
     def card(self, voice: Voice) -> Reply:
         """Privacy and safety tips for danger from another person, behind a button."""
-        return Reply(text=voice.text(Msg.SAFETY_CARD))
+        return Reply(text=voice.text(SafetyMsg.SAFETY_CARD))
 
     def country_chosen(
         self, voice: Voice, country: str, kind: ReplyKind, saved: bool, has_plan: bool = False
@@ -221,14 +225,14 @@ class CrisisReplies:
         if not saved:
             return reply
         name = voice.words.country_label(country)
-        note = voice.text(Msg.SAFETY_COUNTRY_SAVED, country=name)
+        note = voice.text(SafetyMsg.SAFETY_COUNTRY_SAVED, country=name)
         return replace(reply, text=f"{reply.text}\n\n{note}")
 
     def with_plan(self, voice: Voice, reply: Reply, has_plan: bool) -> Reply:
         """The user's own plan as the first button, when they wrote one."""
         if not has_plan:
             return reply
-        button = voice.button(Msg.PLAN_BUTTON, SOS_PLAN)
+        button = voice.button(PlanMsg.PLAN_BUTTON, SOS_PLAN)
         return replace(reply, buttons=((button,), *reply.buttons))
 
     def in_private(self, voice: Voice, reply: Reply, is_group: bool) -> Reply:
@@ -236,21 +240,25 @@ class CrisisReplies:
         private message cannot be sent, the group gets a link that opens one, and /sos."""
         if not is_group:
             return reply
-        notice = Reply(text=voice.text(Msg.SAFETY_GROUP_PUBLIC))
-        button = Button(voice.text(Msg.GROUP_OPEN_PRIVATE), "", open_private="sos")
-        fallback = Reply(text=voice.text(Msg.SAFETY_GROUP_FALLBACK), buttons=((button,),))
+        notice = Reply(text=voice.text(SafetyMsg.SAFETY_GROUP_PUBLIC))
+        button = Button(voice.text(GeneralMsg.GROUP_OPEN_PRIVATE), "", open_private="sos")
+        fallback = Reply(text=voice.text(SafetyMsg.SAFETY_GROUP_FALLBACK), buttons=((button,),))
         return replace(reply, private=True, group_notice=notice, group_fallback=fallback)
 
     def _closing(self, voice: Voice, kind: ReplyKind) -> str:
-        hope = Msg.SAFETY_HOPE_DANGER if kind is ReplyKind.DANGER else Msg.SAFETY_HOPE_CRISIS
-        return voice.words.sentences(voice.text(Msg.SAFETY_NOT_SURE), voice.text(hope))
+        hope = (
+            SafetyMsg.SAFETY_HOPE_DANGER
+            if kind is ReplyKind.DANGER
+            else SafetyMsg.SAFETY_HOPE_CRISIS
+        )
+        return voice.words.sentences(voice.text(SafetyMsg.SAFETY_NOT_SURE), voice.text(hope))
 
     def _directory_line(self, voice: Voice) -> str:
         directory = self._content.crisis(self._content.default_locale).fallback.directory
         if voice.words.own is None:
             directory = self._content.crisis(voice.words.language).fallback.directory
         return voice.text(
-            Msg.SAFETY_DIRECTORY,
+            SafetyMsg.SAFETY_DIRECTORY,
             name=voice.words.ltr(directory.name),
             url=voice.words.ltr(directory.url),
         )
@@ -270,11 +278,11 @@ class CrisisReplies:
             )
             if line is not None
         ]
-        first = glances or [voice.text(Msg.SAFETY_EMERGENCY_GENERIC)]
+        first = glances or [voice.text(SafetyMsg.SAFETY_EMERGENCY_GENERIC)]
         paragraphs = [
-            "\n".join([*first, voice.text(Msg.SAFETY_WIDE_NUMBERS)]),
+            "\n".join([*first, voice.text(SafetyMsg.SAFETY_WIDE_NUMBERS)]),
             self._closing(voice, kind),
-            voice.text(Msg.SAFETY_NO_COUNTRY),
+            voice.text(SafetyMsg.SAFETY_NO_COUNTRY),
             self._directory_line(voice),
         ]
         buttons = [
@@ -283,7 +291,7 @@ class CrisisReplies:
         ]
         rows = [tuple(buttons[index : index + 2]) for index in range(0, len(buttons), 2)]
         if misread:
-            rows.append((voice.button(Msg.SAFETY_MISREAD_BUTTON, SOS_MISREAD),))
+            rows.append((voice.button(SafetyMsg.SAFETY_MISREAD_BUTTON, SOS_MISREAD),))
         return Reply(text="\n\n".join(paragraphs), buttons=tuple(rows))
 
     def likely_countries(self, words: ReplyWords, where: Whereabouts) -> list[str]:
@@ -324,5 +332,5 @@ def plan_emergency(words: ReplyWords, numbers: EmergencyNumbers) -> str:
     where = words.country_in_sentence(numbers.code)
     police, ambulance = service_numbers(numbers)
     if police == ambulance:
-        return words.text(Msg.PLAN_EMERGENCY_LINE, number=police, country=where)
-    return words.text(Msg.PLAN_EMERGENCY_TWO, police=police, ambulance=ambulance, country=where)
+        return words.text(PlanMsg.PLAN_EMERGENCY_LINE, number=police, country=where)
+    return words.text(PlanMsg.PLAN_EMERGENCY_TWO, police=police, ambulance=ambulance, country=where)

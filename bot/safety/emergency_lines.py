@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import CrisisResource, EmergencyNumbers
 from bot.safety import contacts
@@ -107,7 +107,7 @@ def resource_line(words: ReplyWords, resource: CrisisResource, with_url: bool = 
     sources do not confirm says so."""
     contact = resource.contact if words.own is None else contacts.render(words, resource.contact)
     line = words.text(
-        Msg.SAFETY_RESOURCE_LINE,
+        SafetyMsg.SAFETY_RESOURCE_LINE,
         name=words.ltr(words.helpline_name(resource)),
         contact=contact,
         hours=words.hours(resource.hours),
@@ -115,9 +115,9 @@ def resource_line(words: ReplyWords, resource: CrisisResource, with_url: bool = 
     spoken = answered_in(resource)
     if spoken and words.language.split("-")[0] not in spoken:
         names = words.either([words.language_name(code) for code in spoken])
-        line = words.sentences(line, words.text(Msg.SAFETY_LINE_LANGUAGES, languages=names))
+        line = words.sentences(line, words.text(SafetyMsg.SAFETY_LINE_LANGUAGES, languages=names))
     if unconfirmed(resource):
-        line = words.sentences(line, words.text(Msg.SAFETY_LINE_UNCONFIRMED))
+        line = words.sentences(line, words.text(SafetyMsg.SAFETY_LINE_UNCONFIRMED))
     return line if resource.url is None or not with_url else f"{line} {words.ltr(resource.url)}"
 
 
@@ -136,14 +136,14 @@ def emergency_sentence(words: ReplyWords, numbers: EmergencyNumbers, police_firs
     police, ambulance = service_numbers(numbers)
     confirmed = not unconfirmed(numbers)
     if police == ambulance:
-        one = Msg.SAFETY_EMERGENCY if confirmed else Msg.SAFETY_UNCONFIRMED
+        one = SafetyMsg.SAFETY_EMERGENCY if confirmed else SafetyMsg.SAFETY_UNCONFIRMED
         line = words.text(one, number=words.ltr(police), country=where)
     else:
         two = {
-            (True, True): Msg.SAFETY_EMERGENCY_POLICE_FIRST,
-            (True, False): Msg.SAFETY_EMERGENCY_AMBULANCE_FIRST,
-            (False, True): Msg.SAFETY_UNCONFIRMED_POLICE_FIRST,
-            (False, False): Msg.SAFETY_UNCONFIRMED_AMBULANCE_FIRST,
+            (True, True): SafetyMsg.SAFETY_EMERGENCY_POLICE_FIRST,
+            (True, False): SafetyMsg.SAFETY_EMERGENCY_AMBULANCE_FIRST,
+            (False, True): SafetyMsg.SAFETY_UNCONFIRMED_POLICE_FIRST,
+            (False, False): SafetyMsg.SAFETY_UNCONFIRMED_AMBULANCE_FIRST,
         }[confirmed, police_first]
         line = words.text(
             two, police=words.ltr(police), ambulance=words.ltr(ambulance), country=where
@@ -152,18 +152,18 @@ def emergency_sentence(words: ReplyWords, numbers: EmergencyNumbers, police_firs
     general = numbers.general
     fallback = [] if confirmed else [n for n in mobile_fallback(numbers) if n not in named]
     if general is not None and general not in named and general not in fallback:
-        also = Msg.SAFETY_EMERGENCY_ALSO if confirmed else Msg.SAFETY_UNCONFIRMED_ALSO
+        also = SafetyMsg.SAFETY_EMERGENCY_ALSO if confirmed else SafetyMsg.SAFETY_UNCONFIRMED_ALSO
         line = words.sentences(line, words.text(also, number=words.ltr(general)))
     if not confirmed:
         if fallback:
             listed = words.either([words.ltr(number) for number in fallback])
             line = words.sentences(
-                line, words.text(Msg.SAFETY_UNCONFIRMED_FALLBACK, numbers=listed)
+                line, words.text(SafetyMsg.SAFETY_UNCONFIRMED_FALLBACK, numbers=listed)
             )
-        line = words.sentences(line, words.text(Msg.SAFETY_UNCONFIRMED_NEARBY))
+        line = words.sentences(line, words.text(SafetyMsg.SAFETY_UNCONFIRMED_NEARBY))
     if numbers.sms is not None:
         line = words.sentences(
-            line, words.text(Msg.SAFETY_EMERGENCY_SMS, number=words.ltr(numbers.sms))
+            line, words.text(SafetyMsg.SAFETY_EMERGENCY_SMS, number=words.ltr(numbers.sms))
         )
     return line
 
@@ -193,16 +193,16 @@ def glance_line(content: ContentPack, words: ReplyWords, code: str, lead: str) -
         return None
     police, ambulance = service_numbers(numbers)
     emergency = (
-        words.text(Msg.SAFETY_GLANCE_EMERGENCY, number=words.ltr(police))
+        words.text(SafetyMsg.SAFETY_GLANCE_EMERGENCY, number=words.ltr(police))
         if police == ambulance
         else words.text(
-            Msg.SAFETY_GLANCE_EMERGENCY_TWO,
+            SafetyMsg.SAFETY_GLANCE_EMERGENCY_TWO,
             police=words.ltr(police),
             ambulance=words.ltr(ambulance),
         )
     )
     if unconfirmed(numbers):
-        emergency = words.text(Msg.SAFETY_GLANCE_UNCONFIRMED, emergency=emergency)
+        emergency = words.text(SafetyMsg.SAFETY_GLANCE_UNCONFIRMED, emergency=emergency)
     country = words.country_label(code)
     callable_lines = [
         line
@@ -210,11 +210,13 @@ def glance_line(content: ContentPack, words: ReplyWords, code: str, lead: str) -
         if line.kind == lead and "call" in line.modes and contacts.first_number(line.contact)
     ]
     if not callable_lines:
-        return words.text(Msg.SAFETY_GLANCE_ONLY, country=country, emergency=emergency)
+        return words.text(SafetyMsg.SAFETY_GLANCE_ONLY, country=country, emergency=emergency)
     line = callable_lines[0]
     helpline = words.text(
-        Msg.SAFETY_GLANCE_HELPLINE,
+        SafetyMsg.SAFETY_GLANCE_HELPLINE,
         name=words.ltr(words.helpline_name(line)),
         number=words.ltr(contacts.first_number(line.contact) or ""),
     )
-    return words.text(Msg.SAFETY_GLANCE, country=country, emergency=emergency, helpline=helpline)
+    return words.text(
+        SafetyMsg.SAFETY_GLANCE, country=country, emergency=emergency, helpline=helpline
+    )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import Msg, SafetyMsg
 from bot.content_pack.pack import ContentPack, hours_in_words
 from bot.content_pack.reply_languages import ReplyLanguage, language_name
 from bot.content_pack.schema import CrisisResource
@@ -47,13 +47,13 @@ class ReplyWords:
         """Opening hours as this language writes them: "24/7", "Hours vary" and "Daily" in
         its words, day names from CLDR, times as the data gives them (24-hour)."""
         if hours == ALWAYS_OPEN:
-            return self.text(Msg.HOURS_ALWAYS)
+            return self.text(SafetyMsg.HOURS_ALWAYS)
         if self.own is None:
             return self.content.hours(self.language, hours)
         told = hours_in_words(
             hours,
-            daily=self.text(Msg.HOURS_DAILY),
-            vary=self.text(Msg.HOURS_VARY),
+            daily=self.text(SafetyMsg.HOURS_DAILY),
+            vary=self.text(SafetyMsg.HOURS_VARY),
             day_names=self.own.day_names(),
         )
         # "9:00–17:00" in right-to-left text would show as "17:00–9:00": kept in order.
@@ -105,7 +105,7 @@ class ReplyWords:
         """ "A or B or C", in this language."""
         joined = values[0]
         for value in values[1:]:
-            joined = self.text(Msg.SAFETY_OR, first=joined, second=value)
+            joined = self.text(SafetyMsg.SAFETY_OR, first=joined, second=value)
         return joined
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from bot.adapters.discord.render import escape
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CaringMsg, SafetyMsg
 from tests.helpers.discord_world import ANA as DISCORD_ANA
 from tests.helpers.discord_world import DiscordWorld
 from tests.helpers.telegram_checks import mydata_export, onboard
@@ -25,10 +25,10 @@ async def test_on_telegram_the_offer_follows_the_crisis_reply_and_yes_brings_one
     before = len(telegram.tg.sent_texts(TELEGRAM_ANA))
     await telegram.says(TELEGRAM_ANA, CRISIS)
     crisis, offer = telegram.tg.sent_texts(TELEGRAM_ANA)[before:]
-    assert crisis.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
-    assert offer == text_of(Msg.CARING_OFFER)
-    await telegram.taps(TELEGRAM_ANA, text_of(Msg.CARING_OFFER_YES))
-    assert telegram.last_text(TELEGRAM_ANA) == text_of(Msg.CARING_SCHEDULED, time="08:30")
+    assert crisis.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
+    assert offer == text_of(CaringMsg.CARING_OFFER)
+    await telegram.taps(TELEGRAM_ANA, text_of(CaringMsg.CARING_OFFER_YES))
+    assert telegram.last_text(TELEGRAM_ANA) == text_of(CaringMsg.CARING_SCHEDULED, time="08:30")
     await telegram.says(TELEGRAM_ANA, "/mydata")
     export = mydata_export(telegram, TELEGRAM_ANA, text_of)
     assert export["caring_check"]["due_at"] == DUE.isoformat()
@@ -37,9 +37,9 @@ async def test_on_telegram_the_offer_follows_the_crisis_reply_and_yes_brings_one
         await telegram.dispatcher.tick()
         await telegram.outbox.drain()
     texts = telegram.tg.sent_texts(TELEGRAM_ANA)
-    assert texts.count(text_of(Msg.CARING_CHECK)) == 1
-    await telegram.taps(TELEGRAM_ANA, text_of(Msg.CARING_OKAY_BUTTON))
-    assert telegram.last_text(TELEGRAM_ANA) == text_of(Msg.CARING_OKAY_REPLY)
+    assert texts.count(text_of(CaringMsg.CARING_CHECK)) == 1
+    await telegram.taps(TELEGRAM_ANA, text_of(CaringMsg.CARING_OKAY_BUTTON))
+    assert telegram.last_text(TELEGRAM_ANA) == text_of(CaringMsg.CARING_OKAY_REPLY)
 
 
 async def test_on_discord_the_offer_follows_the_crisis_reply_and_yes_brings_one_message(
@@ -53,18 +53,18 @@ async def test_on_discord_the_offer_follows_the_crisis_reply_and_yes_brings_one_
     before = len(world.dm_texts(DISCORD_ANA))
     await world.says(DISCORD_ANA, CRISIS)
     crisis, offer = world.dm_texts(DISCORD_ANA)[before:]
-    assert crisis.startswith(escape(text_of(Msg.SAFETY_CRISIS_INTRO)))
-    assert offer == escape(text_of(Msg.CARING_OFFER))
-    await world.taps(DISCORD_ANA, text_of(Msg.CARING_OFFER_YES))
-    scheduled = escape(text_of(Msg.CARING_SCHEDULED, time="08:30"))
+    assert crisis.startswith(escape(text_of(SafetyMsg.SAFETY_CRISIS_INTRO)))
+    assert offer == escape(text_of(CaringMsg.CARING_OFFER))
+    await world.taps(DISCORD_ANA, text_of(CaringMsg.CARING_OFFER_YES))
+    scheduled = escape(text_of(CaringMsg.CARING_SCHEDULED, time="08:30"))
     assert world.last_dm(DISCORD_ANA).content == scheduled
     for when in (DUE - timedelta(minutes=5), DUE, DUE + timedelta(hours=1), DUE + timedelta(1)):
         world.clock.set(when)
         await world.dispatcher.tick()
         await world.outbox.drain()
-    assert world.dm_texts(DISCORD_ANA).count(escape(text_of(Msg.CARING_CHECK))) == 1
+    assert world.dm_texts(DISCORD_ANA).count(escape(text_of(CaringMsg.CARING_CHECK))) == 1
     before = len(world.dm_texts(DISCORD_ANA))
-    await world.taps(DISCORD_ANA, text_of(Msg.CARING_SOS_BUTTON))
+    await world.taps(DISCORD_ANA, text_of(CaringMsg.CARING_SOS_BUTTON))
     sos = world.router.safety.sos_replies("en", "DE", is_group=False)[0]
     # The helplines, then the check-in question that came at the same time, again.
     answer, *_ = world.dm_texts(DISCORD_ANA)[before:]

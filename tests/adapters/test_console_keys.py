@@ -8,7 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import (
+    AnswersMsg,
+    CaringMsg,
+    DataMsg,
+    DatesMsg,
+    GeneralMsg,
+    SafetyMsg,
+)
 from bot.content_pack.pack import ContentPack
 from bot.engine.router import Router
 from bot.flows.context import Services
@@ -34,14 +41,17 @@ async def test_sos_mid_pause_keeps_its_letters_and_the_question_its_numbers(
     assert DOMESTIC_ABUSE_LINE in shown  # /sos names an abuse line among its first lines
     keys = keys_in(shown)
     assert len(keys) == len(set(keys))  # unique across both messages
-    more = me.key(text_of(Msg.SAFETY_MORE_BUTTON))
+    more = me.key(text_of(SafetyMsg.SAFETY_MORE_BUTTON))
     assert more.isalpha()
     said = await me.types(more)
     assert MORE_HELPLINES in said
-    assert text_of(Msg.USE_BUTTONS) not in said
+    assert text_of(GeneralMsg.USE_BUTTONS) not in said
     said = await me.types("1")  # the pause question's first choice, still live
-    assert text_of(Msg.USE_BUTTONS) not in said and text_of(Msg.UNEXPECTED_TEXT) not in said
-    assert me.key(text_of(Msg.SAFETY_MORE_BUTTON)) == more  # the crisis reply's letters stay
+    assert (
+        text_of(GeneralMsg.USE_BUTTONS) not in said
+        and text_of(GeneralMsg.UNEXPECTED_TEXT) not in said
+    )
+    assert me.key(text_of(SafetyMsg.SAFETY_MORE_BUTTON)) == more  # the crisis reply's letters stay
     assert MORE_HELPLINES in await me.types(more)
 
 
@@ -52,12 +62,12 @@ async def test_the_caring_offer_s_no_thanks_is_reachable_beside_the_question(
     await onboarded_in_london(me)
     await me.types("/pause")
     shown = await me.types("i want to kill myself")
-    assert text_of(Msg.CARING_OFFER) in shown
+    assert text_of(CaringMsg.CARING_OFFER) in shown
     keys = keys_in(shown)
     assert len(keys) == len(set(keys))
-    await me.presses(text_of(Msg.CARING_OFFER_YES))
-    said = await me.presses(text_of(Msg.CARING_OFFER_NO))  # changed their mind, later
-    assert text_of(Msg.CARING_DECLINED) in said
+    await me.presses(text_of(CaringMsg.CARING_OFFER_YES))
+    said = await me.presses(text_of(CaringMsg.CARING_OFFER_NO))  # changed their mind, later
+    assert text_of(CaringMsg.CARING_DECLINED) in said
     row = await services.db.fetch_one("SELECT next_due_at FROM caring_checks")
     assert row is not None and row["next_due_at"] is None
 
@@ -69,16 +79,16 @@ async def test_a_refusal_shows_the_choices_again_and_numbers_keep_working(
     await onboarded_in_london(me)
     await me.types("/dates")
     said = await me.types("xyz")
-    assert text_of(Msg.USE_BUTTONS_BELOW) in said
-    assert f"1) {text_of(Msg.DATES_ADD)}" in said
+    assert text_of(AnswersMsg.USE_BUTTONS_BELOW) in said
+    assert f"1) {text_of(DatesMsg.DATES_ADD)}" in said
     said = await me.types("1")
-    assert text_of(Msg.DATES_ASK_KIND) in said
+    assert text_of(DatesMsg.DATES_ASK_KIND) in said
     await me.types("/cancel")
     await me.types("/forget")
     said = await me.types("maybe")
-    assert text_of(Msg.USE_BUTTONS_BELOW) in said
-    said = await me.types(me.key(text_of(Msg.FORGET_NO)))
-    assert text_of(Msg.FORGET_KEPT) in said
+    assert text_of(AnswersMsg.USE_BUTTONS_BELOW) in said
+    said = await me.types(me.key(text_of(DataMsg.FORGET_NO)))
+    assert text_of(DataMsg.FORGET_KEPT) in said
 
 
 async def test_a_spanish_console_user_reaches_the_crisis_reply_by_key_and_by_name(

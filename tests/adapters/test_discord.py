@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, time, timedelta
 
 from bot.adapters.discord.render import escape
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, GeneralMsg, OnboardingMsg, PauseMsg, SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.events import CommandIssued
 from bot.storage.checkins import list_checkins
@@ -50,7 +50,7 @@ async def test_start_onboards_in_dms(
     await onboard(discord_world)
     texts = discord_world.dm_texts(ANA)
     assert texts[0].startswith("Hi, I")
-    assert text_of(Msg.COUNTRY_SAVED, country="Germany") in texts[-1]
+    assert text_of(OnboardingMsg.COUNTRY_SAVED, country="Germany") in texts[-1]
     assert discord_world.dc.unanswered_interactions() == []
     user = await find_user(discord_world.services.db, "discord", str(ANA))
     assert user is not None and (user.timezone, user.country) == ("Europe/Berlin", "DE")
@@ -60,10 +60,10 @@ async def test_a_personal_command_in_a_guild_opens_it_in_dms(
     discord_world: DiscordWorld, text_of: Callable[..., str]
 ) -> None:
     await discord_world.runs(ANA, "checkin", channel_id=discord_world.room.id)
-    assert discord_world.ephemeral_texts(ANA) == [text_of(Msg.DISCORD_SENT_TO_DMS)]
+    assert discord_world.ephemeral_texts(ANA) == [text_of(GeneralMsg.DISCORD_SENT_TO_DMS)]
     checkin = discord_world.last_dm(ANA)
-    assert text_of(Msg.ASK_MOOD) in checkin.content
-    assert checkin.button(text_of(Msg.MOOD_1))  # the mood buttons came with it
+    assert text_of(CheckinMsg.ASK_MOOD) in checkin.content
+    assert checkin.button(text_of(CheckinMsg.MOOD_1))  # the mood buttons came with it
     assert discord_world.dc.messages_in(discord_world.room.id) == []  # nothing public
     assert discord_world.dc.unanswered_interactions() == []
     # Personal things always use the private address, whatever channel they began in.
@@ -76,10 +76,10 @@ async def test_a_checkin_button_still_works_after_a_restart(
 ) -> None:
     await discord_world.runs(ANA, "checkin", channel_id=discord_world.room.id)
     await discord_world.restart()  # a new process: a new client, the same database
-    await discord_world.taps(ANA, text_of(Msg.MOOD_4))
-    assert text_of(Msg.ASK_URGE) in discord_world.last_dm(ANA).content
-    await discord_world.taps(ANA, text_of(Msg.URGE_NONE))
-    await discord_world.taps(ANA, text_of(Msg.SKIP_NOTE))
+    await discord_world.taps(ANA, text_of(CheckinMsg.MOOD_4))
+    assert text_of(CheckinMsg.ASK_URGE) in discord_world.last_dm(ANA).content
+    await discord_world.taps(ANA, text_of(CheckinMsg.URGE_NONE))
+    await discord_world.taps(ANA, text_of(CheckinMsg.SKIP_NOTE))
     user = await find_user(discord_world.services.db, "discord", str(ANA))
     assert user is not None
     [answer] = await list_checkins(discord_world.services.db, user.id)
@@ -95,15 +95,17 @@ async def test_forged_and_stale_buttons_get_an_ephemeral_notice_and_change_nothi
     sent_before = len(discord_world.dc.dm_of(ANA))
     forged = await discord_world.presses(ANA, checkin, "ci:mood:00000000:3", forged=True)
     [notice] = discord_world.dc.ephemeral_responses_to(ANA)
-    assert notice.content == text_of(Msg.BUTTON_EXPIRED) and notice.interaction_id == forged.id
+    assert (
+        notice.content == text_of(GeneralMsg.BUTTON_EXPIRED) and notice.interaction_id == forged.id
+    )
     # Answered as the press's own response when the router is quick (it is, here).
     callback = discord_world.dc.calls_to("POST /interactions/{interaction_id}/{token}/callback")
     assert callback[-1].body["type"] in (4, 6)
     assert len(discord_world.dc.dm_of(ANA)) == sent_before  # a notice, not a message
-    await discord_world.taps(ANA, text_of(Msg.MOOD_2))
-    stale_id = checkin.button(text_of(Msg.MOOD_5))["custom_id"]
+    await discord_world.taps(ANA, text_of(CheckinMsg.MOOD_2))
+    stale_id = checkin.button(text_of(CheckinMsg.MOOD_5))["custom_id"]
     await discord_world.presses(ANA, checkin, stale_id)  # the old message, pressed again
-    assert discord_world.ephemeral_texts(ANA)[-1] == text_of(Msg.BUTTON_EXPIRED)
+    assert discord_world.ephemeral_texts(ANA)[-1] == text_of(GeneralMsg.BUTTON_EXPIRED)
     user = await find_user(discord_world.services.db, "discord", str(ANA))
     assert user is not None
     assert await list_checkins(discord_world.services.db, user.id) == []
@@ -117,8 +119,10 @@ async def test_closed_dms_show_the_replies_here_and_say_how_to_open_them_once(
     discord_world.dc.close_dms(ANA)
     await discord_world.runs(ANA, "checkin", channel_id=room)
     shown = discord_world.dc.ephemeral_responses_to(ANA)
-    assert text_of(Msg.ASK_MOOD) in shown[0].content and shown[0].button(text_of(Msg.MOOD_1))
-    assert shown[1].content == escape(text_of(Msg.DISCORD_DMS_CLOSED))
+    assert text_of(CheckinMsg.ASK_MOOD) in shown[0].content and shown[0].button(
+        text_of(CheckinMsg.MOOD_1)
+    )
+    assert shown[1].content == escape(text_of(GeneralMsg.DISCORD_DMS_CLOSED))
     assert [c.code for c in discord_world.dc.calls_to(SEND)] == [50007]
     user = await find_user(discord_world.services.db, "discord", str(ANA))
     assert user is not None and user.unreachable_since is not None
@@ -126,13 +130,15 @@ async def test_closed_dms_show_the_replies_here_and_say_how_to_open_them_once(
     before = len(discord_world.ephemeral_texts(ANA))
     await discord_world.runs(ANA, "about", channel_id=room)
     told = discord_world.ephemeral_texts(ANA)[before:]
-    assert told[0] == text_of(Msg.ABOUT)
-    assert escape(text_of(Msg.DISCORD_DMS_CLOSED)) in told
+    assert told[0] == text_of(GeneralMsg.ABOUT)
+    assert escape(text_of(GeneralMsg.DISCORD_DMS_CLOSED)) in told
     await discord_world.runs(ANA, "help", channel_id=room)
-    assert escape(text_of(Msg.DISCORD_DMS_CLOSED)) not in discord_world.ephemeral_texts(ANA)[-1]
+    assert (
+        escape(text_of(GeneralMsg.DISCORD_DMS_CLOSED)) not in discord_world.ephemeral_texts(ANA)[-1]
+    )
     # The check-in goes on in the ephemeral message itself.
-    await discord_world.taps(ANA, text_of(Msg.MOOD_3))
-    assert text_of(Msg.ASK_URGE) in discord_world.ephemeral_texts(ANA)[-1]
+    await discord_world.taps(ANA, text_of(CheckinMsg.MOOD_3))
+    assert text_of(CheckinMsg.ASK_URGE) in discord_world.ephemeral_texts(ANA)[-1]
     user = await find_user(discord_world.services.db, "discord", str(ANA))
     assert user is not None and user.unreachable_since is None
 
@@ -145,7 +151,7 @@ async def test_crisis_text_in_a_dm_gets_the_crisis_reply_first(
     sent = len(discord_world.dc.dm_of(ANA))
     await discord_world.says(ANA, "i want to kill myself")
     reply = discord_world.dc.dm_texts(ANA)[sent]
-    assert reply.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert reply.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     assert "112 in Germany" in reply
 
 
@@ -154,7 +160,7 @@ async def test_sos_in_a_guild_answers_in_place_privately(
 ) -> None:
     await discord_world.runs(BEN, "sos", channel_id=discord_world.room.id)
     [answer] = discord_world.dc.ephemeral_responses_to(BEN)
-    assert escape(text_of(Msg.SAFETY_WIDE_NUMBERS)) in answer.content
+    assert escape(text_of(SafetyMsg.SAFETY_WIDE_NUMBERS)) in answer.content
     assert discord_world.dc.messages_in(discord_world.room.id) == []
     assert discord_world.dc.dm_of(BEN) == []
 
@@ -196,13 +202,13 @@ async def test_scheduled_checkin_and_a_quiet_hours_followup_in_dms(
     async with world.services.db.transaction() as tx:
         await set_quiet_hours(tx, user.id, QuietHours(time(8, 0), time(12, 0)))
     await world.runs(ANA, "pause")
-    await world.taps(ANA, text_of(Msg.PAUSE_WAIT))
-    await world.taps(ANA, text_of(Msg.WAIT_10))
+    await world.taps(ANA, text_of(PauseMsg.PAUSE_WAIT))
+    await world.taps(ANA, text_of(PauseMsg.WAIT_10))
     world.clock.set(world.clock.now() + timedelta(minutes=11))
     await world.dispatcher.tick()
     await world.outbox.drain()
     followup = world.last_dm(ANA)
-    assert followup.content == text_of(Msg.FOLLOWUP)
+    assert followup.content == text_of(PauseMsg.FOLLOWUP)
     assert followup.flags & SUPPRESS_NOTIFICATIONS
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.adapters.discord.render import escape
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.core.events import Event, TextMessage
 from bot.flows.context import Services
 from bot.flows.onboarding import OnboardingStep
@@ -47,7 +47,7 @@ async def test_a_crisis_written_into_an_edited_dm_gets_the_crisis_reply(
     discord_world.dc.user_edits_dm(ANA, typed_by(discord_world, ANA), CRISIS)
     await discord_world.settled()
     [reply] = discord_world.dc.dm_texts(ANA)[sent:]
-    assert reply.startswith(escape(text_of(Msg.SAFETY_CRISIS_INTRO)))
+    assert reply.startswith(escape(text_of(SafetyMsg.SAFETY_CRISIS_INTRO)))
 
 
 async def test_an_ordinary_edit_shows_nothing_and_answers_no_question(
@@ -92,7 +92,9 @@ async def test_a_crisis_in_a_server_is_answered_in_dms_and_nothing_shows_there(
         {"name": "text", "type": 3, "value": CRISIS},
     ]
     await discord_world.runs(MOD, "reminder", [{"name": "add", "type": 1, "options": add}], room)
-    assert discord_world.dc.dm_texts(MOD)[0].startswith(escape(text_of(Msg.SAFETY_CRISIS_INTRO)))
+    assert discord_world.dc.dm_texts(MOD)[0].startswith(
+        escape(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
+    )
     await discord_world.runs(BEN, "sos", channel_id=room)
     assert discord_world.dc.ephemeral_responses_to(BEN)
     assert discord_world.dc.messages_in(room) == []  # what everyone in the channel sees
@@ -127,7 +129,7 @@ async def test_a_hanging_database_read_does_not_delay_help_on_discord(
     dc.user_sends_dm(ANA, CRISIS)
     await dc.wait_for(SEND, timeout=1.0, since=before)
     [reply] = dc.dm_texts(ANA)
-    assert reply.startswith(escape(text_of(Msg.SAFETY_CRISIS_INTRO)))
+    assert reply.startswith(escape(text_of(SafetyMsg.SAFETY_CRISIS_INTRO)))
     # /sos in a server: the router and the adapter's own note about DMs both wait at most
     # a moment for the user's row.
     before = len(dc.calls)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, DatesMsg
 from bot.storage import hard_dates
 from bot.storage.users import find_user
 from tests.helpers.discord_world import ANA, DiscordWorld
@@ -19,14 +19,14 @@ async def test_a_date_added_in_dms_brings_its_morning_checkin(
     await world.says(ANA, "Europe/Berlin")
     await world.says(ANA, "20:00")
     await world.runs(ANA, "dates")
-    await world.taps(ANA, text_of(Msg.DATES_ADD))
-    await world.taps(ANA, text_of(Msg.DATES_KIND_CHILDREN))
+    await world.taps(ANA, text_of(DatesMsg.DATES_ADD))
+    await world.taps(ANA, text_of(DatesMsg.DATES_KIND_CHILDREN))
     await world.says(ANA, "3/4")  # read two ways: asked
-    assert text_of(Msg.DATES_WHICH) in world.last_dm(ANA).content
+    assert text_of(DatesMsg.DATES_WHICH) in world.last_dm(ANA).content
     await world.taps(ANA, "April 3")
-    await world.taps(ANA, text_of(Msg.DATES_YEARLY))
+    await world.taps(ANA, text_of(DatesMsg.DATES_YEARLY))
     await world.says(ANA, "School handover")
-    assert text_of(Msg.DATES_ADDED, date="April 3") in world.last_dm(ANA).content
+    assert text_of(DatesMsg.DATES_ADDED, date="April 3") in world.last_dm(ANA).content
     assert world.dc.unanswered_interactions() == []
     user = await find_user(world.services.db, "discord", str(ANA))
     assert user is not None
@@ -37,8 +37,8 @@ async def test_a_date_added_in_dms_brings_its_morning_checkin(
     await world.dispatcher.tick()
     await world.outbox.drain()
     morning = world.last_dm(ANA)
-    assert morning.content.splitlines()[0] == text_of(Msg.DATES_OPENING)
-    assert text_of(Msg.DATES_DAY_DISCREET) in morning.content  # discreet: no kind named
+    assert morning.content.splitlines()[0] == text_of(DatesMsg.DATES_OPENING)
+    assert text_of(DatesMsg.DATES_DAY_DISCREET) in morning.content  # discreet: no kind named
     assert not morning.silent
-    await world.taps(ANA, text_of(Msg.MOOD_4))
-    assert text_of(Msg.ASK_URGE) in world.last_dm(ANA).content
+    await world.taps(ANA, text_of(CheckinMsg.MOOD_4))
+    assert text_of(CheckinMsg.ASK_URGE) in world.last_dm(ANA).content

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.adapters.discord.outbound import DISCORD_CAPS
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.coordination.send_budget import Lane
 from bot.core.clock import ManualClock
 from bot.core.events import Address
@@ -50,7 +50,7 @@ async def test_a_crisis_dm_overtakes_a_burst_within_discords_limits(
         before = len(bot_requests(dc))
         dc.user_sends_dm(ANA, "i want to die")
         await until(lambda: bool(dc.dm_texts(ANA)), what="the crisis reply")
-        assert dc.dm_texts(ANA)[0].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+        assert dc.dm_texts(ANA)[0].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
         reply_at = dc.dm_of(ANA)[0]
         crisis_call = next(c for c in dc.calls if c.route == SEND and c.response
                            and c.response.get("id") == str(reply_at.id))  # fmt: skip
@@ -102,7 +102,7 @@ async def test_a_429_is_waited_out_as_told_and_the_check_in_sent_once(
         refusal = await dc.wait_for(lambda c: c.route == SEND and c.status == 429)
         dc.user_sends_dm(ANA, "i want to die")
         await until(lambda: bool(dc.dm_texts(ANA)), what="the crisis reply")
-        assert dc.dm_texts(ANA)[0].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+        assert dc.dm_texts(ANA)[0].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
         crisis_at = next(c.arrived for c in dc.calls_to(SEND)
                          if c.params.get("channel_id") == str(dc.dm_channel(ANA).id))  # fmt: skip
         await world.outbox.drain()

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.adapters.discord.render import escape
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, GeneralMsg, ReminderMsg
 from tests.helpers.discord_world import (
     ANA,
     BEN,
@@ -47,7 +47,7 @@ async def test_an_admin_adds_a_reminder_and_others_cannot(discord_world: Discord
         BEN, "reminder", add("10:00", "Europe/Berlin", "Hi."), room, permission_override=True
     )
     assert discord_world.ephemeral_texts(BEN) == [
-        escape(discord_world.adapter.content.text("en", Msg.REMINDER_ADMINS_ONLY))
+        escape(discord_world.adapter.content.text("en", ReminderMsg.REMINDER_ADMINS_ONLY))
     ]
     await discord_world.runs(MOD, "reminder", [{"name": "list", "type": 1}], room)
     listing = discord_world.ephemeral_texts(MOD)[-1]
@@ -68,10 +68,10 @@ async def test_it_posts_at_local_time_and_its_button_checks_in_privately(
     [post] = discord_world.dc.messages_in(room)
     assert post.content == "@\u200beveryone you are not alone."
     assert not post.mention_everyone  # the admin's words cannot ping the channel
-    button = post.button(text_of(Msg.REMINDER_CHECKIN_BUTTON))
+    button = post.button(text_of(ReminderMsg.REMINDER_CHECKIN_BUTTON))
     await discord_world.presses(ANA, post, button["custom_id"])
-    assert discord_world.ephemeral_texts(ANA) == [text_of(Msg.DISCORD_SENT_TO_DMS)]
-    assert text_of(Msg.ASK_MOOD) in discord_world.last_dm(ANA).content
+    assert discord_world.ephemeral_texts(ANA) == [text_of(GeneralMsg.DISCORD_SENT_TO_DMS)]
+    assert text_of(CheckinMsg.ASK_MOOD) in discord_world.last_dm(ANA).content
     await post_day(discord_world, TUESDAY_0900_BERLIN + timedelta(hours=1))
     assert len(discord_world.dc.messages_in(room)) == 1  # once a day, not again
 
@@ -90,7 +90,7 @@ async def test_losing_permission_pauses_it_and_tells_the_admin_once(
     assert discord_world.dc.dm_texts(MOD) == [note]  # paused: not tried, not told again
     assert [c.code for c in discord_world.dc.calls_to(SEND) if not c.ok] == [50013]
     await discord_world.runs(MOD, "reminder", [{"name": "list", "type": 1}], room)
-    paused = discord_world.adapter.content.text("en", Msg.REMINDER_STATE_NO_PERMISSION)
+    paused = discord_world.adapter.content.text("en", ReminderMsg.REMINDER_STATE_NO_PERMISSION)
     assert escape(paused) in discord_world.ephemeral_texts(MOD)[-1]
 
 
@@ -103,6 +103,6 @@ async def test_a_forged_press_on_a_channel_post_keeps_both_the_notice_and_the_po
     [post] = discord_world.dc.messages_in(room)
     await discord_world.presses(ANA, post, "ci:mood:00000000:3", forged=True)
     assert [m.content for m in discord_world.dc.ephemeral_responses_to(ANA)] == [
-        escape(text_of(Msg.BUTTON_EXPIRED))
+        escape(text_of(GeneralMsg.BUTTON_EXPIRED))
     ]
     assert discord_world.dc.messages_in(room) == [post]  # the post itself is still there

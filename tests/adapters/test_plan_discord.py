@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.adapters.discord.render import escape
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import DataMsg, PlanMsg, SafetyMsg
 from bot.flows.context import Services
 from bot.flows.plan import PART_LIMIT
 from bot.storage.db import Params, Row
@@ -36,20 +36,20 @@ async def write_plan(world: DiscordWorld, text_of: Callable[..., str], signs: st
     """The first part written, every other skipped, no four-weekly note."""
     await world.runs(ANA, "plan")
     assert last_text(world) == escape(
-        f"{text_of(Msg.PLAN_STEP_OF, n=1)} {text_of(Msg.PLAN_ASK_SIGNS)}"
+        f"{text_of(PlanMsg.PLAN_STEP_OF, n=1)} {text_of(PlanMsg.PLAN_ASK_SIGNS)}"
     )
     await world.says(ANA, signs)
     while last_text(world) != escape(
-        f"{text_of(Msg.PLAN_STEP_OF, n=7)} {text_of(Msg.PLAN_REASONS_EMPTY)}"
+        f"{text_of(PlanMsg.PLAN_STEP_OF, n=7)} {text_of(PlanMsg.PLAN_REASONS_EMPTY)}"
     ):
-        await world.taps(ANA, text_of(Msg.PLAN_SKIP))
-    await world.taps(ANA, text_of(Msg.PLAN_NEXT))
-    await world.taps(ANA, text_of(Msg.PLAN_REVIEW_NO))
-    assert last_text(world) == escape(text_of(Msg.PLAN_SAVED))
+        await world.taps(ANA, text_of(PlanMsg.PLAN_SKIP))
+    await world.taps(ANA, text_of(PlanMsg.PLAN_NEXT))
+    await world.taps(ANA, text_of(PlanMsg.PLAN_REVIEW_NO))
+    assert last_text(world) == escape(text_of(PlanMsg.PLAN_SAVED))
 
 
 def crisis_replies(world: DiscordWorld, text_of: Callable[..., str]) -> list[StoredMessage]:
-    intro = escape(text_of(Msg.SAFETY_CRISIS_INTRO))
+    intro = escape(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     return [m for m in world.dc.dm_of(ANA) if m.content.startswith(intro)]
 
 
@@ -58,36 +58,36 @@ async def test_a_plan_written_shown_changed_and_deleted_on_discord(
 ) -> None:
     world = discord_world
     await write_plan(world, text_of, SIGNS)
-    await world.taps(ANA, text_of(Msg.PLAN_SEE))
+    await world.taps(ANA, text_of(PlanMsg.PLAN_SEE))
     view = last_text(world)
-    assert view.startswith(escape(text_of(Msg.PLAN_HEADING)))
+    assert view.startswith(escape(text_of(PlanMsg.PLAN_HEADING)))
     assert escape(SIGNS) in view
-    await world.taps(ANA, text_of(Msg.PLAN_DONE))
+    await world.taps(ANA, text_of(PlanMsg.PLAN_DONE))
 
     await world.runs(ANA, "sos")
-    assert labels(world.last_dm(ANA))[0] == text_of(Msg.PLAN_BUTTON)
-    await world.taps(ANA, text_of(Msg.PLAN_BUTTON))
+    assert labels(world.last_dm(ANA))[0] == text_of(PlanMsg.PLAN_BUTTON)
+    await world.taps(ANA, text_of(PlanMsg.PLAN_BUTTON))
     assert escape(SIGNS) in last_text(world)
-    assert last_text(world).endswith(escape(text_of(Msg.PLAN_CHANGE_HINT)))
+    assert last_text(world).endswith(escape(text_of(PlanMsg.PLAN_CHANGE_HINT)))
 
     await world.says(ANA, CRISIS)
-    assert labels(crisis_replies(world, text_of)[-1])[0] == text_of(Msg.PLAN_BUTTON)
-    await world.taps(ANA, text_of(Msg.PLAN_BUTTON))
+    assert labels(crisis_replies(world, text_of)[-1])[0] == text_of(PlanMsg.PLAN_BUTTON)
+    await world.taps(ANA, text_of(PlanMsg.PLAN_BUTTON))
     assert escape(SIGNS) in last_text(world)
 
     await world.runs(ANA, "plan")
-    await world.taps(ANA, text_of(Msg.PLAN_CHANGE))
-    await world.taps(ANA, f"1 · {text_of(Msg.PLAN_TITLE_SIGNS)}")
-    await world.taps(ANA, text_of(Msg.PLAN_REWRITE))
+    await world.taps(ANA, text_of(PlanMsg.PLAN_CHANGE))
+    await world.taps(ANA, f"1 · {text_of(PlanMsg.PLAN_TITLE_SIGNS)}")
+    await world.taps(ANA, text_of(PlanMsg.PLAN_REWRITE))
     await world.says(ANA, "Sleeping all day")
     assert "Sleeping all day" in last_text(world) and escape(SIGNS) not in last_text(world)
 
-    await world.taps(ANA, text_of(Msg.PLAN_DELETE))
-    await world.taps(ANA, text_of(Msg.PLAN_DELETE_YES))
-    assert last_text(world) == escape(text_of(Msg.PLAN_DELETED))
+    await world.taps(ANA, text_of(PlanMsg.PLAN_DELETE))
+    await world.taps(ANA, text_of(PlanMsg.PLAN_DELETE_YES))
+    assert last_text(world) == escape(text_of(PlanMsg.PLAN_DELETED))
     assert await services.db.fetch_all("SELECT * FROM safety_plan_parts") == []
     await world.runs(ANA, "sos")
-    assert text_of(Msg.PLAN_BUTTON) not in labels(world.last_dm(ANA))
+    assert text_of(PlanMsg.PLAN_BUTTON) not in labels(world.last_dm(ANA))
     assert world.dc.unanswered_interactions() == []
 
 
@@ -100,15 +100,15 @@ async def test_a_long_plan_arrives_in_pieces_discord_accepts(
     for _ in range(6):
         await world.says(ANA, long_part)
         if last_text(world).startswith("5 of 7"):
-            await world.taps(ANA, text_of(Msg.PLAN_SKIP))
-    await world.taps(ANA, text_of(Msg.PLAN_NEXT))
-    await world.taps(ANA, text_of(Msg.PLAN_REVIEW_NO))
+            await world.taps(ANA, text_of(PlanMsg.PLAN_SKIP))
+    await world.taps(ANA, text_of(PlanMsg.PLAN_NEXT))
+    await world.taps(ANA, text_of(PlanMsg.PLAN_REVIEW_NO))
     before = len(world.dc.dm_of(ANA))
-    await world.taps(ANA, text_of(Msg.PLAN_SEE))
+    await world.taps(ANA, text_of(PlanMsg.PLAN_SEE))
     pieces = world.dc.dm_of(ANA)[before:]
     assert len(pieces) > 3 and all(len(piece.content) <= DISCORD_LIMIT for piece in pieces)
     assert "\n\n".join(piece.content for piece in pieces).count(long_part) == 6
-    assert labels(pieces[-1])[0] == text_of(Msg.PLAN_CHANGE)
+    assert labels(pieces[-1])[0] == text_of(PlanMsg.PLAN_CHANGE)
 
 
 async def test_mydata_shows_the_plan_and_forget_leaves_no_row_on_discord(
@@ -121,7 +121,7 @@ async def test_mydata_shows_the_plan_and_forget_leaves_no_row_on_discord(
     exported = "\n".join(m.content for m in world.dc.dm_of(ANA)[before:])
     assert escape('"safety_plan"') in exported and escape(SIGNS) in exported
     await world.runs(ANA, "forget")
-    await world.taps(ANA, text_of(Msg.FORGET_YES))
+    await world.taps(ANA, text_of(DataMsg.FORGET_YES))
     for table in ("safety_plan_parts", "plan_reviews", "users"):
         assert await services.db.fetch_all(f"SELECT * FROM {table}") == []
 
@@ -132,15 +132,15 @@ async def test_the_four_weekly_note_in_discord_dms_and_stop_turns_it_off(
     world = discord_world
     await write_plan(world, text_of, SIGNS)
     await world.runs(ANA, "plan")
-    await world.taps(ANA, text_of(Msg.PLAN_NOTES_ON))
+    await world.taps(ANA, text_of(PlanMsg.PLAN_NOTES_ON))
     [review] = await services.db.fetch_all("SELECT next_due_at FROM plan_reviews")
     world.clock.set(datetime.fromtimestamp(review["next_due_at"], UTC))
     await world.dispatcher.tick()
     await world.outbox.drain()
     note = world.last_dm(ANA)
-    assert note.content == escape(text_of(Msg.PLAN_REVIEW_NOTE))
-    await world.taps(ANA, text_of(Msg.PLAN_REVIEW_STOP))
-    assert escape(text_of(Msg.PLAN_NOTES_STOPPED)) in [
+    assert note.content == escape(text_of(PlanMsg.PLAN_REVIEW_NOTE))
+    await world.taps(ANA, text_of(PlanMsg.PLAN_REVIEW_STOP))
+    assert escape(text_of(PlanMsg.PLAN_NOTES_STOPPED)) in [
         *world.dm_texts(ANA)[-1:],
         *world.ephemeral_texts(ANA)[-1:],
     ]
@@ -169,8 +169,8 @@ async def test_a_stalled_user_lookup_sends_the_crisis_reply_at_once_without_my_p
     world.dc.user_sends_dm(ANA, CRISIS)
     await world.dc.wait_for(SEND, timeout=1.0, since=before)
     crisis = crisis_replies(world, text_of)[-1]
-    assert text_of(Msg.PLAN_BUTTON) not in labels(crisis)  # not known in time: left out
+    assert text_of(PlanMsg.PLAN_BUTTON) not in labels(crisis)  # not known in time: left out
     release.set()
     await world.settled()
     await world.says(ANA, CRISIS)  # the disk is back, and so is the button
-    assert labels(crisis_replies(world, text_of)[-1])[0] == text_of(Msg.PLAN_BUTTON)
+    assert labels(crisis_replies(world, text_of)[-1])[0] == text_of(PlanMsg.PLAN_BUTTON)

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from bot.adapters.discord.render import escape
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.replies import Reply
 from bot.flows.context import Services
@@ -37,26 +37,26 @@ async def test_a_first_message_in_each_language_on_telegram(
     assert words.language == language
     await telegram.says(CHAT, sample.crisis, language_code=sample.app)
     first = telegram.last_text(CHAT)
-    assert first.startswith(words.text(Msg.SAFETY_CRISIS_INTRO)), first
+    assert first.startswith(words.text(SafetyMsg.SAFETY_CRISIS_INTRO)), first
     assert first_number_within(first, language), first
-    assert words.text(Msg.SAFETY_WIDE_NUMBERS) in first
+    assert words.text(SafetyMsg.SAFETY_WIDE_NUMBERS) in first
     # The country button, pressed as Telegram sends it back, answers in the language.
     await telegram.taps(CHAT, words.country_label(sample.country), language_code=sample.app)
     chosen = telegram.last_text(CHAT)
     check_crisis(content, Reply(text=chosen), sample.country, language)
-    saved = words.text(Msg.SAFETY_COUNTRY_SAVED, country=words.country_label(sample.country))
+    saved = words.text(SafetyMsg.SAFETY_COUNTRY_SAVED, country=words.country_label(sample.country))
     assert chosen.endswith(saved), chosen
     user = await find_user(services.db, "telegram", str(CHAT))
     assert user is not None and user.country == sample.country
     # Danger, now that the country is known: the emergency number, then an abuse line.
     await telegram.says(CHAT, sample.danger, language_code=sample.app)
     danger = telegram.last_text(CHAT)
-    assert danger.startswith(words.text(Msg.SAFETY_DANGER_INTRO)), danger
+    assert danger.startswith(words.text(SafetyMsg.SAFETY_DANGER_INTRO)), danger
     check_danger(content, Reply(text=danger), sample.country, language)
     # /sos with the words after it: a crisis line and an abuse line in its first three.
     await telegram.says(CHAT, f"/sos {sample.crisis}", language_code=sample.app)
     sos = telegram.last_text(CHAT)
-    assert words.text(Msg.SAFETY_NOT_SURE) in sos
+    assert words.text(SafetyMsg.SAFETY_NOT_SURE) in sos
     check_sos(content, Reply(text=sos), sample.country, language)
 
 
@@ -73,9 +73,9 @@ async def test_a_first_message_in_each_language_on_discord(
     words = words_for(content, language)
     await discord_world.says(ANA, sample.crisis)
     first = unescaped(discord_world.dm_texts(ANA)[-1])
-    assert first.startswith(words.text(Msg.SAFETY_CRISIS_INTRO)), first
+    assert first.startswith(words.text(SafetyMsg.SAFETY_CRISIS_INTRO)), first
     assert first_number_within(first, language), first
-    assert words.text(Msg.SAFETY_WIDE_NUMBERS) in first
+    assert words.text(SafetyMsg.SAFETY_WIDE_NUMBERS) in first
     await discord_world.taps(ANA, escape(words.country_label(sample.country)))
     chosen = unescaped(discord_world.dm_texts(ANA)[-1])
     check_crisis(content, Reply(text=chosen), sample.country, language)
@@ -83,5 +83,5 @@ async def test_a_first_message_in_each_language_on_discord(
     assert user is not None and user.country == sample.country
     await discord_world.says(ANA, sample.danger)
     danger = unescaped(discord_world.dm_texts(ANA)[-1])
-    assert danger.startswith(words.text(Msg.SAFETY_DANGER_INTRO)), danger
+    assert danger.startswith(words.text(SafetyMsg.SAFETY_DANGER_INTRO)), danger
     check_danger(content, Reply(text=danger), sample.country, language)

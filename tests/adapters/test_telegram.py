@@ -11,7 +11,15 @@ import pytest
 from telegram.error import RetryAfter as TelegramRetryAfter
 
 from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import (
+    CaringMsg,
+    CheckinMsg,
+    DataMsg,
+    GeneralMsg,
+    OnboardingMsg,
+    PauseMsg,
+    SafetyMsg,
+)
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
@@ -48,8 +56,8 @@ async def test_onboarding_by_typing_and_tapping(
     await onboard(telegram)
     texts = telegram.tg.sent_texts(ANA)
     assert texts[0].startswith("Hi, I'm Steady.")
-    assert texts[1] == text_of(Msg.ASK_TIMEZONE)
-    assert text_of(Msg.COUNTRY_SAVED, country="Germany") in texts[-1]
+    assert texts[1] == text_of(OnboardingMsg.ASK_TIMEZONE)
+    assert text_of(OnboardingMsg.COUNTRY_SAVED, country="Germany") in texts[-1]
     [answer] = [q for q in telegram.tg.callback_queries.values()]
     assert answer.answered
     user = await find_user(telegram.services.db, "telegram", str(ANA))
@@ -68,14 +76,14 @@ async def test_scheduled_checkin_delivered_and_answered_with_taps(
     assert first_line in {o.text for o in content.openings("en")}
     call = telegram.tg.calls_to("sendMessage")[-1]
     assert call.params.get("disable_notification") in (None, False)
-    await telegram.taps(ANA, text_of(Msg.MOOD_4))
-    await telegram.taps(ANA, text_of(Msg.URGE_NONE))
+    await telegram.taps(ANA, text_of(CheckinMsg.MOOD_4))
+    await telegram.taps(ANA, text_of(CheckinMsg.URGE_NONE))
     await telegram.says(ANA, "a <b>good</b> & quiet day")
     user = await find_user(telegram.services.db, "telegram", str(ANA))
     assert user is not None
     [answer] = await list_checkins(telegram.services.db, user.id)
     assert (answer.mood, answer.urge) == (4, "none")
-    assert telegram.last_text(ANA).startswith(text_of(Msg.CHECKIN_SAVED_WITH_NOTE))
+    assert telegram.last_text(ANA).startswith(text_of(CheckinMsg.CHECKIN_SAVED_WITH_NOTE))
 
 
 async def test_user_text_is_escaped_and_long_replies_are_split(
@@ -103,7 +111,7 @@ async def test_breathing_counts_down_by_editing_one_message(
     telegram: TelegramWorld, content: ContentPack, text_of: Callable[..., str]
 ) -> None:
     await telegram.says(ANA, "/pause")
-    await telegram.taps(ANA, text_of(Msg.PAUSE_BREATHE))
+    await telegram.taps(ANA, text_of(PauseMsg.PAUSE_BREATHE))
     box = content.exercise("en", "breathe-box")
     assert box is not None
     await telegram.taps(ANA, box.title)
@@ -126,11 +134,11 @@ async def test_crisis_text_mid_flow_gets_the_crisis_reply(
     await telegram.says(ANA, "1")
     await telegram.says(ANA, "i want to kill myself")
     reply, offer, again = [message.text or "" for message in telegram.bot_messages(ANA)[-3:]]
-    assert reply.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert reply.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     assert "112 in Germany" in reply
-    assert offer == text_of(Msg.CARING_OFFER)  # to look in on them tomorrow, if they like
+    assert offer == text_of(CaringMsg.CARING_OFFER)  # to look in on them tomorrow, if they like
     # Then the question it interrupted, with buttons that still answer it.
-    assert again == f"{text_of(Msg.QUESTION_AGAIN)}\n\n{text_of(Msg.ASK_URGE)}"
+    assert again == f"{text_of(GeneralMsg.QUESTION_AGAIN)}\n\n{text_of(CheckinMsg.ASK_URGE)}"
     assert telegram.bot_messages(ANA)[-1].reply_markup is not None
 
 
@@ -149,9 +157,9 @@ async def test_forged_and_stale_buttons_get_a_short_notice_and_change_nothing(
         for c in telegram.tg.calls_to("answerCallbackQuery")
         if c.params["callback_query_id"] == query
     )
-    assert answer.params.get("text") == text_of(Msg.BUTTON_EXPIRED)
+    assert answer.params.get("text") == text_of(GeneralMsg.BUTTON_EXPIRED)
     assert len(telegram.bot_messages(ANA)) == sent_before  # a notice, not a new message
-    await telegram.taps(ANA, text_of(Msg.MOOD_2))
+    await telegram.taps(ANA, text_of(CheckinMsg.MOOD_2))
     stale = telegram.tg.user_presses(
         ANA, ANA, checkin.message_id, checkin.reply_markup["inline_keyboard"][0][0]["callback_data"]
     )  # type: ignore[index]
@@ -200,7 +208,7 @@ async def test_a_personal_command_in_a_group_links_to_a_private_chat(
         group, f"/checkin@{telegram.tg.bot_username}", user_id=ANA, chat_type="group"
     )
     message = telegram.bot_messages(group)[-1]
-    assert message.text == text_of(Msg.GROUP_GO_PRIVATE)
+    assert message.text == text_of(GeneralMsg.GROUP_GO_PRIVATE)
     button = message.reply_markup["inline_keyboard"][0][0]  # type: ignore[index]
     assert button["url"] == f"https://t.me/{telegram.tg.bot_username}?start=checkin"
     for ignored in ("/checkin@some_other_bot", "morning all"):
@@ -258,8 +266,8 @@ async def test_wipe_deletes_recent_messages_and_says_what_it_could_not(
     assert old and recent
     assert all(m.deleted for m in recent)
     assert not any(m.deleted for m in old)
-    deleted = text_of(Msg.WIPE_DONE, deleted=len(recent))
-    assert messages[-1].text == f"{deleted} {text_of(Msg.WIPE_PARTLY, kept=len(old))}"
+    deleted = text_of(DataMsg.WIPE_DONE, deleted=len(recent))
+    assert messages[-1].text == f"{deleted} {text_of(DataMsg.WIPE_PARTLY, kept=len(old))}"
     await telegram.says(ANA, "/wipe")  # nothing left that it knows of
     assert telegram.last_text(ANA).startswith("I deleted 1 of my messages from this chat.")
 
@@ -327,13 +335,13 @@ async def test_group_crisis_goes_private_or_links_there_when_it_cannot(
 ) -> None:
     group, ben, cai = -800, 2002, 2003
     await telegram.says(group, "i want to die", user_id=ben, chat_type="group")
-    assert telegram.tg.sent_texts(ben)[-1].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
-    assert telegram.last_text(group) == text_of(Msg.SAFETY_GROUP_PUBLIC)
+    assert telegram.tg.sent_texts(ben)[-1].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
+    assert telegram.last_text(group) == text_of(SafetyMsg.SAFETY_GROUP_PUBLIC)
     # cai never opened a private chat with the bot: Telegram refuses the private message
     telegram.tg.inject_blocked(cai, method="sendMessage", times=None)
     await telegram.says(group, "i want to die", user_id=cai, chat_type="group")
     fallback = telegram.bot_messages(group)[-1]
-    assert fallback.text == text_of(Msg.SAFETY_GROUP_FALLBACK)
+    assert fallback.text == text_of(SafetyMsg.SAFETY_GROUP_FALLBACK)
     button = fallback.reply_markup["inline_keyboard"][0][0]  # type: ignore[index]
     assert button["url"].endswith("?start=sos")
     assert "112" not in (fallback.text or "")  # nothing about the person in the group
@@ -344,7 +352,7 @@ async def test_words_after_wipe_are_screened(
 ) -> None:
     await telegram.says(ANA, "/help")
     await telegram.says(ANA, "/wipe i want to kill myself")
-    assert telegram.last_text(ANA).startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert telegram.last_text(ANA).startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     assert not any(m.deleted for m in telegram.bot_messages(ANA))
 
 
@@ -354,7 +362,7 @@ async def test_a_crisis_reply_gets_through_repeated_rate_limits(
     telegram.tg.inject_retry_after(1, method="sendMessage", times=3)
     telegram.tg.user_sends_text(ANA, ANA, "i want to kill myself")
     await telegram.tg.wait_for(lambda c: c.method == "sendMessage" and c.ok, timeout=30)
-    assert telegram.tg.sent_texts(ANA)[-1].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert telegram.tg.sent_texts(ANA)[-1].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
 
 
 async def test_a_refused_later_piece_does_not_send_the_earlier_ones_again(

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import CheckinMsg, GeneralMsg, OnboardingMsg, SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.engine import router as router_module
@@ -30,7 +31,9 @@ OTHER_GROUP = -7003
 
 def berlin_confirmed(text_of: Callable[..., str]) -> str:
     """The zone question's confirmation for Berlin at the world's clock (09:00 UTC)."""
-    return text_of(Msg.TIMEZONE_CONFIRM, place="Berlin, Germany (Europe/Berlin)", time="10:00")
+    return text_of(
+        OnboardingMsg.TIMEZONE_CONFIRM, place="Berlin, Germany (Europe/Berlin)", time="10:00"
+    )
 
 
 ANA, BEN = 1101, 1102
@@ -101,7 +104,7 @@ async def test_every_link_the_bot_shows_lands_on_its_command(
         await sends(telegram, typed, f"/{payload}")
         via_link, direct = telegram.tg.sent_texts(linked), telegram.tg.sent_texts(typed)
         assert via_link, payload
-        assert text_of(Msg.UNKNOWN_COMMAND) not in via_link, payload
+        assert text_of(GeneralMsg.UNKNOWN_COMMAND) not in via_link, payload
         if payload == Command.AFFIRM.value:  # a random thought each time
             assert {via_link[0], direct[0]} <= affirmations
         else:
@@ -115,8 +118,10 @@ async def test_start_sos_shows_help_at_once_and_onboarding_still_follows(
     [help_now] = telegram.tg.sent_texts(ANA)
     assert help_now == telegram.router.safety.sos_replies("en", None, False)[0].text
     await sends(telegram, ANA, "/start")
-    welcome = content.text_on("en", Msg.WELCOME, "telegram")  # Telegram's own privacy note
-    assert telegram.tg.sent_texts(ANA)[1:] == [welcome, text_of(Msg.ASK_TIMEZONE)]
+    welcome = content.text_on(
+        "en", OnboardingMsg.WELCOME, "telegram"
+    )  # Telegram's own privacy note
+    assert telegram.tg.sent_texts(ANA)[1:] == [welcome, text_of(OnboardingMsg.ASK_TIMEZONE)]
     await sends(telegram, ANA, "Europe/Berlin")
     assert telegram.last_text(ANA) == berlin_confirmed(text_of)
 
@@ -131,14 +136,14 @@ async def test_a_crisis_written_into_an_edit_gets_the_crisis_reply(
     before = len(telegram.bot_messages(ANA))
     await answered(telegram, telegram.tg.user_edits(ANA, first["message"]["message_id"], CRISIS))
     [reply] = telegram.tg.sent_texts(ANA)[before:]
-    assert reply.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert reply.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
 
 
 async def test_an_ordinary_edit_shows_nothing_and_answers_no_question(
     telegram: TelegramWorld, services: Services, text_of: Callable[..., str]
 ) -> None:
     first = await sends(telegram, ANA, "/start")
-    assert telegram.last_text(ANA) == text_of(Msg.ASK_TIMEZONE)
+    assert telegram.last_text(ANA) == text_of(OnboardingMsg.ASK_TIMEZONE)
     before = len(telegram.tg.calls_to("sendMessage"))
     edit = telegram.tg.user_edits(ANA, first["message"]["message_id"], "Europe/Berlin")
     await answered(telegram, edit)
@@ -155,7 +160,7 @@ async def test_a_crisis_in_a_caption_gets_the_crisis_reply(
 ) -> None:
     await answered(telegram, telegram.tg.user_sends_media(ANA, ANA, kind, caption=CRISIS))
     [reply] = telegram.tg.sent_texts(ANA)
-    assert reply.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert reply.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
 
 
 async def test_a_crisis_in_a_changed_caption_gets_the_crisis_reply(
@@ -166,7 +171,7 @@ async def test_a_crisis_in_a_changed_caption_gets_the_crisis_reply(
     before = len(telegram.bot_messages(ANA))
     await answered(telegram, telegram.tg.user_edits(ANA, photo["message"]["message_id"], CRISIS))
     [reply] = telegram.tg.sent_texts(ANA)[before:]
-    assert reply.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert reply.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
 
 
 async def test_an_ordinary_caption_is_a_text_message(
@@ -209,14 +214,14 @@ async def test_a_hanging_database_read_does_not_delay_the_crisis_reply(
         timeout=1.0,
         since=before,
     )
-    assert telegram.tg.sent_texts(BEN)[0].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert telegram.tg.sent_texts(BEN)[0].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     # Anything else waits on the database, then hears kindly that it could not be done.
     monkeypatch.setattr(router_module, "USER_LOOKUP_GIVE_UP_SECONDS", 0.2)
     await sends(telegram, ANA, "/checkin")
-    assert telegram.last_text(ANA) == text_of(Msg.SOMETHING_WENT_WRONG)
+    assert telegram.last_text(ANA) == text_of(GeneralMsg.SOMETHING_WENT_WRONG)
     release.set()
     await sends(telegram, ANA, "/checkin")  # the disk is back: all as usual
-    assert text_of(Msg.ASK_MOOD) in telegram.last_text(ANA)
+    assert text_of(CheckinMsg.ASK_MOOD) in telegram.last_text(ANA)
 
 
 # Groups: nothing points at anyone -------------------------------------------------------
@@ -232,13 +237,13 @@ async def test_the_group_hears_a_neutral_line_not_who_is_in_crisis(
     await sends(telegram, GROUP, CRISIS, user_id=ANA, chat_type="group", first_name="Ana",
                 username="ana_h")  # fmt: skip
     [public] = public_after(telegram, 0)
-    assert public.text == text_of(Msg.SAFETY_GROUP_PUBLIC)
-    assert telegram.tg.sent_texts(ANA)[0].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert public.text == text_of(SafetyMsg.SAFETY_GROUP_PUBLIC)
+    assert telegram.tg.sent_texts(ANA)[0].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     # Blocked from the private chat: the public line only adds a link, to anyone.
     telegram.tg.inject_blocked(BEN, method="sendMessage", times=None)
     await sends(telegram, GROUP, CRISIS, user_id=BEN, chat_type="group", first_name="Ben")
     [fallback] = public_after(telegram, 1)
-    assert fallback.text == text_of(Msg.SAFETY_GROUP_FALLBACK)
+    assert fallback.text == text_of(SafetyMsg.SAFETY_GROUP_FALLBACK)
     assert link_payloads(fallback, telegram.tg.bot_username) == ["sos"]
     for message in (public, fallback):
         said = (message.text or "").casefold()
@@ -274,20 +279,20 @@ async def test_privacy_mode_on_screens_what_telegram_sends_the_bot(
     ]
     for user, text in enumerate(screened, start=ANA + 10):
         await sends(world, GROUP, text, user_id=user, chat_type="group")
-        assert tg.sent_texts(user)[0].startswith(text_of(Msg.SAFETY_CRISIS_INTRO)), text
+        assert tg.sent_texts(user)[0].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO)), text
     # A reply to one of the bot's own messages reaches it too.
     own = world.bot_messages(GROUP)[-1].message_id
     await sends(world, GROUP, CRISIS, user_id=BEN, chat_type="group", reply_to=own)
-    assert tg.sent_texts(BEN)[0].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert tg.sent_texts(BEN)[0].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     # /sos is a command: anyone may ask for help in the group.
     before = len(world.bot_messages(GROUP))
     await sends(world, GROUP, "/sos", user_id=ANA, chat_type="group")
-    assert [m.text for m in public_after(world, before)] == [text_of(Msg.SAFETY_GROUP_PUBLIC)]
+    assert [m.text for m in public_after(world, before)] == [text_of(SafetyMsg.SAFETY_GROUP_PUBLIC)]
     # A bot made administrator of the group gets everything, privacy mode or not.
     tg.set_member_status(GROUP, tg.bot_id, "administrator")
     caption = tg.user_sends_media(GROUP, ANA + 20, "photo", CRISIS, chat_type="group")
     await answered(world, caption)
-    assert tg.sent_texts(ANA + 20)[0].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert tg.sent_texts(ANA + 20)[0].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
 
 
 async def test_privacy_mode_off_screens_every_group_message(
@@ -298,8 +303,10 @@ async def test_privacy_mode_off_screens_every_group_message(
     first = await sends(telegram, GROUP, "morning all", user_id=ANA, chat_type="group")
     assert telegram.bot_messages(GROUP) == []  # ordinary talk: not ours to answer
     await answered(telegram, tg.user_edits(GROUP, first["message"]["message_id"], CRISIS))
-    assert tg.sent_texts(ANA)[0].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert tg.sent_texts(ANA)[0].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     caption = tg.user_sends_media(GROUP, BEN, "video", CRISIS, chat_type="group")
     await answered(telegram, caption)
-    assert tg.sent_texts(BEN)[0].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
-    assert [m.text for m in telegram.bot_messages(GROUP)] == [text_of(Msg.SAFETY_GROUP_PUBLIC)] * 2
+    assert tg.sent_texts(BEN)[0].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
+    assert [m.text for m in telegram.bot_messages(GROUP)] == [
+        text_of(SafetyMsg.SAFETY_GROUP_PUBLIC)
+    ] * 2

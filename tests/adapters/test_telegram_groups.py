@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.adapters.telegram.outbound import TELEGRAM_CAPS
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import ReminderMsg
 from bot.coordination.send_budget import Limit
 from bot.core.clock import ManualClock
 from bot.core.events import Address
@@ -53,7 +53,7 @@ async def test_only_administrators_manage_reminders(
     await telegram.says(
         GROUP, "/reminder add 09:00 UTC", user_id=MEMBER, chat_type="group"
     )  # a plain member: Telegram says "member"
-    assert telegram.last_text(GROUP) == text_of(Msg.REMINDER_ADMINS_ONLY)
+    assert telegram.last_text(GROUP) == text_of(ReminderMsg.REMINDER_ADMINS_ONLY)
     assert await reminders_of(telegram, GROUP) == []
 
     await admin_adds(telegram, "09:00 UTC text Drink some water & rest <3")
@@ -124,7 +124,7 @@ async def test_bot_removed_pauses_the_reminder_and_tells_its_admin_once(
     [reminder] = await reminders_of(telegram, GROUP)
     assert reminder.paused is PausedBecause.NO_PERMISSION
     assert telegram.tg.sent_texts(ADMIN) == [
-        text_of(Msg.REMINDER_LOST_PERMISSION, number=1, when="09:00 UTC, daily")
+        text_of(ReminderMsg.REMINDER_LOST_PERMISSION, number=1, when="09:00 UTC, daily")
     ]
     telegram.clock.set(datetime(2026, 3, 3, 9, 0, tzinfo=UTC))  # the next day: nothing at all
     await telegram.dispatcher.tick()
@@ -148,7 +148,7 @@ async def test_rights_taken_away_pause_the_reminder_until_an_admin_resumes_it(
     assert "(paused: I could not post here)" in telegram.last_text(GROUP)
     await telegram.says(GROUP, "/reminder resume 1", user_id=ADMIN, chat_type="group")
     assert telegram.last_text(GROUP) == text_of(
-        Msg.REMINDER_RESUMED, number=1, next="Tue 03 Mar, 09:00"
+        ReminderMsg.REMINDER_RESUMED, number=1, next="Tue 03 Mar, 09:00"
     )
     telegram.clock.set(datetime(2026, 3, 3, 9, 0, tzinfo=UTC))
     posted_before = len(telegram.bot_messages(GROUP))
@@ -224,7 +224,7 @@ async def test_removal_from_the_group_pauses_at_once_and_tells_the_admin(
     telegram.tg.bot_removed_from_group(GROUP, ADMIN)
     await telegram.settled()  # no tick: Telegram's membership update is enough
     assert telegram.tg.sent_texts(ADMIN) == [
-        text_of(Msg.REMINDER_LOST_PERMISSION, number=1, when="09:00 UTC, daily")
+        text_of(ReminderMsg.REMINDER_LOST_PERMISSION, number=1, when="09:00 UTC, daily")
     ]
     [reminder] = await reminders_of(telegram, GROUP)
     assert reminder.paused is PausedBecause.NO_PERMISSION

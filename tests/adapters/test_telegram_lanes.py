@@ -13,7 +13,7 @@ import pytest
 
 from bot.adapters.telegram.adapter import TelegramAdapter, TelegramConfig
 from bot.adapters.telegram.outbound import TELEGRAM_CAPS
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import GeneralMsg, SafetyMsg
 from bot.coordination.send_budget import Lane, SharedBudget
 from bot.coordination.workers import BUDGET_CONNECTIONS
 from bot.core.clock import ManualClock
@@ -76,7 +76,7 @@ async def test_a_crisis_reply_overtakes_a_burst_and_draws_no_429(
         pushed = len(burst_arrivals(tg))
         tg.user_sends_text(ANA, ANA, CRISIS)
         crisis = await tg.wait_for(first_reply_to(tg, ANA))
-        assert crisis.params["text"].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+        assert crisis.params["text"].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
         # It waited for none of the check-ins queued ahead of it (at most the rest of a
         # second's share went out while its update was handled).
         overtaken_by = len([at for at in burst_arrivals(tg) if at < crisis.arrived]) - pushed
@@ -98,7 +98,7 @@ async def test_bulk_never_takes_the_room_kept_for_replies(
             tg.user_sends_text(user, user, "/about")
         for user in (ANA, BEN, CAL):
             reply = await tg.wait_for(first_reply_to(tg, user))
-            assert reply.params["text"].startswith(text_of(Msg.ABOUT).split("\n")[0][:20])
+            assert reply.params["text"].startswith(text_of(GeneralMsg.ABOUT).split("\n")[0][:20])
             overtaken_by = len([at for at in burst_arrivals(tg) if at < reply.arrived]) - pushed
             assert overtaken_by <= 27  # not behind the 27 and more queued ahead
         await world.outbox.drain()
@@ -162,7 +162,7 @@ async def test_both_lanes_hold_across_two_workers(
         tg.user_sends_text(BEN, BEN, "/about")
         crisis = await tg.wait_for(first_reply_to(tg, ANA))
         reply = await tg.wait_for(first_reply_to(tg, BEN))
-        assert crisis.params["text"].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+        assert crisis.params["text"].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
         for answer in (crisis, reply):
             overtaken_by = len([at for at in burst_arrivals(tg) if at < answer.arrived]) - pushed
             assert overtaken_by <= 27
@@ -197,7 +197,7 @@ async def test_a_429_is_waited_out_as_told_and_the_check_in_keeps_its_place(
         await until(lambda: pauses == [2.0], what="the wait Telegram asked for")
         tg.user_sends_text(ANA, ANA, CRISIS)
         crisis = await tg.wait_for(first_reply_to(tg, ANA))
-        assert crisis.params["text"].startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+        assert crisis.params["text"].startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
         refusal = next(c for c in tg.calls_to("sendMessage") if c.status == 429)
         assert refusal.params["chat_id"] == refused
         # Bulk was held: only the check-ins already under way when the 429 came went on.

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import DataMsg, SettingsMsg
 from bot.content_pack.pack import ContentPack
 from tests.adapters.test_telegram import ANA, onboard
 from tests.helpers.telegram_world import TelegramWorld
@@ -28,16 +29,16 @@ async def test_the_menu_follows_discreet_mode(
     await onboard(telegram)
     assert described(telegram, f"chat:{ANA}") is None
     await telegram.says(ANA, "/settings")
-    await telegram.taps(ANA, text_of(Msg.SETTINGS_DISCREET_OFF))
+    await telegram.taps(ANA, text_of(SettingsMsg.SETTINGS_DISCREET_OFF))
     mine = described(telegram, f"chat:{ANA}")
     assert mine is not None and mine["nocontact"] == full[Command.NOCONTACT]
     assert described(telegram) == menu  # everyone else's menu stays neutral
 
-    await telegram.taps(ANA, text_of(Msg.SETTINGS_DISCREET_ON))
+    await telegram.taps(ANA, text_of(SettingsMsg.SETTINGS_DISCREET_ON))
     assert described(telegram, f"chat:{ANA}") is None
 
-    await telegram.taps(ANA, text_of(Msg.SETTINGS_DISCREET_OFF))
+    await telegram.taps(ANA, text_of(SettingsMsg.SETTINGS_DISCREET_OFF))
     assert described(telegram, f"chat:{ANA}") is not None
     await telegram.says(ANA, "/forget")
-    await telegram.taps(ANA, text_of(Msg.FORGET_YES))
+    await telegram.taps(ANA, text_of(DataMsg.FORGET_YES))
     assert described(telegram, f"chat:{ANA}") is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, CheckinMsg, GeneralMsg, OnboardingMsg, SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.flows.context import Services
 from bot.storage.users import find_user
@@ -36,7 +36,7 @@ async def test_no_is_not_norway_and_sos_says_so(
     for line in ("/start", "Berlin", "yes", "8pm"):
         await telegram.says(ANA, line)
     await telegram.says(ANA, "no")
-    assert telegram.last_text(ANA) == text_of(Msg.ASK_COUNTRY)
+    assert telegram.last_text(ANA) == text_of(OnboardingMsg.ASK_COUNTRY)
     await telegram.says(ANA, "Germany")
     user = await find_user(services.db, "telegram", str(ANA))
     assert user is not None and user.country == "DE"
@@ -54,7 +54,7 @@ async def test_si_is_not_slovenia_in_spanish(
     await telegram.taps(ANA, "Español")
     await telegram.says(ANA, "México", language_code="es")
     await telegram.says(ANA, "sí", language_code="es")
-    assert telegram.last_text(ANA) == content.text("es", Msg.NOT_A_PLACE)
+    assert telegram.last_text(ANA) == content.text("es", AnswersMsg.NOT_A_PLACE)
     await taps_starting(telegram, ANA, "Ciudad de México")
     await telegram.says(ANA, "sí", language_code="es")
     await telegram.says(ANA, "20:00", language_code="es")
@@ -67,11 +67,11 @@ async def test_a_country_typed_at_the_crisis_picker(
     telegram: TelegramWorld, text_of: Callable[..., str]
 ) -> None:
     await telegram.says(ANA, "i want to kill myself")
-    assert text_of(Msg.SAFETY_NO_COUNTRY) in "\n".join(telegram.tg.sent_texts(ANA))
+    assert text_of(SafetyMsg.SAFETY_NO_COUNTRY) in "\n".join(telegram.tg.sent_texts(ANA))
     before = len(telegram.tg.sent_texts(ANA))
     await telegram.says(ANA, "United Kingdom")
     said = texts_since(telegram, ANA, before)
-    assert "999" in said and text_of(Msg.UNEXPECTED_TEXT) not in said
+    assert "999" in said and text_of(GeneralMsg.UNEXPECTED_TEXT) not in said
 
 
 async def test_a_country_typed_at_the_crisis_picker_in_spanish(
@@ -90,8 +90,8 @@ async def test_a_refusal_shows_the_buttons_again(
     await telegram.says(ANA, "/checkin")
     await telegram.says(ANA, "great")
     last = telegram.bot_messages(ANA)[-1]
-    assert last.text == text_of(Msg.USE_BUTTONS_BELOW)
+    assert last.text == text_of(AnswersMsg.USE_BUTTONS_BELOW)
     labels = [b["text"] for row in (last.reply_markup or {})["inline_keyboard"] for b in row]
-    assert text_of(Msg.MOOD_4) in labels
-    await telegram.taps(ANA, text_of(Msg.MOOD_4))  # the new message's own button works
-    assert telegram.last_text(ANA) != text_of(Msg.BUTTON_EXPIRED)
+    assert text_of(CheckinMsg.MOOD_4) in labels
+    await telegram.taps(ANA, text_of(CheckinMsg.MOOD_4))  # the new message's own button works
+    assert telegram.last_text(ANA) != text_of(GeneralMsg.BUTTON_EXPIRED)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, DataMsg, GeneralMsg, PauseMsg, ReasonsMsg
 from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services, button_data
@@ -47,7 +47,7 @@ async def test_forged_button_data_changes_nothing_and_says_so(
     await chat.send("/checkin")
     before = await position_of(services, "u1")
     [notice] = await chat.press_data(data)
-    assert notice.text == text_of(Msg.BUTTON_EXPIRED)
+    assert notice.text == text_of(GeneralMsg.BUTTON_EXPIRED)
     assert notice.ephemeral
     assert await position_of(services, "u1") == before
 
@@ -56,12 +56,12 @@ async def test_a_replayed_keep_button_keeps_the_draft_once(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.press(text_of(PauseMsg.PAUSE_WRITE))
     await chat.send("the message I will not send")
-    keep = chat.button(text_of(Msg.WRITE_KEEP)).data
+    keep = chat.button(text_of(PauseMsg.WRITE_KEEP)).data
     await chat.press_data(keep)
     [notice] = await chat.press_data(keep)
-    assert notice.text == text_of(Msg.BUTTON_EXPIRED)
+    assert notice.text == text_of(GeneralMsg.BUTTON_EXPIRED)
     drafts = (await export(chat))["kept_drafts"]
     assert isinstance(drafts, list) and len(drafts) == 1
 
@@ -72,13 +72,13 @@ async def test_a_replayed_forget_button_after_starting_over_does_not_forget_agai
     await chat.send("/forget")  # nothing stored yet: nothing to confirm
     await chat.send("/checkin")
     await chat.send("/forget")
-    yes = chat.button(text_of(Msg.FORGET_YES)).data
-    await chat.press(text_of(Msg.FORGET_NO))
+    yes = chat.button(text_of(DataMsg.FORGET_YES)).data
+    await chat.press(text_of(DataMsg.FORGET_NO))
     await chat.send("/reasons")
-    await chat.press(text_of(Msg.REASONS_ADD))
+    await chat.press(text_of(ReasonsMsg.REASONS_ADD))
     await chat.send("still here")
     [notice] = await chat.press_data(yes)
-    assert notice.text == text_of(Msg.BUTTON_EXPIRED)
+    assert notice.text == text_of(GeneralMsg.BUTTON_EXPIRED)
     assert await find_user(services.db, "console", "u1") is not None
 
 
@@ -90,10 +90,10 @@ async def test_someone_elses_button_is_not_theirs_to_press(
     await ana.send("/forget")
     await ana.send("/checkin")
     await ana.send("/forget")
-    ana_yes = ana.button(text_of(Msg.FORGET_YES)).data
+    ana_yes = ana.button(text_of(DataMsg.FORGET_YES)).data
     before = await position_of(services, "ana")
     [notice] = await eve.press_data(ana_yes)
-    assert notice.text == text_of(Msg.BUTTON_NOT_YOURS)
+    assert notice.text == text_of(GeneralMsg.BUTTON_NOT_YOURS)
     assert await position_of(services, "ana") == before
     assert await find_user(services.db, "console", "eve") is None  # a press creates nobody
 
@@ -106,7 +106,7 @@ async def test_a_forged_value_on_a_live_step_is_refused(
     assert position is not None
     for value in ("9", "0", "-1", "4.0", "\u0664", "4; DROP TABLE users"):  # \u0664: Arabic 4
         [reply] = await chat.press_data(button_data(position, value))
-        assert reply.text == text_of(Msg.USE_BUTTONS_BELOW)
+        assert reply.text == text_of(AnswersMsg.USE_BUTTONS_BELOW)
     assert await position_of(services, "u1") == position
 
 
@@ -115,13 +115,13 @@ async def test_removing_someone_elses_reason_by_its_id_does_nothing(
 ) -> None:
     eve = Conversation(router, Address("console", "c2", "eve"))
     await eve.send("/reasons")
-    await eve.press(text_of(Msg.REASONS_ADD))
+    await eve.press(text_of(ReasonsMsg.REASONS_ADD))
     await eve.send("eve's own reason")
     ana = Conversation(router, Address("console", "c1", "ana"))
     await ana.send("/reasons")
-    await ana.press(text_of(Msg.REASONS_ADD))
+    await ana.press(text_of(ReasonsMsg.REASONS_ADD))
     await ana.send("ana's reason")
-    await ana.press(text_of(Msg.REASONS_REMOVE))
+    await ana.press(text_of(ReasonsMsg.REASONS_REMOVE))
     position = await position_of(services, "ana")
     assert position is not None
     eve_user = await find_user(services.db, "console", "eve")
@@ -129,6 +129,6 @@ async def test_removing_someone_elses_reason_by_its_id_does_nothing(
     row = await services.db.fetch_one("SELECT id FROM reasons WHERE user_id = ?", (eve_user.id,))
     assert row is not None
     [reply] = await ana.press_data(button_data(position, str(row["id"])))
-    assert reply.text == text_of(Msg.USE_BUTTONS_BELOW)
+    assert reply.text == text_of(AnswersMsg.USE_BUTTONS_BELOW)
     reasons = (await export(eve))["reasons"]
     assert isinstance(reasons, list) and [r["text"] for r in reasons] == ["eve's own reason"]

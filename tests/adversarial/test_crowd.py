@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg
 from tests.helpers.telegram_checks import failed_sends
 from tests.helpers.telegram_world import TelegramWorld
 
@@ -35,9 +35,9 @@ async def test_a_hundred_simultaneous_check_ins(
     await until(telegram, lambda: all(len(telegram.bot_messages(chat)) == 1 for chat in USERS))
 
     for label, replies in (
-        (text_of(Msg.MOOD_4), 2),
-        (text_of(Msg.URGE_NONE), 3),
-        (text_of(Msg.SKIP_NOTE), 4),
+        (text_of(CheckinMsg.MOOD_4), 2),
+        (text_of(CheckinMsg.URGE_NONE), 3),
+        (text_of(CheckinMsg.SKIP_NOTE), 4),
     ):
         queries = everyone_press(telegram, label)
         await until(
@@ -48,7 +48,7 @@ async def test_a_hundred_simultaneous_check_ins(
         )
 
     for chat in USERS:
-        assert telegram.last_text(chat).startswith(text_of(Msg.CHECKIN_SAVED))
+        assert telegram.last_text(chat).startswith(text_of(CheckinMsg.CHECKIN_SAVED))
         assert len(telegram.bot_messages(chat)) == 4  # one answer per tap, no more
     rows = await telegram.services.db.fetch_all(
         "SELECT u.platform_user_id AS who, COUNT(*) AS n, MIN(c.mood) AS mood, MIN(c.urge) AS urge"

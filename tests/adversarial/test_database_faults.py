@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, GeneralMsg, SafetyMsg
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.engine.router import Router
@@ -87,8 +87,8 @@ async def test_locked_database_crisis_reply_goes_out_at_once(
         started = time.monotonic()
         reply, *question_again = await chat_at_note.send(CRISIS)
         assert time.monotonic() - started < 0.1  # no waiting on the lock
-        assert question_again[-1].text.endswith(text_of(Msg.ASK_NOTE))  # read, not written
-    assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+        assert question_again[-1].text.endswith(text_of(CheckinMsg.ASK_NOTE))  # read, not written
+    assert reply.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
 
 
 async def test_locked_database_ordinary_reply_is_kind_and_nothing_is_half_written(
@@ -97,11 +97,11 @@ async def test_locked_database_ordinary_reply_is_kind_and_nothing_is_half_writte
     await to_the_note(chat_at_note)
     with held_by_another_writer(patient_services):
         [reply] = await chat_at_note.send("a note while the disk is busy")
-    assert reply.text == text_of(Msg.SOMETHING_WENT_WRONG)
+    assert reply.text == text_of(GeneralMsg.SOMETHING_WENT_WRONG)
     assert await stored_notes(patient_services) == []
     assert await note_step(patient_services) == "note"  # the check-in still waits for it
     [reply] = await chat_at_note.send("a note while the disk is busy")  # lock released
-    assert reply.text.startswith(text_of(Msg.CHECKIN_SAVED_WITH_NOTE))
+    assert reply.text.startswith(text_of(CheckinMsg.CHECKIN_SAVED_WITH_NOTE))
     assert len(await stored_notes(patient_services)) == 1
 
 
@@ -114,7 +114,7 @@ async def test_a_short_lock_only_delays_the_reply(
         await asyncio.sleep(0.05)
         assert not answering.done()  # waiting for the other writer, not failing
     [reply] = await answering
-    assert reply.text.startswith(text_of(Msg.CHECKIN_SAVED_WITH_NOTE))
+    assert reply.text.startswith(text_of(CheckinMsg.CHECKIN_SAVED_WITH_NOTE))
     assert len(await stored_notes(patient_services)) == 1
 
 
@@ -130,18 +130,18 @@ async def test_read_only_database_crisis_reply_still_goes_out_and_nothing_is_hal
     db._writer = read_only
     try:
         reply, *_question_again = await chat_at_note.send(CRISIS)
-        assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+        assert reply.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
         [reply] = await chat_at_note.send("a note on a read-only disk")
-        assert reply.text == text_of(Msg.SOMETHING_WENT_WRONG)
+        assert reply.text == text_of(GeneralMsg.SOMETHING_WENT_WRONG)
         reply, *_question_again = await chat_at_note.send("/sos")
-        assert text_of(Msg.SAFETY_WIDE_NUMBERS) in reply.text  # /sos as well
+        assert text_of(SafetyMsg.SAFETY_WIDE_NUMBERS) in reply.text  # /sos as well
     finally:
         db._writer = writable
         await read_only.close()
     assert await stored_notes(patient_services) == []
     assert await note_step(patient_services) == "note"
     [reply] = await chat_at_note.send("a note on a read-only disk")
-    assert reply.text.startswith(text_of(Msg.CHECKIN_SAVED_WITH_NOTE))
+    assert reply.text.startswith(text_of(CheckinMsg.CHECKIN_SAVED_WITH_NOTE))
     assert len(await stored_notes(patient_services)) == 1
 
 
@@ -159,6 +159,6 @@ async def test_a_failed_commit_does_not_stop_every_later_write(
             )
     await to_the_note(chat_at_note)
     [reply] = await chat_at_note.send("written after the failed commit")
-    assert reply.text.startswith(text_of(Msg.CHECKIN_SAVED_WITH_NOTE))
+    assert reply.text.startswith(text_of(CheckinMsg.CHECKIN_SAVED_WITH_NOTE))
     orphans = await db.fetch_one("SELECT COUNT(*) AS n FROM checkins WHERE user_id = -1")
     assert orphans is not None and orphans["n"] == 0

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, DataMsg, GeneralMsg, PauseMsg
 from bot.core.clock import ManualClock
 from bot.storage.users import find_user
 from tests.helpers.conversation import Conversation
@@ -18,8 +18,8 @@ START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 async def forget(chat: Conversation, text_of: Callable[..., str]) -> None:
     await chat.send("/forget")
-    await chat.press(text_of(Msg.FORGET_YES))
-    assert chat.text == text_of(Msg.FORGET_DONE)
+    await chat.press(text_of(DataMsg.FORGET_YES))
+    assert chat.text == text_of(DataMsg.FORGET_DONE)
 
 
 async def test_forget_in_the_middle_of_a_check_in_keeps_nothing(
@@ -31,7 +31,7 @@ async def test_forget_in_the_middle_of_a_check_in_keeps_nothing(
     await chat.send("strong")  # now at the note
     await forget(chat, text_of)
     [reply] = await chat.send("the note I was about to write")
-    assert reply.text == text_of(Msg.BEFORE_START)  # no flow is waiting: they are new again
+    assert reply.text == text_of(AnswersMsg.BEFORE_START)  # no flow is waiting: they are new again
     assert await find_user(world.services.db, "test", "ana") is None
     assert await world.run_until(START + timedelta(days=3), step=timedelta(hours=1)) == []
 
@@ -41,12 +41,12 @@ async def test_forget_in_the_middle_of_writing_a_draft_keeps_nothing(
 ) -> None:
     chat = world.chat("ana")
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.press(text_of(PauseMsg.PAUSE_WRITE))
     await chat.send("words sealed in the position row")
-    keep = chat.button(text_of(Msg.WRITE_KEEP)).data
+    keep = chat.button(text_of(PauseMsg.WRITE_KEEP)).data
     await forget(chat, text_of)
     [notice] = await chat.press_data(keep)
-    assert notice.text == text_of(Msg.BUTTON_EXPIRED)
+    assert notice.text == text_of(GeneralMsg.BUTTON_EXPIRED)
     assert await find_user(world.services.db, "test", "ana") is None
 
 
@@ -55,8 +55,8 @@ async def test_forget_during_a_pending_follow_up_sends_nothing_ever(
 ) -> None:
     chat = world.chat("ana")
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_WAIT))
-    await chat.press(text_of(Msg.WAIT_10))
+    await chat.press(text_of(PauseMsg.PAUSE_WAIT))
+    await chat.press(text_of(PauseMsg.WAIT_10))
     await forget(chat, text_of)
     world.adapter.take()
     assert await world.run_until(START + timedelta(hours=2), step=timedelta(minutes=1)) == []
@@ -68,8 +68,8 @@ async def test_forget_while_the_follow_up_waits_in_the_queue_sends_nothing(
     """Claimed and queued, but the platform is slow: the forget comes first."""
     chat = world.chat("ana")
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_WAIT))
-    await chat.press(text_of(Msg.WAIT_10))
+    await chat.press(text_of(PauseMsg.PAUSE_WAIT))
+    await chat.press(text_of(PauseMsg.WAIT_10))
     world.adapter.take()
     gate = asyncio.Event()
     send = world.adapter.send

@@ -13,7 +13,7 @@ import pytest
 
 from bot.adapters.telegram.render import MAX_TEXT, text_pieces
 from bot.adapters.text_split import utf16_length
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, ReasonsMsg
 from tests.helpers.telegram_checks import failed_sends
 from tests.helpers.telegram_world import TelegramWorld
 
@@ -59,7 +59,7 @@ async def test_long_reasons_of_emoji_arrive_split_and_complete_on_telegram(
     reasons = [f"{n}{GRIN * 499}" for n in range(1, 7)]
     await telegram.says(ANA, "/reasons")
     for reason in reasons:
-        await telegram.taps(ANA, text_of(Msg.REASONS_ADD))
+        await telegram.taps(ANA, text_of(ReasonsMsg.REASONS_ADD))
         await telegram.says(ANA, reason)
     before = len(telegram.bot_messages(ANA))
     await telegram.says(ANA, "/reasons")
@@ -78,5 +78,5 @@ async def test_a_10000_character_message_on_telegram_is_answered(
     telegram: TelegramWorld, text_of: Callable[..., str]
 ) -> None:
     await telegram.says(ANA, ("a long day " * 1000)[:10_000])
-    assert telegram.last_text(ANA) == text_of(Msg.BEFORE_START)  # never begun: how to
+    assert telegram.last_text(ANA) == text_of(AnswersMsg.BEFORE_START)  # never begun: how to
     assert failed_sends(telegram) == []

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, HistoryMsg, OnboardingMsg, PauseMsg, ReasonsMsg
 from tests.helpers.telegram_checks import failed_sends, mydata_export, onboard
 from tests.helpers.telegram_world import TelegramWorld
 
@@ -34,27 +34,27 @@ async def test_hostile_markup_is_echoed_exactly_everywhere(
     await onboard(telegram, ANA, text_of)
 
     await telegram.says(ANA, "/reasons")
-    await telegram.taps(ANA, text_of(Msg.REASONS_ADD))
+    await telegram.taps(ANA, text_of(ReasonsMsg.REASONS_ADD))
     await telegram.says(ANA, text)
     assert f"1. {text}" in telegram.last_text(ANA).splitlines()  # the reasons list
-    await telegram.taps(ANA, text_of(Msg.REASONS_DONE))
+    await telegram.taps(ANA, text_of(ReasonsMsg.REASONS_DONE))
 
     await telegram.says(ANA, "/checkin")
     await telegram.says(ANA, "3")
     await telegram.says(ANA, "some")
     await telegram.says(ANA, text)
-    assert telegram.last_text(ANA).startswith(text_of(Msg.CHECKIN_SAVED_WITH_NOTE))
+    assert telegram.last_text(ANA).startswith(text_of(CheckinMsg.CHECKIN_SAVED_WITH_NOTE))
 
     await telegram.says(ANA, "/pause")
-    await telegram.taps(ANA, text_of(Msg.PAUSE_WRITE))
+    await telegram.taps(ANA, text_of(PauseMsg.PAUSE_WRITE))
     await telegram.says(ANA, text)
-    await telegram.taps(ANA, text_of(Msg.WRITE_KEEP))
-    await telegram.taps(ANA, text_of(Msg.PAUSE_MORE))
-    await telegram.taps(ANA, text_of(Msg.PAUSE_DONE))
+    await telegram.taps(ANA, text_of(PauseMsg.WRITE_KEEP))
+    await telegram.taps(ANA, text_of(PauseMsg.PAUSE_MORE))
+    await telegram.taps(ANA, text_of(PauseMsg.PAUSE_DONE))
 
     await telegram.says(ANA, "/pause")
-    await telegram.taps(ANA, text_of(Msg.PAUSE_MORE))
-    await telegram.taps(ANA, text_of(Msg.PAUSE_REMEMBER))
+    await telegram.taps(ANA, text_of(PauseMsg.PAUSE_MORE))
+    await telegram.taps(ANA, text_of(PauseMsg.PAUSE_REMEMBER))
     assert f"• {text}" in telegram.tg.sent_texts(ANA)[-2].splitlines()  # the reasons, quoted
 
     await telegram.says(ANA, "/mydata")
@@ -65,7 +65,7 @@ async def test_hostile_markup_is_echoed_exactly_everywhere(
 
     await telegram.says(ANA, "/history")
     summary = text_of(
-        Msg.HISTORY_SUMMARY,
+        HistoryMsg.HISTORY_SUMMARY,
         answered_7=1, mood_7="3.0", urges_7=1, answered_30=1, mood_30="3.0", urges_30=1,
     )  # fmt: skip
     assert telegram.last_text(ANA).startswith(summary)
@@ -78,5 +78,5 @@ async def test_markup_in_a_refused_time_zone_is_not_echoed_or_parsed(
 ) -> None:
     await telegram.says(ANA, "/start")
     await telegram.says(ANA, "<b>Europe/Berlin</b>")
-    assert telegram.last_text(ANA) == text_of(Msg.BAD_TIMEZONE)
+    assert telegram.last_text(ANA) == text_of(OnboardingMsg.BAD_TIMEZONE)
     assert failed_sends(telegram) == []

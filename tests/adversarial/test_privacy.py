@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import DataMsg, OnboardingMsg, PauseMsg, ReasonsMsg
 from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
@@ -59,19 +59,19 @@ async def write_everything(chat: Conversation, text_of: Callable[..., str]) -> N
     await chat.send("/start")
     await chat.send("Europe/Berlin")
     await chat.send("08:30")
-    await chat.press(text_of(Msg.COUNTRY_SKIP))
+    await chat.press(text_of(OnboardingMsg.COUNTRY_SKIP))
     await chat.send("/reasons")
-    await chat.press(text_of(Msg.REASONS_ADD))
+    await chat.press(text_of(ReasonsMsg.REASONS_ADD))
     await chat.send(MARKERS["reason"])
     await chat.send("/checkin")
     await chat.send("2")
     await chat.send("some")
     await chat.send(MARKERS["note"])
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.press(text_of(PauseMsg.PAUSE_WRITE))
     await chat.send(MARKERS["kept"])
-    await chat.press(text_of(Msg.WRITE_KEEP))
-    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.press(text_of(PauseMsg.WRITE_KEEP))
+    await chat.press(text_of(PauseMsg.PAUSE_WRITE))
     await chat.send(MARKERS["pending"])  # left waiting, sealed in the flow position
     await chat.send("/mydata")
     stored = [MARKERS[kind] for kind in ("reason", "note", "kept")]  # the pending one waits
@@ -113,7 +113,7 @@ async def test_no_log_line_at_any_level_holds_a_word(
 ) -> None:
     await write_everything(chat, text_of)
     await chat.send("/forget")
-    await chat.press(text_of(Msg.FORGET_YES))
+    await chat.press(text_of(DataMsg.FORGET_YES))
     logged = "\n".join(every_log_line.lines)
     assert "event.received" in logged  # ours
     if services.db.dialect.name == "sqlite":
@@ -133,7 +133,7 @@ async def test_after_forget_no_table_holds_the_users_ids(
     assert await rows_with(services, user.id), "the scan must see the user before /forget"
 
     await chat.send("/forget")
-    await chat.press(text_of(Msg.FORGET_YES))
+    await chat.press(text_of(DataMsg.FORGET_YES))
 
     assert await rows_with(services, user.id) == []
     assert await find_user(services.db, "console", "user-other") is not None

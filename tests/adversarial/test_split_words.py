@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from tests.helpers.conversation import Conversation
 
 SPLIT_CRISIS = [
@@ -28,7 +28,7 @@ async def test_split_crisis_words_get_the_full_reply(
     chat: Conversation, text_of: Callable[..., str], text: str
 ) -> None:
     [reply] = await chat.send(text)
-    assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert reply.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
 
 
 @pytest.mark.parametrize(
@@ -44,5 +44,5 @@ async def test_single_letters_in_ordinary_text_get_no_safety_reply(
     chat: Conversation, text_of: Callable[..., str], text: str
 ) -> None:
     replies = await chat.send(text)
-    safety = {text_of(Msg.SAFETY_CHECK), text_of(Msg.SAFETY_CRISIS_INTRO)}
+    safety = {text_of(SafetyMsg.SAFETY_CHECK), text_of(SafetyMsg.SAFETY_CRISIS_INTRO)}
     assert not any(reply.text.split("\n\n")[0] in safety for reply in replies)

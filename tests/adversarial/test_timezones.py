@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import OnboardingMsg, SettingsMsg
 from bot.core.clock import ManualClock
 from bot.flows.context import Services
 from bot.flows.onboarding import OnboardingStep
@@ -48,7 +48,7 @@ async def test_onboarding_refuses_a_bad_zone_kindly_and_saves_nothing(
 ) -> None:
     await chat.send("/start")
     [reply] = await chat.send(text)
-    assert reply.text == text_of(Msg.BAD_TIMEZONE)
+    assert reply.text == text_of(OnboardingMsg.BAD_TIMEZONE)
     user = await me(services)
     assert user.timezone is None
     position = await get_position(services.db, user.id)
@@ -64,9 +64,9 @@ async def test_settings_refuse_a_bad_zone_and_keep_the_schedule(
     await chat.send("08:30")
     before = await list_slots(services.db, (await me(services)).id)
     await chat.send("/settings")
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_TIMEZONE))
+    await chat.press(text_of(SettingsMsg.SETTINGS_CHANGE_TIMEZONE))
     [reply] = await chat.send(text)
-    assert reply.text == text_of(Msg.BAD_TIMEZONE)
+    assert reply.text == text_of(OnboardingMsg.BAD_TIMEZONE)
     user = await me(services)
     assert user.timezone == "Europe/Berlin"
     assert await list_slots(services.db, user.id) == before
@@ -94,7 +94,7 @@ async def test_every_offset_offers_city_zones_and_stores_none_of_them_unasked(
 ) -> None:
     await chat.send("/start")
     [pick] = await chat.send(f"UTC{hours:+d}")
-    assert pick.text == text_of(Msg.TIMEZONE_PICK_FIXED), hours
+    assert pick.text == text_of(OnboardingMsg.TIMEZONE_PICK_FIXED), hours
     zones = [b.data.split(":", 3)[3] for b in pick.flat_buttons][:-1]  # the last: none of these
     assert zones and all("/" in zone and not zone.startswith("Etc/") for zone in zones), zones
     assert (await me(services)).timezone is None
@@ -108,9 +108,9 @@ async def test_settings_never_store_an_offset_or_abbreviation(
     await chat.send("Europe/Berlin")
     await chat.send("08:30")
     await chat.send("/settings")
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_TIMEZONE))
+    await chat.press(text_of(SettingsMsg.SETTINGS_CHANGE_TIMEZONE))
     [pick] = await chat.send(typed)
-    assert pick.text == text_of(Msg.TIMEZONE_PICK_FIXED)
+    assert pick.text == text_of(OnboardingMsg.TIMEZONE_PICK_FIXED)
     await chat.send("yes")  # no button here says yes: nothing is taken for one
     await chat.send("/cancel")
     assert (await me(services)).timezone == "Europe/Berlin"

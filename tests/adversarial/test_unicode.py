@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, GeneralMsg, Msg, OnboardingMsg, PauseMsg, SafetyMsg
 from bot.core.events import Address, ButtonPressed, TextMessage
 from bot.engine.router import Router
 from bot.flows.checkin import NOTE_LIMIT, CheckInStep
@@ -36,7 +36,7 @@ async def test_crisis_words_are_found_through_hostile_characters(
     chat: Conversation, text_of: Callable[..., str], text: str
 ) -> None:
     [reply] = await chat.send(text)
-    assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert reply.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
 
 
 async def test_hidden_crisis_words_in_a_check_in_note_are_answered_and_not_saved(
@@ -46,9 +46,11 @@ async def test_hidden_crisis_words_in_a_check_in_note_are_answered_and_not_saved
     await chat.send("2")
     await chat.send("some")
     reply, not_saved, question = await chat.send("I w\u200bant to d\u0301ie")
-    assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
-    assert not_saved.text == text_of(Msg.ANSWER_NOT_SAVED)  # said plainly, not dropped silently
-    assert question.text.endswith(text_of(Msg.ASK_NOTE))
+    assert reply.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
+    assert not_saved.text == text_of(
+        GeneralMsg.ANSWER_NOT_SAVED
+    )  # said plainly, not dropped silently
+    assert question.text.endswith(text_of(CheckinMsg.ASK_NOTE))
     user = await find_user(services.db, "console", "u1")
     assert user is not None and await list_checkins(services.db, user.id) == []
     position = await get_position(services.db, user.id)
@@ -61,18 +63,18 @@ async def test_a_10000_character_message_is_answered(
 ) -> None:
     await chat.send("/start")
     [reply] = await chat.send("word " * 2_000)
-    assert reply.text == text_of(Msg.BAD_TIMEZONE)
+    assert reply.text == text_of(OnboardingMsg.BAD_TIMEZONE)
     await chat.send("/cancel")
     [reply] = await chat.send("word " * 2_000)
-    assert reply.text == text_of(Msg.UNEXPECTED_TEXT)
+    assert reply.text == text_of(GeneralMsg.UNEXPECTED_TEXT)
 
 
 @pytest.mark.parametrize(
     ("start", "refusal", "limit"),
     [
-        (["/checkin", "3", "none"], Msg.NOTE_TOO_LONG, NOTE_LIMIT),
-        (["/pause", "Write it here, not to them"], Msg.DRAFT_TOO_LONG, 4000),
-        (["/reasons", "Write one down"], Msg.REASON_TOO_LONG, 500),
+        (["/checkin", "3", "none"], CheckinMsg.NOTE_TOO_LONG, NOTE_LIMIT),
+        (["/pause", "Write it here, not to them"], PauseMsg.DRAFT_TOO_LONG, 4000),
+        (["/reasons", "Write one down"], PauseMsg.REASON_TOO_LONG, 500),
     ],
 )
 async def test_a_10000_character_text_is_refused_kindly_and_nothing_is_kept(
@@ -103,7 +105,7 @@ async def test_nul_bytes_in_a_note_are_kept_and_shown_back_exactly(
     await chat.send("3")
     await chat.send("none")
     [reply] = await chat.send(note)
-    assert reply.text.startswith(text_of(Msg.CHECKIN_SAVED_WITH_NOTE))
+    assert reply.text.startswith(text_of(CheckinMsg.CHECKIN_SAVED_WITH_NOTE))
     await chat.send("/mydata")
     assert [c["note"] for c in json.loads(chat.last[-1].text)["checkins"]] == [note]
 
@@ -118,7 +120,7 @@ async def test_a_lone_surrogate_does_not_lose_the_note(
     await chat.send("3")
     await chat.send("none")
     [reply] = await router.handle(TextMessage(chat.address, "cut \ud83d here, \U0001f600 kept"))
-    assert reply.text.startswith(text_of(Msg.CHECKIN_SAVED_WITH_NOTE))
+    assert reply.text.startswith(text_of(CheckinMsg.CHECKIN_SAVED_WITH_NOTE))
     await chat.send("/mydata")
     [answer] = json.loads(chat.last[-1].text)["checkins"]
     assert answer["note"] == "cut \ufffd here, \U0001f600 kept"
@@ -130,4 +132,4 @@ async def test_a_lone_surrogate_in_button_data_is_just_an_old_button(
     chat = Conversation(router, Address("console", "c1", "u1"))
     await chat.send("/checkin")
     [notice] = await router.handle(ButtonPressed(chat.address, "ci:mood:\udc00:4"))
-    assert notice.text == text_of(Msg.BUTTON_EXPIRED)
+    assert notice.text == text_of(GeneralMsg.BUTTON_EXPIRED)

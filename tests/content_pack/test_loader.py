@@ -7,9 +7,11 @@ import pytest
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Command, Msg, placeholders_for
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import ALL_MESSAGES, CheckinMsg
 from bot.content_pack.loader import ContentError, check_pack, load_pack
 from bot.content_pack.pack import ContentPack
+from bot.content_pack.placeholders import placeholders_for
 
 REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
 
@@ -45,7 +47,7 @@ def test_shipped_pack_is_valid_and_complete(content: ContentPack) -> None:
     assert len(content.openings("en")) >= 30
     countries = {c.code for c in content.crisis("en").countries}
     assert {"US", "GB", "CA", "AU", "IE", "DE", "IN", "NZ"} <= countries
-    for message in Msg:
+    for message in ALL_MESSAGES:
         assert content.text("en", message, **dict.fromkeys(placeholders_for(message), "x"))
     assert set(content.command_descriptions("en")) == set(Command)
 
@@ -168,7 +170,7 @@ def test_a_topic_message_file_adds_its_messages_and_may_not_repeat_one(pack_copy
     assert any("unknown message id 'checkin.bogus'" in p.message for p in problems)
     topic.write_text('locale: en\nmessages:\n  checkin.skip_note: "Skip it"\n', "utf-8")
     pack = load_pack(pack_copy, "en")
-    assert pack.text("en", Msg.SKIP_NOTE) == "Skip it"
+    assert pack.text("en", CheckinMsg.SKIP_NOTE) == "Skip it"
 
 
 async def test_a_broken_pack_stops_start_up_before_the_database_opens(

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from bot.content_pack.audit import audit_pack
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import OnboardingMsg
 from bot.content_pack.loader import check_pack, load_pack
 from bot.content_pack.parity import check_parity
 
@@ -55,9 +55,9 @@ def test_a_missing_message_is_reported_and_shown_in_the_default_language(
         "es/messages: message 'language.saved' is missing (en is shown instead)"
     ]
     pack = load_pack(pack_copy, "en")
-    shown = pack.text_on("es", Msg.LANGUAGE_SAVED, "telegram")
-    assert shown == pack.text("en", Msg.LANGUAGE_SAVED)
-    assert shown != Msg.LANGUAGE_SAVED.value
+    shown = pack.text_on("es", OnboardingMsg.LANGUAGE_SAVED, "telegram")
+    assert shown == pack.text("en", OnboardingMsg.LANGUAGE_SAVED)
+    assert shown != OnboardingMsg.LANGUAGE_SAVED.value
     # And the whole check fails on it, as `steady content check` prints it.
     report = audit_pack(pack, pack_copy)
     assert any("language.saved" in str(finding) for finding in report.failures)

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.content_pack.ids import COUNTS, Msg, placeholders_for
+from bot.content_pack.ids import Msg, NoContactMsg, PauseMsg, SettingsMsg
 from bot.content_pack.loader import check_pack, load_pack
 from bot.content_pack.pack import ContentPack
+from bot.content_pack.placeholders import COUNTS, placeholders_for
 from tests.helpers.synthetic_pack import REPO_CONTENT, replace_in, write_pack
 
 
 def test_a_count_reads_right_for_nothing_one_and_two(content: ContentPack) -> None:
-    said = [content.text("en", Msg.NC_LONGEST, longest=n) for n in (0, 1, 2)]
+    said = [content.text("en", NoContactMsg.NC_LONGEST, longest=n) for n in (0, 1, 2)]
     assert said[0] == "Your longest stretch will show here as it grows."
     assert said[1] == "Your longest stretch so far: 1 day."
     assert said[2] == "Your longest stretch so far: 2 days."
-    assert content.text("en", Msg.KEEP_DAYS, days=1) == "1 day"
-    assert content.text("en", Msg.KEEP_DAYS, days=0) == "0 days"  # no "=0" form: CLDR other
+    assert content.text("en", SettingsMsg.KEEP_DAYS, days=1) == "1 day"
+    assert content.text("en", SettingsMsg.KEEP_DAYS, days=0) == "0 days"  # no "=0" form: CLDR other
 
 
 def test_every_count_of_the_shipped_pack_has_its_forms(content: ContentPack) -> None:
@@ -54,11 +55,11 @@ def test_a_missing_form_and_a_form_the_locale_lacks_are_reported(tmp_path: Path)
 
 
 def test_platform_wording_is_used_on_its_platform_only(content: ContentPack) -> None:
-    telegram = content.text_on("en", Msg.WRITE_LET_GONE, "telegram")
-    discord = content.text_on("en", Msg.WRITE_LET_GONE, "discord")
-    console = content.text_on("en", Msg.WRITE_LET_GONE, "console")
+    telegram = content.text_on("en", PauseMsg.WRITE_LET_GONE, "telegram")
+    discord = content.text_on("en", PauseMsg.WRITE_LET_GONE, "discord")
+    console = content.text_on("en", PauseMsg.WRITE_LET_GONE, "console")
     assert len({telegram, discord, console}) == 3
-    assert console == content.text("en", Msg.WRITE_LET_GONE)
+    assert console == content.text("en", PauseMsg.WRITE_LET_GONE)
     assert "Delete Message" in discord
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.content_pack.audit import audit_pack
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.content_pack.loader import ContentError, load_pack
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.reply_check import (
@@ -57,7 +57,7 @@ def test_an_incomplete_reply_fails_the_check_and_is_never_used(tmp_path: Path) -
     assert not pack.reply_languages["it"].complete
     # Half Italian and half English helps nobody: the user's own locale answers.
     reply = SafetyScreen(pack).full_reply("en", "IT", danger_first=False, language="it")
-    assert reply.text.startswith(pack.text("en", Msg.SAFETY_CRISIS_INTRO))
+    assert reply.text.startswith(pack.text("en", SafetyMsg.SAFETY_CRISIS_INTRO))
 
 
 def test_a_name_for_a_helpline_the_data_does_not_list_fails_the_check(tmp_path: Path) -> None:

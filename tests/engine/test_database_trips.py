@@ -18,7 +18,7 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, SettingsMsg
 from bot.flows.context import Services
 from bot.storage.users import prefixed_columns
 from tests.helpers.conversation import Conversation
@@ -67,8 +67,8 @@ async def trips(services: Services, monkeypatch: pytest.MonkeyPatch) -> AsyncIte
 
 async def onboarded_at_the_urge_question(chat: Conversation, text_of: Callable[..., str]) -> None:
     await chat.send("/checkin")
-    await chat.press(text_of(Msg.MOOD_4))
-    assert chat.text.endswith(text_of(Msg.ASK_URGE))
+    await chat.press(text_of(CheckinMsg.MOOD_4))
+    assert chat.text.endswith(text_of(CheckinMsg.ASK_URGE))
 
 
 async def test_a_mood_press_reads_the_user_once_in_few_trips(
@@ -76,8 +76,8 @@ async def test_a_mood_press_reads_the_user_once_in_few_trips(
 ) -> None:
     await chat.send("/checkin")
     trips.clear()
-    await chat.press(text_of(Msg.MOOD_4))
-    assert chat.text.endswith(text_of(Msg.ASK_URGE))  # the press did what it should
+    await chat.press(text_of(CheckinMsg.MOOD_4))
+    assert chat.text.endswith(text_of(CheckinMsg.ASK_URGE))  # the press did what it should
     assert trips.user_row_reads == 1
     # Read the user (one trip); read the position (in place, no trip); move (one trip);
     # keep the new question (one trip: the position it belongs to is the one just written).
@@ -89,10 +89,10 @@ async def test_a_saved_check_in_reads_the_user_once_and_writes_in_one_trip(
     chat: Conversation, services: Services, trips: Trips, text_of: Callable[..., str]
 ) -> None:
     await onboarded_at_the_urge_question(chat, text_of)
-    await chat.press(text_of(Msg.URGE_NONE))
+    await chat.press(text_of(CheckinMsg.URGE_NONE))
     trips.clear()
-    await chat.press(text_of(Msg.SKIP_NOTE))
-    assert text_of(Msg.CHECKIN_SAVED) in chat.text
+    await chat.press(text_of(CheckinMsg.SKIP_NOTE))
+    assert text_of(CheckinMsg.CHECKIN_SAVED) in chat.text
     assert trips.user_row_reads == 1
     writes = [sql for sql in trips.statements if not sql.startswith("SELECT")]
     assert writes[0] == "BEGIN IMMEDIATE" and writes[-1] == "COMMIT"
@@ -111,9 +111,9 @@ async def test_a_changed_setting_is_read_again_within_the_same_event(
     """The row passed down is not trusted past a change to it: the settings menu shown
     after a change shows the new value."""
     await chat.send("/settings")
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_KEEP))
+    await chat.press(text_of(SettingsMsg.SETTINGS_CHANGE_KEEP))
     await chat.press("30 days")
-    assert text_of(Msg.KEEP_DAYS, days=30) in chat.text
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_KEEP))
+    assert text_of(SettingsMsg.KEEP_DAYS, days=30) in chat.text
+    await chat.press(text_of(SettingsMsg.SETTINGS_CHANGE_KEEP))
     await chat.press("7 days")
-    assert text_of(Msg.KEEP_DAYS, days=7) in chat.text
+    assert text_of(SettingsMsg.KEEP_DAYS, days=7) in chat.text

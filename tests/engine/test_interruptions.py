@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from bot.config import Settings
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, GeneralMsg, PauseMsg, ReasonsMsg, SafetyMsg
 from bot.core.clock import ManualClock
 from bot.core.events import Address, CheckInDue
 from bot.engine.router import Router
@@ -48,23 +48,23 @@ async def test_a_message_long_after_the_question_is_not_saved_as_its_answer(
     chat: Conversation, services: Services, clock: ManualClock, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/reasons")
-    await chat.press(text_of(Msg.REASONS_ADD))
+    await chat.press(text_of(ReasonsMsg.REASONS_ADD))
     clock.advance(timedelta(minutes=31))  # the question waited past STEADY_STEP_EXPIRY
     closed, fresh = await chat.send(SAD)
-    assert closed.text == text_of(Msg.STEP_CLOSED)
-    assert fresh.text == text_of(Msg.UNEXPECTED_TEXT)
+    assert closed.text == text_of(GeneralMsg.STEP_CLOSED)
+    assert fresh.text == text_of(GeneralMsg.UNEXPECTED_TEXT)
     assert await reasons_of(services) == []
     user = await find_user(services.db, "console", "u1")
     assert user is not None and await get_position(services.db, user.id) is None
     await chat.send(SAD)  # and the one after is simply a new message too
-    assert chat.text == text_of(Msg.UNEXPECTED_TEXT)
+    assert chat.text == text_of(GeneralMsg.UNEXPECTED_TEXT)
 
 
 async def test_an_answer_within_the_expiry_is_saved(
     chat: Conversation, services: Services, clock: ManualClock, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/reasons")
-    await chat.press(text_of(Msg.REASONS_ADD))
+    await chat.press(text_of(ReasonsMsg.REASONS_ADD))
     clock.advance(timedelta(minutes=29))
     await chat.send("I sleep through the night now")
     assert await reasons_of(services) == ["I sleep through the night now"]
@@ -83,10 +83,10 @@ async def test_a_crisis_in_a_check_in_note_says_it_was_not_saved_and_asks_again(
     await chat.send("2")
     await chat.send("some")
     crisis, not_saved, again = await chat.send(CRISIS)
-    assert crisis.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
-    assert not_saved.text == text_of(Msg.ANSWER_NOT_SAVED)
-    assert again.text == f"{text_of(Msg.QUESTION_AGAIN)}\n\n{text_of(Msg.ASK_NOTE)}"
-    assert [b.label for b in again.flat_buttons] == [text_of(Msg.SKIP_NOTE)]
+    assert crisis.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
+    assert not_saved.text == text_of(GeneralMsg.ANSWER_NOT_SAVED)
+    assert again.text == f"{text_of(GeneralMsg.QUESTION_AGAIN)}\n\n{text_of(CheckinMsg.ASK_NOTE)}"
+    assert [b.label for b in again.flat_buttons] == [text_of(CheckinMsg.SKIP_NOTE)]
     assert await notes_of(services) == []
     await chat.send("a calmer evening after the call")  # the question it can see
     assert await notes_of(services) == ["a calmer evening after the call"]
@@ -96,24 +96,24 @@ async def test_a_crisis_in_a_pause_draft_asks_for_the_draft_again(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.press(text_of(PauseMsg.PAUSE_WRITE))
     *_, not_saved, again = await chat.send(CRISIS)
-    assert not_saved.text == text_of(Msg.ANSWER_NOT_SAVED)
-    assert again.text.endswith(text_of(Msg.WRITE_PROMPT))
+    assert not_saved.text == text_of(GeneralMsg.ANSWER_NOT_SAVED)
+    assert again.text.endswith(text_of(PauseMsg.WRITE_PROMPT))
     await chat.send("what I wanted to say to them")
-    assert chat.text == text_of(Msg.WRITE_WRITTEN)  # the next message is the draft, as asked
+    assert chat.text == text_of(PauseMsg.WRITE_WRITTEN)  # the next message is the draft, as asked
 
 
 async def test_help_in_the_middle_of_a_check_in_shows_its_question_with_working_buttons(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/checkin")
-    await chat.press(text_of(Msg.MOOD_2))
+    await chat.press(text_of(CheckinMsg.MOOD_2))
     await chat.send("/help")
-    assert chat.last[-1].text.endswith(text_of(Msg.ASK_URGE))
-    assert text_of(Msg.URGE_STRONG) in labels(chat)
-    await chat.press(text_of(Msg.URGE_STRONG))
-    assert chat.text == text_of(Msg.ASK_NOTE)
+    assert chat.last[-1].text.endswith(text_of(CheckinMsg.ASK_URGE))
+    assert text_of(CheckinMsg.URGE_STRONG) in labels(chat)
+    await chat.press(text_of(CheckinMsg.URGE_STRONG))
+    assert chat.text == text_of(CheckinMsg.ASK_NOTE)
 
 
 async def test_a_crisis_reply_at_a_scheduled_check_in_shows_the_mood_question_again(
@@ -128,9 +128,9 @@ async def test_a_crisis_reply_at_a_scheduled_check_in_shows_the_mood_question_ag
         due = CheckInDue(chat.address, clock.now(), user.id, "en", clock.now())
         await router.checkin.start_due(tx, services, [due])
     *_, again = await chat.send(CRISIS)
-    assert again.text.endswith(text_of(Msg.ASK_MOOD))
-    await chat.press(text_of(Msg.MOOD_4))
-    assert chat.text == text_of(Msg.ASK_URGE)
+    assert again.text.endswith(text_of(CheckinMsg.ASK_MOOD))
+    await chat.press(text_of(CheckinMsg.MOOD_4))
+    assert chat.text == text_of(CheckinMsg.ASK_URGE)
 
 
 async def test_sos_shows_the_question_again_and_has_no_misread_button(
@@ -138,9 +138,9 @@ async def test_sos_shows_the_question_again_and_has_no_misread_button(
 ) -> None:
     await chat.send("/checkin")
     sos, again = await chat.send("/sos")
-    assert text_of(Msg.SAFETY_WIDE_NUMBERS) in sos.text
+    assert text_of(SafetyMsg.SAFETY_WIDE_NUMBERS) in sos.text
     assert SOS_MISREAD not in {button.data for button in sos.flat_buttons}  # nothing misread
-    assert again.text.endswith(text_of(Msg.ASK_MOOD))
+    assert again.text.endswith(text_of(CheckinMsg.ASK_MOOD))
     # A crisis reply to what someone wrote keeps its "you misread me" button.
     await chat.send("/cancel")
     [crisis] = await chat.send(CRISIS)
@@ -151,14 +151,14 @@ async def test_an_open_question_is_shown_again_after_a_restart(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/checkin")
-    await chat.press(text_of(Msg.MOOD_3))
+    await chat.press(text_of(CheckinMsg.MOOD_3))
     restarted = Router(services)
     [again] = await restarted.reshow(chat.address)
-    assert again.text.endswith(text_of(Msg.ASK_URGE))
+    assert again.text.endswith(text_of(CheckinMsg.ASK_URGE))
     chat.router = restarted
     chat.history.append(again)
-    await chat.press(text_of(Msg.URGE_NONE))
-    assert chat.text == text_of(Msg.ASK_NOTE)
+    await chat.press(text_of(CheckinMsg.URGE_NONE))
+    assert chat.text == text_of(CheckinMsg.ASK_NOTE)
 
 
 async def test_an_expired_question_is_not_shown_again_after_a_restart(
@@ -176,30 +176,30 @@ async def test_unrecognised_text_is_acknowledged_and_offers_a_pause_and_helpline
     await chat.send("/cancel")
     for text in ("🫠🫠", "help", "sos", SAD, "so much to say " * 200):
         [reply] = await chat.send(text)
-        assert reply.text == text_of(Msg.UNEXPECTED_TEXT)
+        assert reply.text == text_of(GeneralMsg.UNEXPECTED_TEXT)
         assert "/" not in reply.text  # no list of commands
         assert labels(chat) == [
-            text_of(Msg.UNEXPECTED_PAUSE_BUTTON),
-            text_of(Msg.UNEXPECTED_SOS_BUTTON),
+            text_of(GeneralMsg.UNEXPECTED_PAUSE_BUTTON),
+            text_of(GeneralMsg.UNEXPECTED_SOS_BUTTON),
         ]
-    await chat.press(text_of(Msg.UNEXPECTED_SOS_BUTTON))
-    assert text_of(Msg.SAFETY_WIDE_NUMBERS) in chat.text
-    await chat.press(text_of(Msg.UNEXPECTED_PAUSE_BUTTON))
-    assert chat.text == text_of(Msg.PAUSE_MENU)
+    await chat.press(text_of(GeneralMsg.UNEXPECTED_SOS_BUTTON))
+    assert text_of(SafetyMsg.SAFETY_WIDE_NUMBERS) in chat.text
+    await chat.press(text_of(GeneralMsg.UNEXPECTED_PAUSE_BUTTON))
+    assert chat.text == text_of(PauseMsg.PAUSE_MENU)
 
 
 async def test_a_draft_waiting_for_its_buttons_outlives_the_expiry(
     chat: Conversation, services: Services, clock: ManualClock, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.press(text_of(PauseMsg.PAUSE_WRITE))
     await chat.send("the words I did not send")
     clock.advance(timedelta(hours=2))
     await chat.send(SAD)  # a new message: no question of it is closed, nothing lost
-    assert chat.text == text_of(Msg.UNEXPECTED_TEXT)
+    assert chat.text == text_of(GeneralMsg.UNEXPECTED_TEXT)
     await chat.send("/history")
-    await chat.press(text_of(Msg.WRITE_KEEP))  # the old buttons still keep the draft
-    assert chat.text.startswith(text_of(Msg.WRITE_KEPT))
+    await chat.press(text_of(PauseMsg.WRITE_KEEP))  # the old buttons still keep the draft
+    assert chat.text.startswith(text_of(PauseMsg.WRITE_KEPT))
     user = await find_user(services.db, "console", "u1")
     assert user is not None
     kept = await list_texts(services.db, services.cipher, TextKind.DRAFT, user.id)

@@ -8,7 +8,8 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import AnswersMsg, GeneralMsg, OnboardingMsg, SafetyMsg
 from bot.core.events import Address, CommandIssued, TextMessage
 from bot.engine import router as router_module
 from bot.engine.router import Router
@@ -62,10 +63,13 @@ async def test_start_sos_answers_with_the_sos_reply_at_once(
     assert [reply.text for reply in replies] == [
         reply.text for reply in router.safety.sos_replies("en", None, is_group=False)
     ]
-    assert text_of(Msg.UNKNOWN_COMMAND) not in chat.text
+    assert text_of(GeneralMsg.UNKNOWN_COMMAND) not in chat.text
     # Nothing was set up on the way: the same person can still begin from the welcome.
     replies = await chat.send("/start")
-    assert [reply.text for reply in replies] == [text_of(Msg.WELCOME), text_of(Msg.ASK_TIMEZONE)]
+    assert [reply.text for reply in replies] == [
+        text_of(OnboardingMsg.WELCOME),
+        text_of(OnboardingMsg.ASK_TIMEZONE),
+    ]
 
 
 @pytest.mark.parametrize("command", [c for c in Command if c is not Command.START])
@@ -105,7 +109,7 @@ async def test_a_crisis_in_an_edit_gets_the_crisis_reply(
     onboarded: Conversation, router: Router, text_of: Callable[..., str]
 ) -> None:
     reply, *_ = await router.handle(TextMessage(onboarded.address, CRISIS, edited=True))
-    assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert reply.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
 
 
 async def test_a_hanging_read_does_not_hold_the_crisis_reply_back(
@@ -129,7 +133,7 @@ async def test_a_hanging_read_does_not_hold_the_crisis_reply_back(
     # The rest needs the database: it hears kindly that something went wrong, no hang.
     monkeypatch.setattr(router_module, "USER_LOOKUP_GIVE_UP_SECONDS", 0.2)
     [rest] = await asyncio.wait_for(onboarded.send("4"), 2.0)
-    assert rest.text == text_of(Msg.SOMETHING_WENT_WRONG)
+    assert rest.text == text_of(GeneralMsg.SOMETHING_WENT_WRONG)
     reads.release.set()
     again, *_ = await onboarded.send(CRISIS)
     assert again.text == known.text  # the disk is back: their own country's helplines
@@ -148,7 +152,9 @@ async def test_a_read_back_before_giving_up_carries_on_as_usual(
     await reads.reached.wait()
     reads.release.set()
     replies = await answering
-    assert replies[0].text == text_of(Msg.USE_BUTTONS_BELOW)  # the step's own answer, not an error
+    assert replies[0].text == text_of(
+        AnswersMsg.USE_BUTTONS_BELOW
+    )  # the step's own answer, not an error
 
 
 async def test_screen_alone_is_bounded_too(

@@ -13,7 +13,8 @@ import pytest
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import CaringMsg, DataMsg, GeneralMsg, OnboardingMsg, SafetyMsg
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.replies import Reply
@@ -35,12 +36,14 @@ CRISIS = "i want to die"
 
 
 def caring_checks_sent(world: World, text_of: Callable[..., str]) -> list[Reply]:
-    return [reply for _, reply in world.adapter.take() if reply.text == text_of(Msg.CARING_CHECK)]
+    return [
+        reply for _, reply in world.adapter.take() if reply.text == text_of(CaringMsg.CARING_CHECK)
+    ]
 
 
 async def crisis_then_yes(chat: Conversation, text_of: Callable[..., str]) -> list[Reply]:
     await chat.send(CRISIS)
-    return await chat.press(text_of(Msg.CARING_OFFER_YES))
+    return await chat.press(text_of(CaringMsg.CARING_OFFER_YES))
 
 
 async def user_id_of(world: World, chat: Conversation) -> int:
@@ -57,16 +60,16 @@ async def test_the_crisis_reply_comes_first_then_the_offer(
 ) -> None:
     chat = await world.onboard("ana", "Europe/Berlin", "08:30")
     crisis, offer, *rest = await chat.send(CRISIS)
-    assert crisis.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
-    assert offer.text == text_of(Msg.CARING_OFFER)
+    assert crisis.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
+    assert offer.text == text_of(CaringMsg.CARING_OFFER)
     labels = [button.label for button in offer.flat_buttons]
-    assert labels == [text_of(Msg.CARING_OFFER_YES), text_of(Msg.CARING_OFFER_NO)]
+    assert labels == [text_of(CaringMsg.CARING_OFFER_YES), text_of(CaringMsg.CARING_OFFER_NO)]
     assert offer.silent  # right after the crisis reply: one sound is enough
-    assert all(reply.text != text_of(Msg.CARING_OFFER) for reply in rest)
+    assert all(reply.text != text_of(CaringMsg.CARING_OFFER) for reply in rest)
     # Once: another crisis message the same day gets the crisis reply, and no second offer.
     again = await chat.send(CRISIS)
     assert again[0].text == crisis.text
-    assert all(reply.text != text_of(Msg.CARING_OFFER) for reply in again)
+    assert all(reply.text != text_of(CaringMsg.CARING_OFFER) for reply in again)
 
 
 async def test_danger_and_show_me_help_now_are_offered_too_but_not_sos(
@@ -80,17 +83,17 @@ async def test_danger_and_show_me_help_now_are_offered_too_but_not_sos(
 
     danger = await onboarded("dana")
     replies = await danger.send("he's outside my door banging and says he'll kill me")
-    assert replies[0].text.startswith(text_of(Msg.SAFETY_DANGER_INTRO))
-    assert replies[1].text == text_of(Msg.CARING_OFFER)
+    assert replies[0].text.startswith(text_of(SafetyMsg.SAFETY_DANGER_INTRO))
+    assert replies[1].text == text_of(CaringMsg.CARING_OFFER)
     checked = await onboarded("chen")
     check, *_ = await checked.send("my friend died by suicide")
-    assert check.text == text_of(Msg.SAFETY_CHECK)  # a check alone is no crisis reply
-    replies = await checked.press(text_of(Msg.SAFETY_CHECK_HELP_BUTTON))
-    assert replies[0].text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
-    assert replies[1].text == text_of(Msg.CARING_OFFER)
+    assert check.text == text_of(SafetyMsg.SAFETY_CHECK)  # a check alone is no crisis reply
+    replies = await checked.press(text_of(SafetyMsg.SAFETY_CHECK_HELP_BUTTON))
+    assert replies[0].text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
+    assert replies[1].text == text_of(CaringMsg.CARING_OFFER)
     asked = await onboarded("sam")
     replies = await asked.send("/sos")
-    assert all(reply.text != text_of(Msg.CARING_OFFER) for reply in replies)
+    assert all(reply.text != text_of(CaringMsg.CARING_OFFER) for reply in replies)
 
 
 async def test_never_offered_in_a_group(router: Router, text_of: Callable[..., str]) -> None:
@@ -101,10 +104,10 @@ async def test_never_offered_in_a_group(router: Router, text_of: Callable[..., s
     replies = await group.send(CRISIS)
     assert replies[0].private  # the help itself goes privately
     shown = [*replies, *(r.group_notice for r in replies if r.group_notice)]
-    assert all(reply.text != text_of(Msg.CARING_OFFER) for reply in shown)
+    assert all(reply.text != text_of(CaringMsg.CARING_OFFER) for reply in shown)
     # A forged press in the group schedules nothing.
     [notice] = await group.press_data(caring_module.CARING_YES)
-    assert notice.text == text_of(Msg.BUTTON_EXPIRED)
+    assert notice.text == text_of(GeneralMsg.BUTTON_EXPIRED)
     user = await find_user(router.services.db, "console", "u1")
     assert user is not None and await get_check(router.services.db, user.id) is None
 
@@ -123,8 +126,8 @@ async def test_a_stalled_offer_never_holds_the_crisis_reply_back(
     monkeypatch.setattr(caring_module.caring_checks, "record_offer", hanging)
     replies = await asyncio.wait_for(chat.send(CRISIS), 1.0)
     assert stalled.is_set()  # the offer really was stuck, not skipped
-    assert replies[0].text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
-    assert all(reply.text != text_of(Msg.CARING_OFFER) for reply in replies)
+    assert replies[0].text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
+    assert all(reply.text != text_of(CaringMsg.CARING_OFFER) for reply in replies)
 
 
 async def test_a_slow_question_again_does_not_lose_the_offer(
@@ -137,10 +140,10 @@ async def test_a_slow_question_again_does_not_lose_the_offer(
 
     monkeypatch.setattr(router_module.flow_positions, "get_position", hanging)
     replies = await asyncio.wait_for(chat.send(CRISIS), 1.0)
-    assert [reply.text for reply in replies[1:]] == [text_of(Msg.CARING_OFFER)]
+    assert [reply.text for reply in replies[1:]] == [text_of(CaringMsg.CARING_OFFER)]
     monkeypatch.undo()
-    [scheduled, *_] = await chat.press(text_of(Msg.CARING_OFFER_YES))
-    assert scheduled.text == text_of(Msg.CARING_SCHEDULED, time="08:30")
+    [scheduled, *_] = await chat.press(text_of(CaringMsg.CARING_OFFER_YES))
+    assert scheduled.text == text_of(CaringMsg.CARING_SCHEDULED, time="08:30")
 
 
 # Yes, no, and the message itself --------------------------------------------------------
@@ -151,7 +154,7 @@ async def test_yes_brings_one_message_the_next_day_at_the_checkin_time(
 ) -> None:
     chat = await world.onboard("ana", "Europe/Berlin", "08:30")
     [scheduled] = await crisis_then_yes(chat, text_of)
-    assert scheduled.text == text_of(Msg.CARING_SCHEDULED, time="08:30")
+    assert scheduled.text == text_of(CaringMsg.CARING_SCHEDULED, time="08:30")
     world.adapter.take()
     await world.run_until(TOMORROW - timedelta(hours=1, minutes=35))  # 08:25 in Berlin
     assert caring_checks_sent(world, text_of) == []
@@ -173,8 +176,8 @@ async def test_a_second_yes_keeps_the_one_planned(
     chat = await world.onboard("ana", "Europe/Berlin", "08:30")
     await crisis_then_yes(chat, text_of)
     world.clock.set(TOMORROW - timedelta(hours=8))  # 02:00 in Berlin, the day it is due
-    [again] = await chat.press(text_of(Msg.CARING_OFFER_YES))
-    assert again.text == text_of(Msg.CARING_SCHEDULED_TODAY, time="08:30")  # at 02:00
+    [again] = await chat.press(text_of(CaringMsg.CARING_OFFER_YES))
+    assert again.text == text_of(CaringMsg.CARING_SCHEDULED_TODAY, time="08:30")  # at 02:00
     world.adapter.take()
     await world.run_until(TOMORROW + timedelta(days=1))
     assert len(caring_checks_sent(world, text_of)) == 1
@@ -185,24 +188,24 @@ async def test_no_sends_nothing_and_is_not_offered_again_that_day(
 ) -> None:
     chat = await world.onboard("ana", "Europe/Berlin", "08:30")
     await chat.send(CRISIS)
-    [declined] = await chat.press(text_of(Msg.CARING_OFFER_NO))
-    assert declined.text == text_of(Msg.CARING_DECLINED)
+    [declined] = await chat.press(text_of(CaringMsg.CARING_OFFER_NO))
+    assert declined.text == text_of(CaringMsg.CARING_DECLINED)
     world.clock.set(START + timedelta(hours=10))  # 20:00 in Berlin, the same day
     replies = await chat.send(CRISIS)
-    assert all(reply.text != text_of(Msg.CARING_OFFER) for reply in replies)
+    assert all(reply.text != text_of(CaringMsg.CARING_OFFER) for reply in replies)
     world.adapter.take()
     await world.run_until(START + timedelta(days=3))
     assert caring_checks_sent(world, text_of) == []
     # Another day, another crisis: the offer is there again.
     replies = await chat.send(CRISIS)
-    assert replies[1].text == text_of(Msg.CARING_OFFER)
+    assert replies[1].text == text_of(CaringMsg.CARING_OFFER)
 
 
 async def test_no_after_yes_cancels_it(world: World, text_of: Callable[..., str]) -> None:
     chat = await world.onboard("ana", "Europe/Berlin", "08:30")
     await crisis_then_yes(chat, text_of)
-    [declined] = await chat.press(text_of(Msg.CARING_OFFER_NO))
-    assert declined.text == text_of(Msg.CARING_DECLINED)
+    [declined] = await chat.press(text_of(CaringMsg.CARING_OFFER_NO))
+    assert declined.text == text_of(CaringMsg.CARING_DECLINED)
     world.adapter.take()
     await world.run_until(TOMORROW + timedelta(days=1))
     assert caring_checks_sent(world, text_of) == []
@@ -214,10 +217,12 @@ async def test_without_a_checkin_time_it_comes_at_ten_local(
     chat = world.chat("noor")
     await chat.send("/start")
     await chat.send("Asia/Tokyo")
-    await chat.press(text_of(Msg.TIMEZONE_YES))  # and no check-in time: that question stays open
+    await chat.press(
+        text_of(OnboardingMsg.TIMEZONE_YES)
+    )  # and no check-in time: that question stays open
     world.clock.set(START + timedelta(hours=3))  # 21:00 in Tokyo
     [scheduled] = await crisis_then_yes(chat, text_of)
-    assert scheduled.text == text_of(Msg.CARING_SCHEDULED, time="10:00")
+    assert scheduled.text == text_of(CaringMsg.CARING_SCHEDULED, time="10:00")
     world.adapter.take()
     due = datetime(2026, 3, 3, 1, 0, tzinfo=UTC)  # 10:00 in Tokyo
     await world.run_until(due - timedelta(minutes=5))
@@ -232,12 +237,12 @@ async def test_quiet_hours_move_it_to_their_end(world: World, text_of: Callable[
     chat = world.chat("ana")
     await chat.send("/start")
     await chat.send("Europe/Berlin")
-    await chat.press(text_of(Msg.TIMEZONE_YES))  # no check-in time
+    await chat.press(text_of(OnboardingMsg.TIMEZONE_YES))  # no check-in time
     user_id = await user_id_of(world, chat)
     async with world.services.db.transaction() as tx:
         await set_quiet_hours(tx, user_id, QuietHours(time(22, 0), time(11, 15)))
     [scheduled] = await crisis_then_yes(chat, text_of)
-    assert scheduled.text == text_of(Msg.CARING_SCHEDULED, time="11:15")
+    assert scheduled.text == text_of(CaringMsg.CARING_SCHEDULED, time="11:15")
     world.adapter.take()
     await world.run_until(TOMORROW + timedelta(hours=1, minutes=10))  # 11:10 in Berlin
     assert caring_checks_sent(world, text_of) == []
@@ -272,7 +277,7 @@ async def test_forget_before_it_is_due_sends_nothing_and_leaves_no_row(
     user_id = await user_id_of(world, chat)
     assert await get_check(world.services.db, user_id) is not None
     await chat.send("/forget")
-    await chat.press(text_of(Msg.FORGET_YES))
+    await chat.press(text_of(DataMsg.FORGET_YES))
     row = await world.services.db.fetch_one("SELECT COUNT(*) AS n FROM caring_checks")
     assert row is not None and row["n"] == 0
     world.adapter.take()
@@ -316,25 +321,27 @@ async def test_its_buttons_lead_where_they_say(world: World, text_of: Callable[.
     chat = await received_check(world, text_of)
     labels = [button.label for button in chat.history[0].flat_buttons]
     assert labels == [
-        text_of(Msg.CARING_SOS_BUTTON),
-        text_of(Msg.CARING_WRITE_PLAN_BUTTON),  # no plan yet: the button begins one
-        text_of(Msg.CARING_PAUSE_BUTTON),
-        text_of(Msg.CARING_OKAY_BUTTON),
+        text_of(CaringMsg.CARING_SOS_BUTTON),
+        text_of(CaringMsg.CARING_WRITE_PLAN_BUTTON),  # no plan yet: the button begins one
+        text_of(CaringMsg.CARING_PAUSE_BUTTON),
+        text_of(CaringMsg.CARING_OKAY_BUTTON),
     ]
     check = chat.history[0]
-    pressed = [reply.text for reply in await chat.press(text_of(Msg.CARING_SOS_BUTTON))]
+    pressed = [reply.text for reply in await chat.press(text_of(CaringMsg.CARING_SOS_BUTTON))]
     assert pressed == [reply.text for reply in await chat.send("/sos")]
     assert "110" in pressed[0]  # Germany's own numbers: the user's country is known
     chat.history = [check]
-    [okay] = await chat.press(text_of(Msg.CARING_OKAY_BUTTON))
-    assert okay.text == text_of(Msg.CARING_OKAY_REPLY)
+    [okay] = await chat.press(text_of(CaringMsg.CARING_OKAY_BUTTON))
+    assert okay.text == text_of(CaringMsg.CARING_OKAY_REPLY)
     chat.history = [check]
-    pressed = [reply.text for reply in await chat.press(text_of(Msg.CARING_WRITE_PLAN_BUTTON))]
+    pressed = [
+        reply.text for reply in await chat.press(text_of(CaringMsg.CARING_WRITE_PLAN_BUTTON))
+    ]
     assert pressed == [reply.text for reply in await chat.send("/plan")]
     if "plan" not in {command.value for command in Command}:
-        assert pressed == [text_of(Msg.UNKNOWN_COMMAND)]
+        assert pressed == [text_of(GeneralMsg.UNKNOWN_COMMAND)]
     chat.history = [check]
-    pressed = [reply.text for reply in await chat.press(text_of(Msg.CARING_PAUSE_BUTTON))]
+    pressed = [reply.text for reply in await chat.press(text_of(CaringMsg.CARING_PAUSE_BUTTON))]
     position = await get_position(world.services.db, await user_id_of(world, chat))
     assert position is not None and position.flow == Pause.name
     await chat.send("/cancel")
@@ -346,8 +353,8 @@ async def test_with_a_plan_its_button_says_my_plan_and_shows_it(
 ) -> None:
     chat = await received_check(world, text_of, with_plan=True)
     labels = [button.label for button in chat.history[0].flat_buttons]
-    assert labels[1] == text_of(Msg.CARING_PLAN_BUTTON)
-    await chat.press(text_of(Msg.CARING_PLAN_BUTTON))
+    assert labels[1] == text_of(CaringMsg.CARING_PLAN_BUTTON)
+    await chat.press(text_of(CaringMsg.CARING_PLAN_BUTTON))
     assert "Not sleeping" in chat.last[-1].text  # the plan, shown
 
 
@@ -359,9 +366,9 @@ async def test_a_typed_yes_right_after_the_offer_answers_the_offer_not_the_plan(
     await chat.send("/plan")
     await chat.send("no sleep")
     await chat.send(CRISIS)
-    assert text_of(Msg.CARING_OFFER) in [reply.text for reply in chat.last]
+    assert text_of(CaringMsg.CARING_OFFER) in [reply.text for reply in chat.last]
     [scheduled] = await chat.send("yes")
-    assert scheduled.text == text_of(Msg.CARING_SCHEDULED, time="08:30")
+    assert scheduled.text == text_of(CaringMsg.CARING_SCHEDULED, time="08:30")
     check = await get_check(world.services.db, await user_id_of(world, chat))
     assert check is not None and check.next_due_at is not None
     # The plan's question stays open, and "yes" was not written into it.
@@ -378,6 +385,6 @@ async def test_a_typed_no_outside_a_flow_declines_and_only_right_after_the_offer
     await chat.send("Germany")
     await chat.send(CRISIS)
     [declined] = await chat.send("No")
-    assert declined.text == text_of(Msg.CARING_DECLINED)
+    assert declined.text == text_of(CaringMsg.CARING_DECLINED)
     [later] = await chat.send("no")  # the offer is no longer the last thing shown
-    assert later.text == text_of(Msg.UNEXPECTED_TEXT)
+    assert later.text == text_of(GeneralMsg.UNEXPECTED_TEXT)

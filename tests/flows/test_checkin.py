@@ -4,7 +4,7 @@ import asyncio
 from collections.abc import Callable
 from datetime import timedelta
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, CheckinMsg, GeneralMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
@@ -40,18 +40,25 @@ async def test_checkin_with_buttons_stores_mood_urge_and_time(
 ) -> None:
     await chat.send("/checkin")
     first_line = chat.text.splitlines()[0]
-    assert first_line == text_of(Msg.CHECKIN_OPENING)  # neutral on a lock screen
+    assert first_line == text_of(CheckinMsg.CHECKIN_OPENING)  # neutral on a lock screen
     assert [b.label for b in chat.last[0].flat_buttons] == [
         text_of(m)
-        for m in (Msg.MOOD_1, Msg.MOOD_2, Msg.MOOD_3, Msg.MOOD_4, Msg.MOOD_5, Msg.CHECKIN_URGE_NOW)
+        for m in (
+            CheckinMsg.MOOD_1,
+            CheckinMsg.MOOD_2,
+            CheckinMsg.MOOD_3,
+            CheckinMsg.MOOD_4,
+            CheckinMsg.MOOD_5,
+            CheckinMsg.CHECKIN_URGE_NOW,
+        )
     ]
-    await chat.press(text_of(Msg.MOOD_2))
-    assert chat.text == text_of(Msg.ASK_URGE)
-    await chat.press(text_of(Msg.URGE_STRONG))
-    assert chat.text == text_of(Msg.ASK_NOTE)
-    await chat.press(text_of(Msg.SKIP_NOTE))
+    await chat.press(text_of(CheckinMsg.MOOD_2))
+    assert chat.text == text_of(CheckinMsg.ASK_URGE)
+    await chat.press(text_of(CheckinMsg.URGE_STRONG))
+    assert chat.text == text_of(CheckinMsg.ASK_NOTE)
+    await chat.press(text_of(CheckinMsg.SKIP_NOTE))
     saved, reply = chat.last[0].text.split("\n\n")
-    assert saved == text_of(Msg.CHECKIN_SAVED)
+    assert saved == text_of(CheckinMsg.CHECKIN_SAVED)
     assert reply in {r.text for r in content.checkin_replies("en") if r.category == "strong_urge"}
 
     assert await answers(services) == [(2, "strong", None)]
@@ -88,11 +95,11 @@ async def test_out_of_range_answers_change_nothing(
     await chat.send("/checkin")
     for bad in ("0", "6", "great", ""):
         await chat.send(bad)
-        assert chat.text == text_of(Msg.USE_BUTTONS_BELOW)
-        assert chat.last[-1].flat_buttons[0].label == text_of(Msg.MOOD_1)  # shown again
+        assert chat.text == text_of(AnswersMsg.USE_BUTTONS_BELOW)
+        assert chat.last[-1].flat_buttons[0].label == text_of(CheckinMsg.MOOD_1)  # shown again
     await chat.send("5")
     await chat.send("extreme")
-    assert chat.text == text_of(Msg.USE_BUTTONS_BELOW)
+    assert chat.text == text_of(AnswersMsg.USE_BUTTONS_BELOW)
     assert await answers(services) == []
 
 
@@ -103,7 +110,7 @@ async def test_over_long_note_is_refused_and_nothing_lost(
     await chat.send("3")
     await chat.send("some")
     await chat.send("x" * 1001)
-    assert chat.text == text_of(Msg.NOTE_TOO_LONG, limit=1000)
+    assert chat.text == text_of(CheckinMsg.NOTE_TOO_LONG, limit=1000)
     await chat.send("shorter now")
     assert await answers(services) == [(3, "some", "shorter now")]
 
@@ -112,23 +119,23 @@ async def test_stale_forged_and_foreign_buttons_change_nothing(
     chat: Conversation, services: Services, router: Router, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/checkin")
-    old_mood_button = chat.button(text_of(Msg.MOOD_1))
-    await chat.press(text_of(Msg.MOOD_5))
-    urge_button = chat.button(text_of(Msg.URGE_NONE))
+    old_mood_button = chat.button(text_of(CheckinMsg.MOOD_1))
+    await chat.press(text_of(CheckinMsg.MOOD_5))
+    urge_button = chat.button(text_of(CheckinMsg.URGE_NONE))
 
     for data in (old_mood_button.data, "ci:urge:00000000:none", "garbage", "", "fg:confirm:x:yes"):
         await chat.press_data(data)
-        assert chat.text == text_of(Msg.BUTTON_EXPIRED), data
+        assert chat.text == text_of(GeneralMsg.BUTTON_EXPIRED), data
 
     stranger = Conversation(router, Address("console", "c2", "u2"))
     await stranger.press_data(urge_button.data)
-    assert stranger.text == text_of(Msg.BUTTON_NOT_YOURS)
+    assert stranger.text == text_of(GeneralMsg.BUTTON_NOT_YOURS)
     assert stranger.last[0].ephemeral  # a notice for the one who tapped, not the chat
 
     await chat.press_data(urge_button.data)
-    assert chat.text == text_of(Msg.ASK_NOTE)
+    assert chat.text == text_of(CheckinMsg.ASK_NOTE)
     await chat.press_data(urge_button.data)  # replayed
-    assert chat.text == text_of(Msg.BUTTON_EXPIRED)
+    assert chat.text == text_of(GeneralMsg.BUTTON_EXPIRED)
     assert await answers(services) == []
     assert await answers(services, "u2") == []
 
@@ -148,10 +155,10 @@ async def test_cancel_leaves_checkin_without_storing(
     await chat.send("/checkin")
     await chat.send("2")
     await chat.send("/cancel")
-    assert chat.text == text_of(Msg.CANCEL_DONE)
+    assert chat.text == text_of(GeneralMsg.CANCEL_DONE)
     clock.advance(timedelta(minutes=1))
     await chat.send("some")
-    assert chat.text == text_of(Msg.UNEXPECTED_TEXT)
+    assert chat.text == text_of(GeneralMsg.UNEXPECTED_TEXT)
     await chat.send("/cancel")
-    assert chat.text == text_of(Msg.CANCEL_NOTHING)
+    assert chat.text == text_of(GeneralMsg.CANCEL_NOTHING)
     assert await answers(services) == []

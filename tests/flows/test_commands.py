@@ -3,7 +3,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import AnswersMsg, GeneralMsg, PauseMsg
 from bot.content_pack.pack import ContentPack
 from bot.flows.affirm import AffirmStep
 from bot.flows.context import Services
@@ -26,11 +27,11 @@ async def test_help_and_unknown_input_store_nothing(
 ) -> None:
     await chat.send("/help")
     await chat.send("/about")
-    assert chat.text == text_of(Msg.ABOUT)
+    assert chat.text == text_of(GeneralMsg.ABOUT)
     await chat.send("/nonsense")
-    assert chat.text == text_of(Msg.UNKNOWN_COMMAND)
+    assert chat.text == text_of(GeneralMsg.UNKNOWN_COMMAND)
     await chat.send("hello there")
-    assert chat.text == text_of(Msg.BEFORE_START)  # never begun: how to begin
+    assert chat.text == text_of(AnswersMsg.BEFORE_START)  # never begun: how to begin
     assert await find_user(services.db, "console", "u1") is None
 
 
@@ -38,7 +39,7 @@ async def test_commands_addressed_to_the_bot_by_name_work(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/ABOUT@steady_bot")
-    assert chat.text == text_of(Msg.ABOUT)
+    assert chat.text == text_of(GeneralMsg.ABOUT)
 
 
 async def test_affirmations_do_not_repeat_until_all_were_seen(
@@ -96,7 +97,7 @@ async def test_mydata_shows_a_draft_still_waiting_for_keep_or_let_go(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.press(text_of(PauseMsg.PAUSE_WRITE))
     await chat.send("the words I did not send, kiwi-77")
     await chat.send("/mydata")
     data = json.loads(chat.last[-1].text)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.adapters.console import ConsoleAdapter
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.engine.router import Router
 from bot.flows.context import Services
 from bot.storage.users import find_user
@@ -49,6 +49,6 @@ async def test_a_number_typed_after_a_crisis_reply_presses_none_of_its_buttons(
 ) -> None:
     """With nothing else open, "1" is a message of its own, never "you misread me"."""
     said = await run_console(router, tmp_path, ["i want to kill myself", "1"])
-    misread = text_of(Msg.SAFETY_MISREAD_BUTTON)
+    misread = text_of(SafetyMsg.SAFETY_MISREAD_BUTTON)
     assert f") {misread}" in said and f"1) {misread}" not in said  # lettered, not numbered
-    assert text_of(Msg.SAFETY_MISREAD_REPLY) not in said
+    assert text_of(SafetyMsg.SAFETY_MISREAD_REPLY) not in said

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.console import ConsoleAdapter
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, DataMsg, GeneralMsg
 from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
@@ -60,9 +60,9 @@ async def test_forget_deletes_every_row_of_the_user_only(
     assert await rows_mentioning(services, user.id, "u1")  # the scan does see the data
 
     await chat.send("/forget")
-    assert chat.text == text_of(Msg.FORGET_CONFIRM)
-    await chat.press(text_of(Msg.FORGET_YES))
-    assert chat.text == text_of(Msg.FORGET_DONE)
+    assert chat.text == text_of(DataMsg.FORGET_CONFIRM)
+    await chat.press(text_of(DataMsg.FORGET_YES))
+    assert chat.text == text_of(DataMsg.FORGET_DONE)
 
     assert await rows_mentioning(services, user.id, "u1") == []
     assert await find_user(services.db, "console", "someone-else") is not None
@@ -70,7 +70,7 @@ async def test_forget_deletes_every_row_of_the_user_only(
     assert remaining is not None and remaining["n"] == 1
 
     await chat.send("/mydata")
-    assert chat.text == text_of(Msg.MYDATA_NOTHING)
+    assert chat.text == text_of(DataMsg.MYDATA_NOTHING)
 
 
 async def test_forget_needs_the_button_and_no_keeps_everything(
@@ -79,9 +79,9 @@ async def test_forget_needs_the_button_and_no_keeps_everything(
     await fill_everything(chat)
     await chat.send("/forget")
     await chat.send("yes")  # typing is not the deliberate tap we ask for
-    assert chat.text == text_of(Msg.USE_BUTTONS_BELOW)
-    await chat.press(text_of(Msg.FORGET_NO))
-    assert chat.text == text_of(Msg.FORGET_KEPT)
+    assert chat.text == text_of(AnswersMsg.USE_BUTTONS_BELOW)
+    await chat.press(text_of(DataMsg.FORGET_NO))
+    assert chat.text == text_of(DataMsg.FORGET_KEPT)
     assert await find_user(services.db, "console", "u1") is not None
     count = await services.db.fetch_one("SELECT COUNT(*) AS n FROM checkins")
     assert count is not None and count["n"] == 1
@@ -91,7 +91,7 @@ async def test_forget_with_nothing_stored_says_so(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/forget")
-    assert chat.text == text_of(Msg.FORGET_NOTHING)
+    assert chat.text == text_of(DataMsg.FORGET_NOTHING)
 
 
 async def test_old_forget_button_after_forgetting_does_nothing(
@@ -99,10 +99,10 @@ async def test_old_forget_button_after_forgetting_does_nothing(
 ) -> None:
     await fill_everything(chat)
     await chat.send("/forget")
-    yes = chat.button(text_of(Msg.FORGET_YES)).data
+    yes = chat.button(text_of(DataMsg.FORGET_YES)).data
     await chat.press_data(yes)
     await chat.press_data(yes)
-    assert chat.text == text_of(Msg.BUTTON_EXPIRED)
+    assert chat.text == text_of(GeneralMsg.BUTTON_EXPIRED)
     assert await find_user(services.db, "console", "u1") is None
 
 
@@ -114,7 +114,7 @@ async def test_forget_leaves_no_copy_in_the_write_ahead_log(
     await chat.send("America/Argentina/Ushuaia")  # a value easy to look for in raw bytes
     await chat.send("08:30")
     await chat.send("/forget")
-    await chat.press(text_of(Msg.FORGET_YES))
+    await chat.press(text_of(DataMsg.FORGET_YES))
     path = services.db.path
     for file in (path, path.with_name(path.name + "-wal")):
         if file.exists():
@@ -150,7 +150,7 @@ async def test_the_console_chart_is_owner_only_and_forget_deletes_it(
         image_saved=said_where,
     )  # fmt: skip
     await console.run()
-    assert text_of(Msg.FORGET_DONE) in out.getvalue()
+    assert text_of(DataMsg.FORGET_DONE) in out.getvalue()
     assert not chart.exists() and not chart.parent.exists()
 
 

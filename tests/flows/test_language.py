@@ -10,7 +10,14 @@ from pathlib import Path
 
 import yaml
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import (
+    AnswersMsg,
+    CheckinMsg,
+    GeneralMsg,
+    OnboardingMsg,
+    SafetyMsg,
+    SettingsMsg,
+)
 from bot.content_pack.loader import load_pack
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
@@ -46,14 +53,14 @@ async def test_a_spanish_app_is_asked_first_in_spanish_and_stays_spanish(
     chat = spanish_app(router)
     await chat.send("/start")
     [question] = chat.last
-    assert question.text == content.text("es", Msg.LANGUAGE_ASK)
+    assert question.text == content.text("es", OnboardingMsg.LANGUAGE_ASK)
     assert [b.label for b in question.flat_buttons] == ["Español", "English"]
     assert await locale_of(services) == "es"  # es-MX is the pack's es, from the first contact
 
     await chat.press("Español")
     assert [reply.text for reply in chat.last] == [
-        content.text("es", Msg.WELCOME),
-        content.text("es", Msg.ASK_TIMEZONE),
+        content.text("es", OnboardingMsg.WELCOME),
+        content.text("es", OnboardingMsg.ASK_TIMEZONE),
     ]
     assert await locale_of(services) == "es"
 
@@ -65,8 +72,8 @@ async def test_english_chosen_on_a_spanish_app_switches_at_once(
     await chat.send("/start")
     await chat.press("English")
     assert [reply.text for reply in chat.last] == [
-        content.text("en", Msg.WELCOME),
-        content.text("en", Msg.ASK_TIMEZONE),
+        content.text("en", OnboardingMsg.WELCOME),
+        content.text("en", OnboardingMsg.ASK_TIMEZONE),
     ]
     assert await locale_of(services) == "en"
     await chat.send("Europe/Madrid")
@@ -79,7 +86,7 @@ async def test_the_language_can_be_typed_by_its_name(
     chat = spanish_app(router, "es")
     await chat.send("/start")
     await chat.send("english")
-    assert chat.last[0].text == content.text("en", Msg.WELCOME)
+    assert chat.last[0].text == content.text("en", OnboardingMsg.WELCOME)
     assert await locale_of(services) == "en"
 
 
@@ -90,7 +97,7 @@ async def test_an_app_in_the_default_language_is_not_asked(
         chat = Conversation(router, Address("console", f"c-{language}", f"u-{language}"))
         chat.language_code = language
         await chat.send("/start")
-        assert chat.last[0].text == content.text("en", Msg.WELCOME), language
+        assert chat.last[0].text == content.text("en", OnboardingMsg.WELCOME), language
 
 
 async def test_settings_change_the_language_and_show_the_menu_in_it(
@@ -100,17 +107,19 @@ async def test_settings_change_the_language_and_show_the_menu_in_it(
     await chat.send("Europe/Madrid")
     await chat.send("08:30")
     await chat.send("/settings")
-    await chat.press(content.text("en", Msg.SETTINGS_CHANGE_LANGUAGE))
-    assert chat.last[0].text == content.text("en", Msg.LANGUAGE_ASK)
+    await chat.press(content.text("en", SettingsMsg.SETTINGS_CHANGE_LANGUAGE))
+    assert chat.last[0].text == content.text("en", OnboardingMsg.LANGUAGE_ASK)
     assert [b.label for b in chat.last[0].flat_buttons] == ["English", "Español"]
     await chat.press("Español")
     saved, menu = chat.last
-    assert saved.text == content.text("es", Msg.LANGUAGE_SAVED)
-    assert content.text("es", Msg.SETTINGS_CHANGE_LANGUAGE) in [b.label for b in menu.flat_buttons]
-    assert content.text("es", Msg.SETTINGS_DONE) in [b.label for b in menu.flat_buttons]
+    assert saved.text == content.text("es", OnboardingMsg.LANGUAGE_SAVED)
+    assert content.text("es", SettingsMsg.SETTINGS_CHANGE_LANGUAGE) in [
+        b.label for b in menu.flat_buttons
+    ]
+    assert content.text("es", SettingsMsg.SETTINGS_DONE) in [b.label for b in menu.flat_buttons]
     assert await locale_of(services) == "es"
     await chat.send("/checkin")  # and what comes after is in Spanish too
-    assert content.text("es", Msg.MOOD_4) in [b.label for b in chat.last[-1].flat_buttons]
+    assert content.text("es", CheckinMsg.MOOD_4) in [b.label for b in chat.last[-1].flat_buttons]
 
 
 async def test_a_command_typed_by_its_spanish_name_runs_it(
@@ -120,21 +129,23 @@ async def test_a_command_typed_by_its_spanish_name_runs_it(
     await chat.send("/start")
     await chat.press("Español")
     await chat.send("/ajustes")
-    assert content.text("es", Msg.SETTINGS_DONE) in [b.label for b in chat.last[-1].flat_buttons]
+    assert content.text("es", SettingsMsg.SETTINGS_DONE) in [
+        b.label for b in chat.last[-1].flat_buttons
+    ]
     await chat.send("/AYUDA")
-    assert chat.text != content.text("es", Msg.UNKNOWN_COMMAND)
+    assert chat.text != content.text("es", GeneralMsg.UNKNOWN_COMMAND)
     assert content.command_named("fechas") is not None
     assert content.command_named("nada-de-esto") is None
 
 
 def test_opening_hours_read_in_the_users_language(content: ContentPack) -> None:
-    daily = content.text("es", Msg.HOURS_DAILY)
+    daily = content.text("es", SafetyMsg.HOURS_DAILY)
     assert content.hours("es", "Mon–Fri 8:00–24:00") == "lun–vie 8:00–24:00"
     assert content.hours("es", "Daily 8:00–24:00") == f"{daily} 8:00–24:00"
     assert content.hours("es", "Sat–Sun 10:00–14:00, Mon 9:00–12:00") == (
         "sáb–dom 10:00–14:00, lun 9:00–12:00"
     )
-    assert content.hours("es", "Hours vary") == content.text("es", Msg.HOURS_VARY)
+    assert content.hours("es", "Hours vary") == content.text("es", SafetyMsg.HOURS_VARY)
     assert content.hours("es", "24/7") == "24/7"
     # The default locale reads them exactly as the data writes them.
     for country in content.crisis("en").countries:
@@ -151,10 +162,10 @@ async def test_a_pause_until_a_date_names_the_day_in_spanish(
     await chat.send("Europe/Madrid")
     await chat.send("08:30")
     await chat.send("/ajustes")
-    await chat.press(content.text("es", Msg.SETTINGS_PAUSE))
+    await chat.press(content.text("es", SettingsMsg.SETTINGS_PAUSE))
     await chat.send("3")
     # Three days with today: back on Thursday 5 March, "jue 05 mar".
-    assert chat.text == content.text("es", Msg.PAUSED, date="jue 05 mar")
+    assert chat.text == content.text("es", SettingsMsg.PAUSED, date="jue 05 mar")
 
 
 def test_helplines_of_a_country_the_spanish_pack_lacks_come_framed_in_spanish(
@@ -206,8 +217,8 @@ async def test_the_settings_menu_names_days_in_spanish(
     await chat.send("Europe/Madrid")
     await chat.send("08:30")
     await chat.send("/ajustes")
-    assert content.text("es", Msg.HOURS_DAILY) in chat.text  # every day, in Spanish
-    await chat.press(content.text("es", Msg.SETTINGS_CHANGE_DAYS))
+    assert content.text("es", SafetyMsg.HOURS_DAILY) in chat.text  # every day, in Spanish
+    await chat.press(content.text("es", SettingsMsg.SETTINGS_CHANGE_DAYS))
     await chat.send("de lunes a viernes")
     assert "lun-vie" in chat.text
     user = await find_user(services.db, "console", "u1")
@@ -223,18 +234,18 @@ async def test_places_and_countries_typed_in_spanish_are_understood(
     await chat.send("Ciudad de México")
     assert "(America/Mexico_City)" in chat.text
     await chat.send("08:30")
-    await chat.press(content.text("es", Msg.COUNTRY_OTHER))
+    await chat.press(content.text("es", OnboardingMsg.COUNTRY_OTHER))
     await chat.send("estados unidos")  # typed, as a Spanish speaker names it
     user = await find_user(services.db, "console", "u1")
     assert user is not None and (user.timezone, user.country) == ("America/Mexico_City", "US")
     # A country that disagrees with the time zone is asked about, once, in Spanish.
     mexico, us = content.country_label("es", "MX"), content.country_label("es", "US")
     assert chat.text == content.text(
-        "es", Msg.COUNTRY_ZONE_MISMATCH, zone_country=mexico, country=us
+        "es", AnswersMsg.COUNTRY_ZONE_MISMATCH, zone_country=mexico, country=us
     )
     await chat.send("los dos son correctos")  # a label typed, in Spanish
     assert chat.text == content.text(
-        "es", Msg.MISMATCH_KEPT, country=content.country_in_sentence("es", "US")
+        "es", AnswersMsg.MISMATCH_KEPT, country=content.country_in_sentence("es", "US")
     )
 
 
@@ -245,15 +256,15 @@ async def test_a_place_typed_instead_of_a_language_keeps_the_guess_and_is_read(
     await chat.send("/start")
     await chat.send("Madrid")  # no tap: Spanish it is, and Madrid answers the next question
     welcome, confirm = chat.last
-    assert welcome.text == content.text("es", Msg.WELCOME)
+    assert welcome.text == content.text("es", OnboardingMsg.WELCOME)
     assert "Madrid, España (Europe/Madrid)" in confirm.text
     assert await locale_of(services) == "es"
     other = Conversation(router, Address("console", "c2", "u2"), language_code="es")
     await other.send("/start")
     await other.send("hola")  # neither a language nor a place: Spanish, and the usual start
     assert [reply.text for reply in other.last] == [
-        content.text("es", Msg.WELCOME),
-        content.text("es", Msg.ASK_TIMEZONE),
+        content.text("es", OnboardingMsg.WELCOME),
+        content.text("es", OnboardingMsg.ASK_TIMEZONE),
     ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg
 from bot.flows.context import Services
 from bot.flows.mydata import EXPORTED_TABLES, export_fields
 from bot.storage.user_data import tables_with_user_data
@@ -44,9 +44,9 @@ async def test_mydata_shows_which_reply_was_shown_last(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/checkin")
-    await chat.press(text_of(Msg.MOOD_4))
-    await chat.press(text_of(Msg.URGE_NONE))
-    await chat.press(text_of(Msg.SKIP_NOTE))
+    await chat.press(text_of(CheckinMsg.MOOD_4))
+    await chat.press(text_of(CheckinMsg.URGE_NONE))
+    await chat.press(text_of(CheckinMsg.SKIP_NOTE))
     await chat.send("/mydata")
     data = json.loads(chat.last[-1].text)
     assert data["profile"]["last_reply_shown"] in data["content_seen"]["reply"]

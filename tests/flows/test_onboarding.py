@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, OnboardingMsg
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.engine.router import Router
@@ -22,21 +22,21 @@ async def test_onboarding_stores_timezone_and_time(
     await chat.send("/start")
     assert "not: a therapist, a crisis line, or an emergency service" in chat.text
     assert "anyone who can open this device" in chat.text
-    assert chat.last[-1].text == text_of(Msg.ASK_TIMEZONE)
+    assert chat.last[-1].text == text_of(OnboardingMsg.ASK_TIMEZONE)
 
     await chat.send("europe/berlin")  # any case is understood
     assert chat.text == text_of(
-        Msg.TIMEZONE_CONFIRM, place="Berlin, Germany (Europe/Berlin)", time="10:00"
+        OnboardingMsg.TIMEZONE_CONFIRM, place="Berlin, Germany (Europe/Berlin)", time="10:00"
     )
-    await chat.press(text_of(Msg.TIMEZONE_YES))
-    assert chat.text == text_of(Msg.ASK_TIME)
+    await chat.press(text_of(OnboardingMsg.TIMEZONE_YES))
+    assert chat.text == text_of(OnboardingMsg.ASK_TIME)
 
     await chat.send("8:30")
     done, country = chat.last
     assert done.text == text_of(
-        Msg.ONBOARDING_DONE, time="08:30 (8:30 am)", timezone="Europe/Berlin"
+        OnboardingMsg.ONBOARDING_DONE, time="08:30 (8:30 am)", timezone="Europe/Berlin"
     )
-    assert country.text == text_of(Msg.ASK_COUNTRY_SUGGESTED, country="Germany")
+    assert country.text == text_of(OnboardingMsg.ASK_COUNTRY_SUGGESTED, country="Germany")
     await chat.press("Germany")
 
     user = await find_user(services.db, "console", "u1")
@@ -53,12 +53,12 @@ async def test_unknown_timezone_is_refused_with_help(
     await chat.send("/start")
     for bad in ("Mars/Phobos", "UTC+25", "Qwzx Plmkt", "../../etc/passwd", "posix/Europe/Berlin"):
         await chat.send(bad)
-        assert chat.text == text_of(Msg.BAD_TIMEZONE), bad
+        assert chat.text == text_of(OnboardingMsg.BAD_TIMEZONE), bad
     user = await find_user(services.db, "console", "u1")
     assert user is not None and user.timezone is None
     await chat.send("Asia/Kolkata")
     assert chat.text == text_of(
-        Msg.TIMEZONE_CONFIRM, place="Kolkata, India (Asia/Kolkata)", time="14:30"
+        OnboardingMsg.TIMEZONE_CONFIRM, place="Kolkata, India (Asia/Kolkata)", time="14:30"
     )
 
 
@@ -67,15 +67,15 @@ async def test_impossible_time_is_refused_with_help(
 ) -> None:
     await chat.send("/start")
     await chat.send("America/New_York")
-    await chat.press(text_of(Msg.TIMEZONE_YES))
+    await chat.press(text_of(OnboardingMsg.TIMEZONE_YES))
     for bad in ("25:99", "24:00", "2561", "-1:30"):
         await chat.send(bad)
-        assert chat.text == text_of(Msg.BAD_TIME), bad
+        assert chat.text == text_of(OnboardingMsg.BAD_TIME), bad
     await chat.send("12:60")  # the minutes are the problem, and the reply says so
-    assert chat.text == text_of(Msg.TIME_BAD_MINUTES)
+    assert chat.text == text_of(AnswersMsg.TIME_BAD_MINUTES)
     await chat.send("21.05")
     assert chat.last[0].text == text_of(
-        Msg.ONBOARDING_DONE, time="21:05 (9:05 pm)", timezone="America/New_York"
+        OnboardingMsg.ONBOARDING_DONE, time="21:05 (9:05 pm)", timezone="America/New_York"
     )
 
 
@@ -86,14 +86,14 @@ async def test_onboarding_resumes_after_restart(
         chat = Conversation(Router(first), chat_address())
         await chat.send("/start")
         await chat.send("Australia/Lord_Howe")
-        await chat.press(text_of(Msg.TIMEZONE_YES))
-        assert chat.text == text_of(Msg.ASK_TIME)
+        await chat.press(text_of(OnboardingMsg.TIMEZONE_YES))
+        assert chat.text == text_of(OnboardingMsg.ASK_TIME)
 
     async with open_services(settings, clock) as second:
         chat = Conversation(Router(second, rng=random.Random(1)), chat_address())
         await chat.send("07:15")
         assert chat.last[0].text == text_of(
-            Msg.ONBOARDING_DONE, time="07:15 (7:15 am)", timezone="Australia/Lord_Howe"
+            OnboardingMsg.ONBOARDING_DONE, time="07:15 (7:15 am)", timezone="Australia/Lord_Howe"
         )
 
 
@@ -104,7 +104,7 @@ async def test_start_again_after_onboarding_welcomes_back(
     await chat.send("UTC")
     await chat.send("10:00")
     await chat.send("/start")
-    assert chat.text == text_of(Msg.WELCOME_BACK)
+    assert chat.text == text_of(OnboardingMsg.WELCOME_BACK)
 
 
 def chat_address() -> Address:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, DataMsg, GeneralMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
 from bot.flows.affirm import Affirm
@@ -85,7 +85,7 @@ async def test_a_press_no_step_declares_is_answered_use_the_buttons_at_every_ste
             replies = await step.on_choice(ctx, position, "not-a-button")
             # Refused, with the step's buttons shown again below (a tap, or its number,
             # works at once); a step whose buttons are all built when asked has none here.
-            expected = Msg.USE_BUTTONS_BELOW if step.buttons else Msg.USE_BUTTONS
+            expected = AnswersMsg.USE_BUTTONS_BELOW if step.buttons else GeneralMsg.USE_BUTTONS
             assert [reply.text for reply in replies] == [text_of(expected)], (flow, name)
             assert bool(replies[0].buttons) == bool(step.buttons), (flow, name)
             guarded += 1
@@ -98,7 +98,7 @@ def test_a_button_that_leads_nowhere_is_refused_when_the_table_is_built() -> Non
         name = "zz"
 
         def __init__(self) -> None:
-            self.steps = self.table({"ask": Step(buttons=((Choice("yes", Msg.FORGET_YES),),))})
+            self.steps = self.table({"ask": Step(buttons=((Choice("yes", DataMsg.FORGET_YES),),))})
 
     with pytest.raises(ValueError, match="leads nowhere"):
         Lost()
@@ -109,8 +109,8 @@ def test_a_button_leading_to_a_step_the_table_lacks_is_refused() -> None:
         name = "zz"
 
         def __init__(self) -> None:
-            yes = Choice("yes", Msg.FORGET_YES, goes_to="nowhere")
-            self.steps = self.table({"ask": Step(asks=Msg.FORGET_CONFIRM, buttons=((yes,),))})
+            yes = Choice("yes", DataMsg.FORGET_YES, goes_to="nowhere")
+            self.steps = self.table({"ask": Step(asks=DataMsg.FORGET_CONFIRM, buttons=((yes,),))})
 
     with pytest.raises(ValueError, match="leads to no step"):
         Astray()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import AnswersMsg, Msg, OnboardingMsg, SettingsMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
 from bot.engine.router import Router
@@ -41,7 +41,7 @@ async def test_a_town_is_found_and_confirmed_by_name(
 ) -> None:
     await chat.send("/start")
     await chat.send(typed)
-    assert chat.text == text_of(Msg.TIMEZONE_CONFIRM, place=LEEDS, time="09:00")
+    assert chat.text == text_of(OnboardingMsg.TIMEZONE_CONFIRM, place=LEEDS, time="09:00")
     assert (await me(services)).timezone is None  # nothing before the yes
     await chat.send("yes")
     assert (await me(services)).timezone == "Europe/London"
@@ -60,7 +60,7 @@ async def test_a_near_spelling_is_asked_about(
 ) -> None:
     await chat.send("/start")
     await chat.send(typed)
-    assert chat.text == text_of(Msg.PLACE_DID_YOU_MEAN, place=place, time="09:00")
+    assert chat.text == text_of(AnswersMsg.PLACE_DID_YOU_MEAN, place=place, time="09:00")
 
 
 async def test_one_name_in_several_countries_is_offered_by_country(
@@ -74,7 +74,7 @@ async def test_one_name_in_several_countries_is_offered_by_country(
     await chat.send("/start")
     await chat.send("Cordoba, Spain")
     assert chat.text == text_of(
-        Msg.TIMEZONE_CONFIRM, place="Córdoba, Spain (Europe/Madrid)", time="10:00"
+        OnboardingMsg.TIMEZONE_CONFIRM, place="Córdoba, Spain (Europe/Madrid)", time="10:00"
     )
 
 
@@ -85,7 +85,7 @@ async def test_places_in_spanish(router: Router, content: ContentPack) -> None:
     await chat.send("vivo en Leeds")
     uk = content.country_label("es", "GB")
     assert chat.text == content.text(
-        "es", Msg.TIMEZONE_CONFIRM, place=f"Leeds, {uk} (Europe/London)", time="09:00"
+        "es", OnboardingMsg.TIMEZONE_CONFIRM, place=f"Leeds, {uk} (Europe/London)", time="09:00"
     )
     await chat.send("no")
     await chat.send("Londres")
@@ -127,10 +127,10 @@ async def test_times_in_words(
 @pytest.mark.parametrize(
     ("typed", "refusal"),
     [
-        ("13pm", Msg.BAD_TIME_12H),
-        ("25:00", Msg.BAD_TIME),
-        ("8:75", Msg.TIME_BAD_MINUTES),
-        ("whenever suits", Msg.TIME_NOT_READ),
+        ("13pm", OnboardingMsg.BAD_TIME_12H),
+        ("25:00", OnboardingMsg.BAD_TIME),
+        ("8:75", AnswersMsg.TIME_BAD_MINUTES),
+        ("whenever suits", AnswersMsg.TIME_NOT_READ),
     ],
 )
 async def test_each_refusal_names_the_real_problem(
@@ -146,7 +146,7 @@ async def test_a_part_of_the_day_offers_its_times(
 ) -> None:
     await at_the_time_question(chat)
     await chat.send("evening")
-    assert chat.text == text_of(Msg.TIMES_PICK)
+    assert chat.text == text_of(AnswersMsg.TIMES_PICK)
     await chat.press("20:00 (8:00 pm)")
     slots = await checkin_slots.list_slots(services.db, (await me(services)).id)
     assert [slot.local_time for slot in slots] == ["20:00"]
@@ -157,7 +157,7 @@ async def test_days_said_with_the_time_are_kept(
 ) -> None:
     await at_the_time_question(chat)
     await chat.send("weekdays 8pm")
-    assert text_of(Msg.TIME_DAYS_TOO, days="mon-fri") in chat.text
+    assert text_of(AnswersMsg.TIME_DAYS_TOO, days="mon-fri") in chat.text
     user = await me(services)
     assert user.weekdays == frozenset(range(5))
 
@@ -167,12 +167,12 @@ async def test_times_in_spanish(router: Router, services: Services, content: Con
     for line in ("/start", "Español", "Madrid", "sí"):
         await chat.send(line)
     await chat.send("por la noche")
-    assert chat.text == content.text("es", Msg.TIMES_PICK)
+    assert chat.text == content.text("es", AnswersMsg.TIMES_PICK)
     await chat.send("/cancel")
     await chat.send("/settings")
-    await chat.press(content.text("es", Msg.SETTINGS_CHANGE_TIMES))
+    await chat.press(content.text("es", SettingsMsg.SETTINGS_CHANGE_TIMES))
     await chat.send("8:75")
-    assert chat.text == content.text("es", Msg.TIME_BAD_MINUTES)
+    assert chat.text == content.text("es", AnswersMsg.TIME_BAD_MINUTES)
 
 
 async def test_in_the_console(router: Router, tmp_path: Path, text_of: Callable[..., str]) -> None:
@@ -182,20 +182,25 @@ async def test_in_the_console(router: Router, tmp_path: Path, text_of: Callable[
     assert LEEDS in said
     await me_.types("yes")
     said = await me_.types("morning")
-    assert text_of(Msg.TIMES_PICK) in said
+    assert text_of(AnswersMsg.TIMES_PICK) in said
     said = await me_.presses("08:00 (8:00 am)")
-    assert text_of(Msg.ONBOARDING_DONE, time="08:00 (8:00 am)", timezone="Europe/London") in said
+    assert (
+        text_of(OnboardingMsg.ONBOARDING_DONE, time="08:00 (8:00 am)", timezone="Europe/London")
+        in said
+    )
 
 
 async def test_on_telegram(telegram: TelegramWorld, text_of: Callable[..., str]) -> None:
     await telegram.says(61, "/start")
     await telegram.says(61, "leeds")
-    assert telegram.last_text(61) == text_of(Msg.TIMEZONE_CONFIRM, place=LEEDS, time="09:00")
+    assert telegram.last_text(61) == text_of(
+        OnboardingMsg.TIMEZONE_CONFIRM, place=LEEDS, time="09:00"
+    )
     await telegram.says(61, "yes")
     await telegram.says(61, "eight pm")
-    assert text_of(Msg.ONBOARDING_DONE, time="20:00 (8:00 pm)", timezone="Europe/London") in (
-        telegram.tg.sent_texts(61)
-    )
+    assert text_of(
+        OnboardingMsg.ONBOARDING_DONE, time="20:00 (8:00 pm)", timezone="Europe/London"
+    ) in (telegram.tg.sent_texts(61))
 
 
 def test_the_list_of_towns_is_read_on_first_use_not_at_start() -> None:

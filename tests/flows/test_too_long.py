@@ -7,7 +7,15 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import (
+    CheckinMsg,
+    DatesMsg,
+    GeneralMsg,
+    Msg,
+    PauseMsg,
+    PlanMsg,
+    ReasonsMsg,
+)
 from bot.flows.context import Services
 from bot.flows.limits import TextLimit
 from bot.storage.flow_positions import get_position
@@ -27,23 +35,23 @@ async def held_in_position(services: Services) -> str | None:
 
 START: dict[TextLimit, list[str | Msg]] = {
     TextLimit.NOTE: ["/checkin", "3", "none"],
-    TextLimit.DRAFT: ["/pause", Msg.PAUSE_WRITE],
-    TextLimit.REASON: ["/reasons", Msg.REASONS_ADD],
+    TextLimit.DRAFT: ["/pause", PauseMsg.PAUSE_WRITE],
+    TextLimit.REASON: ["/reasons", ReasonsMsg.REASONS_ADD],
     TextLimit.PLAN_PART: ["/plan"],
     TextLimit.DATE_LABEL: [
         "/dates",
-        Msg.DATES_ADD,
-        Msg.DATES_KIND_OTHER,
+        DatesMsg.DATES_ADD,
+        DatesMsg.DATES_KIND_OTHER,
         "14 February",
-        Msg.DATES_YEARLY,
+        DatesMsg.DATES_YEARLY,
     ],
 }
 REFUSAL = {
-    TextLimit.NOTE: Msg.NOTE_TOO_LONG,
-    TextLimit.DRAFT: Msg.DRAFT_TOO_LONG,
-    TextLimit.REASON: Msg.REASON_TOO_LONG,
-    TextLimit.PLAN_PART: Msg.PLAN_TOO_LONG,
-    TextLimit.DATE_LABEL: Msg.DATES_LABEL_TOO_LONG,
+    TextLimit.NOTE: CheckinMsg.NOTE_TOO_LONG,
+    TextLimit.DRAFT: PauseMsg.DRAFT_TOO_LONG,
+    TextLimit.REASON: PauseMsg.REASON_TOO_LONG,
+    TextLimit.PLAN_PART: PlanMsg.PLAN_TOO_LONG,
+    TextLimit.DATE_LABEL: DatesMsg.DATES_LABEL_TOO_LONG,
 }
 
 
@@ -73,17 +81,17 @@ async def test_keeping_the_first_part(
     assert offer.text == text_of(REFUSAL[limit], limit=limit.characters)
     assert str(limit.characters) in offer.text
     assert [b.label for b in offer.flat_buttons] == [
-        text_of(Msg.LONG_KEEP_FIRST),
-        text_of(Msg.LONG_WRITE_SHORTER),
+        text_of(GeneralMsg.LONG_KEEP_FIRST),
+        text_of(GeneralMsg.LONG_WRITE_SHORTER),
     ]
     held = await held_in_position(services)
     assert held is not None and "word" not in held  # sealed, never in clear
     await chat.send("/mydata")  # shown like everything else kept; the step stays
     assert json.loads(chat.last[-1].text)["current_flow"]["text_waiting"] == LONG
-    await chat.press(text_of(Msg.LONG_KEEP_FIRST))
+    await chat.press(text_of(GeneralMsg.LONG_KEEP_FIRST))
     if limit is TextLimit.DRAFT:
-        assert chat.text == text_of(Msg.WRITE_WRITTEN)
-        await chat.press(text_of(Msg.WRITE_KEEP))
+        assert chat.text == text_of(PauseMsg.WRITE_WRITTEN)
+        await chat.press(text_of(PauseMsg.WRITE_KEEP))
     assert await held_in_position(services) is None  # gone once chosen
     [kept] = await kept_texts(chat)
     assert LONG.startswith(kept) and len(kept) <= limit.characters
@@ -96,12 +104,12 @@ async def test_writing_it_shorter(
 ) -> None:
     await begin(chat, limit, text_of)
     await chat.send(LONG)
-    await chat.press(text_of(Msg.LONG_WRITE_SHORTER))
-    assert chat.text == text_of(Msg.LONG_REWRITE, limit=limit.characters)
+    await chat.press(text_of(GeneralMsg.LONG_WRITE_SHORTER))
+    assert chat.text == text_of(GeneralMsg.LONG_REWRITE, limit=limit.characters)
     assert await held_in_position(services) is None  # the long one is let go
     await chat.send("a shorter one")
     if limit is TextLimit.DRAFT:
-        await chat.press(text_of(Msg.WRITE_KEEP))
+        await chat.press(text_of(PauseMsg.WRITE_KEEP))
     assert await kept_texts(chat) == ["a shorter one"]
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import GeneralMsg, PlanMsg, SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
 from bot.engine.router import Router
@@ -41,10 +41,10 @@ async def test_a_country_typed_at_the_crisis_picker_gives_its_numbers(
     number: str,
 ) -> None:
     [crisis] = await chat.send(CRISIS)
-    assert text_of(Msg.SAFETY_NO_COUNTRY) in crisis.text  # asked with buttons
+    assert text_of(SafetyMsg.SAFETY_NO_COUNTRY) in crisis.text  # asked with buttons
     [reply] = await chat.send(typed)
     assert number in reply.text
-    assert text_of(Msg.UNEXPECTED_TEXT) not in chat.text
+    assert text_of(GeneralMsg.UNEXPECTED_TEXT) not in chat.text
     user = await find_user(services.db, "console", "u1")
     assert user is not None and user.country == code
 
@@ -64,7 +64,7 @@ async def test_a_spanish_user_types_a_country_at_the_crisis_picker(
 ) -> None:
     chat = Conversation(router, Address("console", "c1", "u1"), language_code="es-ES")
     [crisis] = await chat.send("quiero morirme")
-    assert content.text("es", Msg.SAFETY_NO_COUNTRY) in crisis.text
+    assert content.text("es", SafetyMsg.SAFETY_NO_COUNTRY) in crisis.text
     [reply] = await chat.send("méxico")
     assert "911" in reply.text
     assert content.country_in_sentence("es", "MX") in reply.text
@@ -82,10 +82,10 @@ async def test_more_helplines_and_my_plan_typed_after_a_crisis_reply(
     await chat.send("I stop sleeping")  # the first part of a plan is enough to have one
     await chat.send("/cancel")
     await chat.send(CRISIS)
-    assert text_of(Msg.PLAN_BUTTON) in [b.label for b in chat.last[0].flat_buttons]
+    assert text_of(PlanMsg.PLAN_BUTTON) in [b.label for b in chat.last[0].flat_buttons]
     await chat.send("more helplines")
     assert chat.last[0].text.startswith(
-        text_of(Msg.SAFETY_MORE_INTRO, country="the United Kingdom")
+        text_of(SafetyMsg.SAFETY_MORE_INTRO, country="the United Kingdom")
     )
     await chat.send("My plan")
     assert "I stop sleeping" in chat.text
@@ -93,20 +93,20 @@ async def test_more_helplines_and_my_plan_typed_after_a_crisis_reply(
 
 async def test_the_check_s_buttons_typed(chat: Conversation, text_of: Callable[..., str]) -> None:
     await chat.send("I haven't self-harmed in years")
-    assert chat.text == text_of(Msg.SAFETY_CHECK)
+    assert chat.text == text_of(SafetyMsg.SAFETY_CHECK)
     await chat.send("I'm safe right now")
-    assert chat.text == text_of(Msg.SAFETY_CHECK_SAFE_REPLY)
+    assert chat.text == text_of(SafetyMsg.SAFETY_CHECK_SAFE_REPLY)
     await chat.send("my friend died by suicide")
     await chat.send("show me help")
-    assert chat.last[0].text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert chat.last[0].text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
 
 
 async def test_the_check_s_buttons_typed_in_spanish(router: Router, content: ContentPack) -> None:
     chat = Conversation(router, Address("console", "c1", "u1"), language_code="es")
     await chat.send("hace años que no me hago daño")
-    assert chat.text == content.text("es", Msg.SAFETY_CHECK)
-    await chat.send(content.text("es", Msg.SAFETY_CHECK_SAFE_BUTTON).upper())
-    assert chat.text == content.text("es", Msg.SAFETY_CHECK_SAFE_REPLY)
+    assert chat.text == content.text("es", SafetyMsg.SAFETY_CHECK)
+    await chat.send(content.text("es", SafetyMsg.SAFETY_CHECK_SAFE_BUTTON).upper())
+    assert chat.text == content.text("es", SafetyMsg.SAFETY_CHECK_SAFE_REPLY)
 
 
 async def test_the_reply_to_unasked_text_takes_its_buttons_typed(
@@ -118,7 +118,7 @@ async def test_the_reply_to_unasked_text_takes_its_buttons_typed(
     await chat.send("8am")
     await chat.send("skip")
     await chat.send("the weather is grey")
-    assert chat.last[0].text == text_of(Msg.UNEXPECTED_TEXT)
+    assert chat.last[0].text == text_of(GeneralMsg.UNEXPECTED_TEXT)
     await chat.send("take a pause")
     assert chat.last[-1].flat_buttons  # the pause's first question, with its choices
-    assert text_of(Msg.UNEXPECTED_TEXT) not in chat.text
+    assert text_of(GeneralMsg.UNEXPECTED_TEXT) not in chat.text

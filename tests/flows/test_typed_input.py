@@ -7,7 +7,7 @@ from datetime import time
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, Msg, OnboardingMsg, PauseMsg, ReasonsMsg, SettingsMsg
 from bot.flows.context import Services
 from bot.flows.onboarding import OnboardingStep
 from bot.storage.checkin_slots import list_slots
@@ -49,14 +49,14 @@ async def test_a_city_or_country_is_confirmed_by_its_time_now(
 ) -> None:
     await chat.send("/start")
     [confirm] = await chat.send(typed)
-    assert confirm.text == text_of(Msg.TIMEZONE_CONFIRM, place=place, time=local)
+    assert confirm.text == text_of(OnboardingMsg.TIMEZONE_CONFIRM, place=place, time=local)
     assert [b.label for b in confirm.flat_buttons] == [
-        text_of(Msg.TIMEZONE_YES),
-        text_of(Msg.TIMEZONE_AGAIN),
+        text_of(OnboardingMsg.TIMEZONE_YES),
+        text_of(OnboardingMsg.TIMEZONE_AGAIN),
     ]
     assert (await me(services)).timezone is None  # nothing is stored before a yes
-    await chat.press(text_of(Msg.TIMEZONE_YES))
-    assert chat.text == text_of(Msg.ASK_TIME)
+    await chat.press(text_of(OnboardingMsg.TIMEZONE_YES))
+    assert chat.text == text_of(OnboardingMsg.ASK_TIME)
     assert (await me(services)).timezone == place.split("(")[1].rstrip(")")
 
 
@@ -66,10 +66,10 @@ async def test_a_wrong_guess_can_be_tried_again(
     await chat.send("/start")
     await chat.send("London")
     await chat.send("no")  # typed, like the button's first word
-    assert chat.text == text_of(Msg.TIMEZONE_ASK_AGAIN)
+    assert chat.text == text_of(OnboardingMsg.TIMEZONE_ASK_AGAIN)
     await chat.send("Kolkata")
     await chat.send("Yes please")
-    assert chat.text == text_of(Msg.ASK_TIME)
+    assert chat.text == text_of(OnboardingMsg.ASK_TIME)
     assert (await me(services)).timezone == "Asia/Kolkata"
 
 
@@ -90,14 +90,14 @@ async def test_a_country_with_several_zones_offers_buttons(
 ) -> None:
     await chat.send("/start")
     [pick] = await chat.send(typed)
-    assert pick.text == text_of(Msg.TIMEZONE_PICK)
+    assert pick.text == text_of(OnboardingMsg.TIMEZONE_PICK)
     labels = [button.label for button in pick.flat_buttons]
     assert set(expected) <= set(labels)
-    assert labels[-1] == text_of(Msg.TIMEZONE_NONE_OF_THESE)
+    assert labels[-1] == text_of(OnboardingMsg.TIMEZONE_NONE_OF_THESE)
     await chat.press(expected[0])
     city = expected[0].split(" · ")[0]
     assert chat.text.startswith(f"It's {expected[0].split(' · ')[1]} in {city}, ")
-    await chat.press(text_of(Msg.TIMEZONE_YES))
+    await chat.press(text_of(OnboardingMsg.TIMEZONE_YES))
     timezone = (await me(services)).timezone
     assert timezone is not None and timezone.endswith(city.replace(" ", "_"))
 
@@ -122,14 +122,14 @@ async def test_offsets_and_abbreviations_offer_places_and_are_never_stored(
 ) -> None:
     await chat.send("/start")
     [pick] = await chat.send(typed)
-    assert pick.text == text_of(Msg.TIMEZONE_PICK_FIXED)
+    assert pick.text == text_of(OnboardingMsg.TIMEZONE_PICK_FIXED)
     assert offered in [button.label for button in pick.flat_buttons]
     user = await me(services)
     assert user.timezone is None
     position = await get_position(services.db, user.id)
     assert position is not None and position.step == OnboardingStep.TZPICK
     await chat.press(offered)
-    await chat.press(text_of(Msg.TIMEZONE_YES))
+    await chat.press(text_of(OnboardingMsg.TIMEZONE_YES))
     assert (await me(services)).timezone not in {typed, "EST", "CET", "PST8PDT", "Etc/GMT+2"}
 
 
@@ -138,16 +138,18 @@ async def test_settings_use_the_same_places(
 ) -> None:
     await onboarded(chat)
     await chat.send("/settings")
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_TIMEZONE))
-    assert chat.text == text_of(Msg.SETTINGS_ASK_TIMEZONE)
+    await chat.press(text_of(SettingsMsg.SETTINGS_CHANGE_TIMEZONE))
+    assert chat.text == text_of(SettingsMsg.SETTINGS_ASK_TIMEZONE)
     await chat.send("UTC-5")
     await chat.press("New York")
     assert chat.text == text_of(
-        Msg.TIMEZONE_CONFIRM, place="New York, United States (America/New_York)", time="04:00"
+        OnboardingMsg.TIMEZONE_CONFIRM,
+        place="New York, United States (America/New_York)",
+        time="04:00",
     )
     assert (await me(services)).timezone == "Europe/Berlin"
     await chat.send("yes")
-    assert chat.last[0].text == text_of(Msg.SETTINGS_SAVED)
+    assert chat.last[0].text == text_of(SettingsMsg.SETTINGS_SAVED)
     assert (await me(services)).timezone == "America/New_York"
 
 
@@ -185,7 +187,7 @@ async def test_times_as_people_type_them(
     await chat.send("Berlin")
     await chat.send("yes")
     done, _ = await chat.send(typed)
-    assert done.text == text_of(Msg.ONBOARDING_DONE, time=both, timezone="Europe/Berlin")
+    assert done.text == text_of(OnboardingMsg.ONBOARDING_DONE, time=both, timezone="Europe/Berlin")
     assert [slot.local_time for slot in await list_slots(services.db, (await me(services)).id)] == [
         stored
     ]
@@ -193,7 +195,11 @@ async def test_times_as_people_type_them(
 
 @pytest.mark.parametrize(
     ("typed", "refusal"),
-    [("25pm", Msg.BAD_TIME_12H), ("13 am", Msg.BAD_TIME_12H), ("2561", Msg.BAD_TIME)],
+    [
+        ("25pm", OnboardingMsg.BAD_TIME_12H),
+        ("13 am", OnboardingMsg.BAD_TIME_12H),
+        ("2561", OnboardingMsg.BAD_TIME),
+    ],
 )
 async def test_a_refused_time_is_explained_in_the_form_typed(
     chat: Conversation, text_of: Callable[..., str], typed: str, refusal: Msg
@@ -202,7 +208,7 @@ async def test_a_refused_time_is_explained_in_the_form_typed(
     await chat.send("Berlin")
     await chat.send("yes")
     assert await chat.send(typed) and chat.text == text_of(refusal)
-    assert ("pm" in chat.text) is (refusal is Msg.BAD_TIME_12H)
+    assert ("pm" in chat.text) is (refusal is OnboardingMsg.BAD_TIME_12H)
 
 
 async def test_settings_times_are_shown_back_both_ways(
@@ -210,13 +216,15 @@ async def test_settings_times_are_shown_back_both_ways(
 ) -> None:
     await onboarded(chat)
     await chat.send("/settings")
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_TIMES))
+    await chat.press(text_of(SettingsMsg.SETTINGS_CHANGE_TIMES))
     await chat.send("7am and 8:30 pm")
-    assert chat.last[0].text == text_of(Msg.TIMES_SAVED, times="07:00 (7:00 am), 20:30 (8:30 pm)")
+    assert chat.last[0].text == text_of(
+        SettingsMsg.TIMES_SAVED, times="07:00 (7:00 am), 20:30 (8:30 pm)"
+    )
     await chat.send("/settings")
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_TIMES))
+    await chat.press(text_of(SettingsMsg.SETTINGS_CHANGE_TIMES))
     await chat.send("25pm")
-    assert chat.text == text_of(Msg.BAD_TIMES_12H)
+    assert chat.text == text_of(SettingsMsg.BAD_TIMES_12H)
 
 
 @pytest.mark.parametrize(
@@ -234,9 +242,9 @@ async def test_days_as_people_type_them(
 ) -> None:
     await onboarded(chat)
     await chat.send("/settings")
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_DAYS))
+    await chat.press(text_of(SettingsMsg.SETTINGS_CHANGE_DAYS))
     await chat.send(typed)
-    assert chat.last[0].text == text_of(Msg.SETTINGS_SAVED)
+    assert chat.last[0].text == text_of(SettingsMsg.SETTINGS_SAVED)
     assert (await me(services)).weekdays == frozenset(days)
 
 
@@ -246,9 +254,9 @@ async def test_quiet_hours_as_people_type_them(
 ) -> None:
     await onboarded(chat)
     await chat.send("/settings")
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_QUIET))
+    await chat.press(text_of(SettingsMsg.SETTINGS_CHANGE_QUIET))
     await chat.send(typed)
-    assert chat.last[0].text == text_of(Msg.SETTINGS_SAVED)
+    assert chat.last[0].text == text_of(SettingsMsg.SETTINGS_SAVED)
     assert (await me(services)).quiet_hours == QuietHours(time(22, 0), time(7, 0))
 
 
@@ -257,9 +265,9 @@ async def test_quiet_hours_refused_in_am_pm_are_explained_in_am_pm(
 ) -> None:
     await onboarded(chat)
     await chat.send("/settings")
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_QUIET))
+    await chat.press(text_of(SettingsMsg.SETTINGS_CHANGE_QUIET))
     await chat.send("10pm to 13am")
-    assert chat.text == text_of(Msg.BAD_QUIET_12H)
+    assert chat.text == text_of(SettingsMsg.BAD_QUIET_12H)
 
 
 @pytest.mark.parametrize("typed", ["skip", "Skip", "SKIP!", " skip. "])
@@ -270,7 +278,7 @@ async def test_typing_skip_skips_the_note_instead_of_saving_it(
     await chat.send("okay")  # the mood button "4 · okay"
     await chat.send("none")  # the urge button "None"
     [saved] = await chat.send(typed)
-    assert saved.text.startswith(text_of(Msg.CHECKIN_SAVED))
+    assert saved.text.startswith(text_of(CheckinMsg.CHECKIN_SAVED))
     [answer] = await list_checkins(services.db, (await me(services)).id)
     assert (answer.mood, answer.urge, answer.sealed_note) == (4, "none", None)
 
@@ -282,17 +290,17 @@ async def test_typed_yes_and_no_answer_an_offer(
     await chat.send("2")
     await chat.send("strong")
     await chat.send("skip")
-    assert chat.last[-1].text == text_of(Msg.PAUSE_OFFER)
+    assert chat.last[-1].text == text_of(PauseMsg.PAUSE_OFFER)
     await chat.send("no")
-    assert chat.text == text_of(Msg.PAUSE_NOT_NOW)
+    assert chat.text == text_of(PauseMsg.PAUSE_NOT_NOW)
 
 
 async def test_a_typed_label_from_an_older_step_presses_nothing(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/reasons")
-    await chat.send(text_of(Msg.REASONS_ADD).lower())  # its button's label, typed
-    assert chat.text == text_of(Msg.REASONS_ASK)
+    await chat.send(text_of(ReasonsMsg.REASONS_ADD).lower())  # its button's label, typed
+    assert chat.text == text_of(ReasonsMsg.REASONS_ASK)
     await chat.send("Done")  # a label of the list, which is no longer shown: a reason
-    assert chat.text.startswith(text_of(Msg.REASONS_ADDED))
+    assert chat.text.startswith(text_of(ReasonsMsg.REASONS_ADDED))
     assert "1. Done" in chat.text

@@ -17,7 +17,7 @@ import pytest
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg
 from bot.content_pack.loader import load_pack
 from bot.content_pack.schema import CheckInReply, Opening
 from bot.core.clock import ManualClock
@@ -75,9 +75,9 @@ async def test_a_month_of_three_checkins_a_day_repeats_nothing(
             mood, urge, still_there = DAYS[(day * 3 + hour) % len(DAYS)]
             await chat.press(f"{mood} ·")
             if still_there:
-                await chat.press(text_of(Msg.CHECKIN_STILL_THERE))
+                await chat.press(text_of(CheckinMsg.CHECKIN_STILL_THERE))
             await chat.press({"none": "None", "strong": "Strong"}[urge])
-            await chat.press(text_of(Msg.SKIP_NOTE))
+            await chat.press(text_of(CheckinMsg.SKIP_NOTE))
             replies.append(chat.last[0].text.split("\n\n", 1)[1])
     assert len(openings) == len(replies) == 90
     assert len(set(openings)) == 90, "an opening came back within the month"

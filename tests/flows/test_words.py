@@ -9,7 +9,17 @@ from datetime import timedelta
 
 import pytest
 
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import (
+    AffirmMsg,
+    CheckinMsg,
+    ContactedMsg,
+    DataMsg,
+    NoContactMsg,
+    PauseMsg,
+    ReasonsMsg,
+    ThemeMsg,
+)
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import Theme
 from bot.core.clock import ManualClock
@@ -32,9 +42,9 @@ FORECASTS = (
 
 async def let_go(chat: Conversation, text_of: Callable[..., str]) -> str:
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.press(text_of(PauseMsg.PAUSE_WRITE))
     await chat.send("come back, I'll change")
-    await chat.press(text_of(Msg.WRITE_LET_GO))
+    await chat.press(text_of(PauseMsg.WRITE_LET_GO))
     return chat.text
 
 
@@ -65,43 +75,45 @@ async def test_a_kept_draft_can_be_read_and_deleted_in_reasons(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_WRITE))
+    await chat.press(text_of(PauseMsg.PAUSE_WRITE))
     await chat.send("a draft to read later")
-    await chat.press(text_of(Msg.WRITE_KEEP))
+    await chat.press(text_of(PauseMsg.WRITE_KEEP))
     assert "/reasons shows it again" in chat.text and "still in this chat" in chat.text
     await chat.send("/reasons")
-    await chat.press(text_of(Msg.REASONS_DRAFTS))
+    await chat.press(text_of(ReasonsMsg.REASONS_DRAFTS))
     [shown] = chat.last
     assert shown.protect and "1. a draft to read later" in shown.text
-    await chat.press(text_of(Msg.DRAFTS_REMOVE))
+    await chat.press(text_of(ReasonsMsg.DRAFTS_REMOVE))
     await chat.press("1")
-    assert chat.text == f"{text_of(Msg.DRAFTS_REMOVED)}\n\n{text_of(Msg.DRAFTS_EMPTY)}"
+    assert (
+        chat.text == f"{text_of(ReasonsMsg.DRAFTS_REMOVED)}\n\n{text_of(ReasonsMsg.DRAFTS_EMPTY)}"
+    )
     uid = await user_id(services)
     assert await list_texts(services.db, services.cipher, TextKind.DRAFT, uid) == []
-    await chat.press(text_of(Msg.DRAFTS_BACK))
-    assert chat.text == text_of(Msg.REASONS_EMPTY)
+    await chat.press(text_of(ReasonsMsg.DRAFTS_BACK))
+    assert chat.text == text_of(ReasonsMsg.REASONS_EMPTY)
 
 
 async def test_a_restarted_count_reads_right_for_0_1_and_2_days(
     chat: Conversation, clock: ManualClock, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/nocontact")
-    await chat.press(text_of(Msg.NC_START))
+    await chat.press(text_of(NoContactMsg.NC_START))
     await chat.send("/nocontact")
     assert chat.text == (
         "Today is the first day of your count. Your longest stretch will show here as it grows."
     )
-    await chat.press(text_of(Msg.NC_RESET))
+    await chat.press(text_of(NoContactMsg.NC_RESET))
     assert chat.text == "That happened, and it's all right. The count begins again from today."
     clock.advance(timedelta(days=1))
     await chat.send("/nocontact")
     assert chat.text == "1 day without contact. Your longest stretch so far: 1 day."
-    await chat.press(text_of(Msg.NC_RESET))
+    await chat.press(text_of(NoContactMsg.NC_RESET))
     assert chat.text.endswith("your longest stretch, 1 day, stays yours.")
     clock.advance(timedelta(days=2))
     await chat.send("/nocontact")
     assert chat.text == "2 days without contact. Your longest stretch so far: 2 days."
-    await chat.press(text_of(Msg.NC_RESET))
+    await chat.press(text_of(NoContactMsg.NC_RESET))
     assert chat.text.endswith("your longest stretch, 2 days, stays yours.")
 
 
@@ -109,11 +121,11 @@ async def test_a_handover_never_resets_the_count(
     chat: Conversation, services: Services, clock: ManualClock, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/nocontact")
-    await chat.press(text_of(Msg.NC_START))
+    await chat.press(text_of(NoContactMsg.NC_START))
     clock.advance(timedelta(days=5))
     await chat.send("/nocontact")
     await chat.press("Only practical contact (handover, bill)")
-    assert chat.text == text_of(Msg.NC_PRACTICAL_NOTED)
+    assert chat.text == text_of(NoContactMsg.NC_PRACTICAL_NOTED)
     clock.advance(timedelta(days=1))
     await chat.send("/nocontact")
     assert chat.text.startswith("6 days without contact.")
@@ -127,14 +139,18 @@ async def test_someone_who_went_back_gets_a_check_in_with_no_forecast(
 ) -> None:
     await chat.send("/checkin")
     # Not on the first screen, which anyone glancing at the phone may see.
-    assert text_of(Msg.CHECKIN_STILL_THERE) not in [b.label for b in chat.last[0].flat_buttons]
-    await chat.press(text_of(Msg.MOOD_3))
-    await chat.press(text_of(Msg.CHECKIN_STILL_THERE))
-    assert chat.text == f"{text_of(Msg.STILL_THERE_INTRO)}\n\n{text_of(Msg.ASK_URGE)}"
-    assert text_of(Msg.CHECKIN_STILL_THERE) not in [b.label for b in chat.last[0].flat_buttons]
-    await chat.press(text_of(Msg.URGE_NONE))
-    await chat.press(text_of(Msg.SKIP_NOTE))
-    assert chat.text.startswith(text_of(Msg.CHECKIN_SAVED))
+    assert text_of(CheckinMsg.CHECKIN_STILL_THERE) not in [
+        b.label for b in chat.last[0].flat_buttons
+    ]
+    await chat.press(text_of(CheckinMsg.MOOD_3))
+    await chat.press(text_of(CheckinMsg.CHECKIN_STILL_THERE))
+    assert chat.text == f"{text_of(CheckinMsg.STILL_THERE_INTRO)}\n\n{text_of(CheckinMsg.ASK_URGE)}"
+    assert text_of(CheckinMsg.CHECKIN_STILL_THERE) not in [
+        b.label for b in chat.last[0].flat_buttons
+    ]
+    await chat.press(text_of(CheckinMsg.URGE_NONE))
+    await chat.press(text_of(CheckinMsg.SKIP_NOTE))
+    assert chat.text.startswith(text_of(CheckinMsg.CHECKIN_SAVED))
     saved = chat.text.split("\n\n", 1)[1]
     replies = services.content.checkin_replies("en")
     assert saved in {r.text for r in replies if r.category == "still_there"}
@@ -146,16 +162,17 @@ async def test_the_pause_has_a_path_for_someone_still_there(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_MORE))
-    await chat.press(text_of(Msg.PAUSE_STILL_THERE))
-    assert chat.text.endswith(text_of(Msg.PAUSE_STILL_THERE_REPLY))
+    await chat.press(text_of(PauseMsg.PAUSE_MORE))
+    await chat.press(text_of(PauseMsg.PAUSE_STILL_THERE))
+    assert chat.text.endswith(text_of(PauseMsg.PAUSE_STILL_THERE_REPLY))
     assert not any(forecast in chat.text.lower() for forecast in FORECASTS)
     labels = [b.label for b in chat.last[0].flat_buttons]
     assert labels == [
-        text_of(m) for m in (Msg.PAUSE_GROUND, Msg.PAUSE_BREATHE, Msg.PAUSE_NEED_REST)
+        text_of(m)
+        for m in (PauseMsg.PAUSE_GROUND, PauseMsg.PAUSE_BREATHE, PauseMsg.PAUSE_NEED_REST)
     ]
-    await chat.press(text_of(Msg.PAUSE_NEED_REST))
-    assert chat.text == text_of(Msg.PAUSE_REST_REPLY)
+    await chat.press(text_of(PauseMsg.PAUSE_NEED_REST))
+    assert chat.text == text_of(PauseMsg.PAUSE_REST_REPLY)
 
 
 async def test_the_pause_menu_offers_three_choices_then_more(
@@ -164,25 +181,31 @@ async def test_the_pause_menu_offers_three_choices_then_more(
     await chat.send("/pause")
     first = [b.label for b in chat.last[0].flat_buttons]
     assert first == [
-        text_of(m) for m in (Msg.PAUSE_BREATHE, Msg.PAUSE_WAIT, Msg.PAUSE_WRITE, Msg.PAUSE_MORE)
+        text_of(m)
+        for m in (
+            PauseMsg.PAUSE_BREATHE,
+            PauseMsg.PAUSE_WAIT,
+            PauseMsg.PAUSE_WRITE,
+            PauseMsg.PAUSE_MORE,
+        )
     ]
-    await chat.press(text_of(Msg.PAUSE_MORE))
+    await chat.press(text_of(PauseMsg.PAUSE_MORE))
     more = [b.label for b in chat.last[0].flat_buttons]
-    assert text_of(Msg.PAUSE_CHECKING) in more and text_of(Msg.PAUSE_DONE) in more
-    await chat.press(text_of(Msg.PAUSE_BACK))
-    assert chat.text == text_of(Msg.PAUSE_MENU)
+    assert text_of(PauseMsg.PAUSE_CHECKING) in more and text_of(PauseMsg.PAUSE_DONE) in more
+    await chat.press(text_of(PauseMsg.PAUSE_BACK))
+    assert chat.text == text_of(PauseMsg.PAUSE_MENU)
 
 
 async def test_the_urge_to_look_them_up_is_its_own_start(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_MORE))
-    await chat.press(text_of(Msg.PAUSE_CHECKING))
-    assert chat.text == text_of(Msg.PAUSE_CHECKING_REPLY)
+    await chat.press(text_of(PauseMsg.PAUSE_MORE))
+    await chat.press(text_of(PauseMsg.PAUSE_CHECKING))
+    assert chat.text == text_of(PauseMsg.PAUSE_CHECKING_REPLY)
     assert "unblock" in chat.text
-    await chat.press(text_of(Msg.CHECKING_PASSED))
-    assert chat.text == text_of(Msg.PAUSE_DONE_REPLY)
+    await chat.press(text_of(PauseMsg.CHECKING_PASSED))
+    assert chat.text == text_of(PauseMsg.PAUSE_DONE_REPLY)
     counts = await pause_counts(services.db, await user_id(services), since=LONG_AGO)
     assert (counts.paused, counts.passed) == (1, 1)
 
@@ -198,12 +221,12 @@ async def test_a_threat_to_self_harm_belongs_with_emergency_services(
     await chat.send("/contacted")
     async with services.db.transaction() as tx:
         await users.set_country(tx, await user_id(services), country)
-    await chat.press(text_of(Msg.CT_PRESSURE))
-    await chat.press(text_of(Msg.CT_THREAT_SELF))
+    await chat.press(text_of(ContactedMsg.CT_PRESSURE))
+    await chat.press(text_of(ContactedMsg.CT_THREAT_SELF))
     assert "emergency belongs with emergency services, not with you to carry" in chat.text
     assert f"you can call {number}" in chat.text
     assert chat.last[0].buttons == ()
-    assert chat.last[-1].text == text_of(Msg.CT_WHAT_NOW) and chat.last[-1].buttons
+    assert chat.last[-1].text == text_of(ContactedMsg.CT_WHAT_NOW) and chat.last[-1].buttons
 
 
 async def test_the_first_affirmation_makes_sense_without_context(
@@ -226,15 +249,15 @@ async def test_an_affirmation_can_be_asked_for_by_theme(
     chat: Conversation, content: ContentPack, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/affirm")
-    await chat.press(text_of(Msg.AFFIRM_BY_THEME))
-    assert chat.text == text_of(Msg.AFFIRM_PICK_GROUP)
-    await chat.press(text_of(Msg.AFFIRM_GROUP_FEELINGS))
-    assert text_of(Msg.THEME_GUILT) in [b.label for b in chat.last[0].flat_buttons]
-    await chat.press(text_of(Msg.THEME_GUILT))
+    await chat.press(text_of(AffirmMsg.AFFIRM_BY_THEME))
+    assert chat.text == text_of(AffirmMsg.AFFIRM_PICK_GROUP)
+    await chat.press(text_of(AffirmMsg.AFFIRM_GROUP_FEELINGS))
+    assert text_of(ThemeMsg.THEME_GUILT) in [b.label for b in chat.last[0].flat_buttons]
+    await chat.press(text_of(ThemeMsg.THEME_GUILT))
     guilt = {a.text for a in content.affirmations("en") if a.theme is Theme.GUILT}
     shown = {chat.text}
     for _ in range(len(guilt) - 1):
-        await chat.press(text_of(Msg.AFFIRM_ANOTHER))
+        await chat.press(text_of(AffirmMsg.AFFIRM_ANOTHER))
         shown.add(chat.text)
     assert shown == guilt  # every one of the theme, none twice, before any repeats
 
@@ -251,16 +274,16 @@ async def test_text_after_an_affirmation_is_read_as_if_no_flow_were_open(
 ) -> None:
     await chat.send("/affirm")
     await chat.send("i really want to text him right now")
-    assert chat.text == text_of(Msg.PAUSE_OFFER)
+    assert chat.text == text_of(PauseMsg.PAUSE_OFFER)
 
 
 async def test_what_was_shown_lately_is_in_mydata_and_gone_after_forget(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/checkin")
-    await chat.press(text_of(Msg.MOOD_4))
-    await chat.press(text_of(Msg.URGE_NONE))
-    await chat.press(text_of(Msg.SKIP_NOTE))
+    await chat.press(text_of(CheckinMsg.MOOD_4))
+    await chat.press(text_of(CheckinMsg.URGE_NONE))
+    await chat.press(text_of(CheckinMsg.SKIP_NOTE))
     await chat.send("/mydata")
     export = json.loads(chat.last[-1].text)
     [reply_id] = export["content_seen"]["reply"]
@@ -268,7 +291,7 @@ async def test_what_was_shown_lately_is_in_mydata_and_gone_after_forget(
         next(r.text for r in services.content.checkin_replies("en") if r.id == reply_id)
     )
     await chat.send("/forget")
-    await chat.press(text_of(Msg.FORGET_YES))
+    await chat.press(text_of(DataMsg.FORGET_YES))
     assert await services.db.fetch_all("SELECT * FROM content_seen") == []
 
 
@@ -276,7 +299,7 @@ async def test_a_breath_written_out_reads_as_one_sentence(
     chat: Conversation, content: ContentPack, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_BREATHE))
+    await chat.press(text_of(PauseMsg.PAUSE_BREATHE))
     longer_out = content.exercise("en", "breathe-long-out")
     assert longer_out is not None
     await chat.press(longer_out.title)
@@ -299,23 +322,23 @@ async def test_the_followup_reads_like_an_app_unless_discreet_mode_is_off(
             found = await users.get_user(tx, found.id)
             assert found is not None
             [sent] = await router.pause.followups_due(tx, services, [(1, found)])
-        assert sent.reply.text == text_of(Msg.FOLLOWUP if discreet else Msg.FOLLOWUP_WARM)
-    assert text_of(Msg.FOLLOWUP) == "Your timer has ended. Tap below whenever you're ready."
+        assert sent.reply.text == text_of(PauseMsg.FOLLOWUP if discreet else PauseMsg.FOLLOWUP_WARM)
+    assert text_of(PauseMsg.FOLLOWUP) == "Your timer has ended. Tap below whenever you're ready."
 
 
 async def test_reflections_do_not_repeat_until_all_were_asked(
     chat: Conversation, content: ContentPack, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/reasons")
-    await chat.press(text_of(Msg.REASONS_ADD))
+    await chat.press(text_of(ReasonsMsg.REASONS_ADD))
     await chat.send("the way I felt on Sundays")
     await chat.send("/pause")
-    await chat.press(text_of(Msg.PAUSE_MORE))
-    await chat.press(text_of(Msg.PAUSE_REMEMBER))
+    await chat.press(text_of(PauseMsg.PAUSE_MORE))
+    await chat.press(text_of(PauseMsg.PAUSE_REMEMBER))
     questions = {q.text for q in content.reflections("en")}
     asked = [chat.last[-1].text.split("\n\n", 1)[1]]
     for _ in range(len(questions) - 1):
-        await chat.press(text_of(Msg.PAUSE_ANOTHER))
+        await chat.press(text_of(PauseMsg.PAUSE_ANOTHER))
         asked.append(chat.text.split("\n\n", 1)[1])
     assert sorted(asked) == sorted(questions)
 

@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterable, Iterator
 
 from bot.content_pack.audit import texts_of
-from bot.content_pack.ids import Msg
-from bot.content_pack.loader import BUTTON_LABELS
+from bot.content_pack.ids import OnboardingMsg
+from bot.content_pack.locale_checks import BUTTON_LABELS
 from bot.content_pack.pack import ContentPack, LocaleContent
 
 _PLACEHOLDER = re.compile(r"\{[^}]*\}")
@@ -39,7 +39,7 @@ def english_labels(content: ContentPack) -> set[str]:
 
     def labels(locale: str) -> set[str]:
         found: set[str] = set()
-        for message in BUTTON_LABELS - {Msg.LANGUAGE_NAME}:  # each language names itself
+        for message in BUTTON_LABELS - {OnboardingMsg.LANGUAGE_NAME}:  # each language names itself
             value = content.content(locale).messages.get(message.value)
             if value is not None:
                 found |= {value} if isinstance(value, str) else set(value.values())

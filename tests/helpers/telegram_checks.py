@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import DataMsg, OnboardingMsg
 from tests.helpers.telegram_world import TelegramWorld
 
 
@@ -14,7 +14,7 @@ async def onboard(world: TelegramWorld, chat: int, text_of: Callable[..., str]) 
     await world.says(chat, "/start")
     await world.says(chat, "Europe/Berlin")
     await world.says(chat, "08:30")
-    await world.taps(chat, text_of(Msg.COUNTRY_SKIP))
+    await world.taps(chat, text_of(OnboardingMsg.COUNTRY_SKIP))
 
 
 def failed_sends(world: TelegramWorld) -> list[str]:
@@ -29,7 +29,7 @@ def failed_sends(world: TelegramWorld) -> list[str]:
 def mydata_export(world: TelegramWorld, chat: int, text_of: Callable[..., str]) -> Any:
     """The /mydata JSON as the user received it: every piece after the intro, joined back."""
     texts = world.tg.sent_texts(chat)
-    intro = max(i for i, text in enumerate(texts) if text == text_of(Msg.MYDATA_INTRO))
+    intro = max(i for i, text in enumerate(texts) if text == text_of(DataMsg.MYDATA_INTRO))
     pieces = texts[intro + 1 :]
     for end in range(1, len(pieces) + 1):
         try:

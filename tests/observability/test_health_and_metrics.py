@@ -14,7 +14,7 @@ import pytest
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
@@ -147,7 +147,7 @@ async def test_metrics_parse_and_a_crisis_through_the_router_counts_one_crisis_r
     assert await scraper.value("steady_crisis_replies_total", level="crisis") is None
     chat = world.chat("ana")
     await chat.send(CRISIS)
-    assert chat.last[0].text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert chat.last[0].text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     assert await scraper.value("steady_crisis_replies_total", level="crisis") == 1
     await chat.send("/sos")  # asked for, not a reply to crisis words: not counted
     await chat.send("what a lovely day")
@@ -267,10 +267,10 @@ async def test_no_user_id_and_no_word_a_user_wrote_appears_anywhere_in_metrics(
     await chat.send(written[0])
     await chat.send(written[2])
     await chat.send("/checkin")
-    await chat.press(text_of(Msg.MOOD_4))
-    await chat.press(text_of(Msg.URGE_NONE))
+    await chat.press(text_of(CheckinMsg.MOOD_4))
+    await chat.press(text_of(CheckinMsg.URGE_NONE))
     await chat.send(written[1])
-    assert text_of(Msg.CHECKIN_SAVED_WITH_NOTE) in chat.text
+    assert text_of(CheckinMsg.CHECKIN_SAVED_WITH_NOTE) in chat.text
     # Every kind of series there is: a 429 then a send, a refusal, handed over by ticks.
     other = await world.onboard("564738291", "UTC", "09:15")
     world.clock.set(START + timedelta(minutes=12))

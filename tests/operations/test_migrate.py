@@ -16,7 +16,7 @@ import pytest
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import DataMsg, PauseMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
@@ -52,13 +52,13 @@ async def _use_it_for_a_while(settings: Settings, clock: ManualClock, content: C
             await first.send(text)
         await first.send("/affirm")
         await first.send("/pause")
-        await first.press(content.text("en", Msg.PAUSE_WRITE))
+        await first.press(content.text("en", PauseMsg.PAUSE_WRITE))
         await first.send(DRAFT)  # a draft sealed in the flow's data, waiting
         second = Conversation(router, Address("console", "c2", "u2"))
         for text in ("/start", "America/Lima", "19:00", "/checkin", "5", "none", "fine"):
             await second.send(text)
         await second.send("/forget")
-        await second.press(content.text("en", Msg.FORGET_YES))
+        await second.press(content.text("en", DataMsg.FORGET_YES))
 
 
 def _sqlite_tables(database: Path) -> int:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from datetime import timedelta
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import DataMsg, ReminderMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address, CommandIssued
@@ -35,7 +35,7 @@ async def test_an_admin_adds_a_reminder_and_it_is_planned(
 ) -> None:
     said = await reminder(router, "add 09:00 Europe/Berlin mon-fri theme grief")
     assert said.startswith("Reminder 1 is set: 09:00 Europe/Berlin, mon-fri.")
-    assert text_of(Msg.REMINDER_WHAT_THEME, theme="grief") in said
+    assert text_of(ReminderMsg.REMINDER_WHAT_THEME, theme="grief") in said
     [saved] = await stored(services)
     assert saved.creator_user_id == "admin-1"
     assert saved.spec.theme == "grief"
@@ -49,7 +49,7 @@ async def test_someone_who_is_not_an_admin_changes_nothing(
     await reminder(router, "add 09:00 UTC")
     for args in ("add 10:00 UTC", "list", "pause 1", "delete 1"):
         assert await reminder(router, args, admin=False, at=MEMBER) == text_of(
-            Msg.REMINDER_ADMINS_ONLY
+            ReminderMsg.REMINDER_ADMINS_ONLY
         )
     [kept] = await stored(services)
     assert kept.paused is None
@@ -60,7 +60,7 @@ async def test_in_a_private_chat_reminders_are_explained_not_made(
 ) -> None:
     private = Address("test", "admin-1", "admin-1")
     said = await reminder(router, "add 09:00 UTC", at=private)
-    assert said == text_of(Msg.REMINDER_GROUPS_ONLY)
+    assert said == text_of(ReminderMsg.REMINDER_GROUPS_ONLY)
     assert await stored(services) == []
 
 
@@ -71,23 +71,23 @@ async def test_list_pause_resume_delete(
     await reminder(router, "add 20:00 America/Chicago weekends text You matter.")
     listed = await reminder(router, "list")
     assert listed.splitlines() == [
-        text_of(Msg.REMINDER_LIST_HEADER),
+        text_of(ReminderMsg.REMINDER_LIST_HEADER),
         "1. 09:00 UTC, daily. It posts an affirmation from any theme. (active)",
         "2. 20:00 America/Chicago, sat,sun. It posts your own text. (active)",
     ]
-    assert await reminder(router, "pause 2") == text_of(Msg.REMINDER_PAUSED, number=2)
+    assert await reminder(router, "pause 2") == text_of(ReminderMsg.REMINDER_PAUSED, number=2)
     second = (await stored(services))[1]
     assert (second.paused, second.next_due_at) == (PausedBecause.ADMIN, None)
     assert "(paused)" in await reminder(router, "list")
 
     said = await reminder(router, "resume 2")
-    assert said == text_of(Msg.REMINDER_RESUMED, number=2, next="Sat 07 Mar, 20:00")
+    assert said == text_of(ReminderMsg.REMINDER_RESUMED, number=2, next="Sat 07 Mar, 20:00")
     second = (await stored(services))[1]
     assert second.paused is None and second.next_due_at is not None
 
-    assert await reminder(router, "delete 1") == text_of(Msg.REMINDER_DELETED, number=1)
+    assert await reminder(router, "delete 1") == text_of(ReminderMsg.REMINDER_DELETED, number=1)
     assert [r.number for r in await stored(services)] == [2]
-    assert await reminder(router, "pause 1") == text_of(Msg.REMINDER_NOT_FOUND, number=1)
+    assert await reminder(router, "pause 1") == text_of(ReminderMsg.REMINDER_NOT_FOUND, number=1)
 
 
 async def test_numbers_are_per_group_and_a_group_has_a_limit(
@@ -98,7 +98,7 @@ async def test_numbers_are_per_group_and_a_group_has_a_limit(
     for number in range(1, MAX_PER_CHAT + 1):
         assert (await reminder(router, "add 09:00 UTC")).startswith(f"Reminder {number} ")
     assert await reminder(router, "add 09:00 UTC") == text_of(
-        Msg.REMINDER_TOO_MANY, limit=MAX_PER_CHAT
+        ReminderMsg.REMINDER_TOO_MANY, limit=MAX_PER_CHAT
     )
     assert len(await stored(services)) == MAX_PER_CHAT
 
@@ -115,7 +115,7 @@ async def test_a_mistake_gets_help_and_stores_nothing(
     router: Router, services: Services, text_of: Callable[..., str]
 ) -> None:
     said = await reminder(router, "add 09:00 Mars/Phobos")
-    assert said == text_of(Msg.REMINDER_UNKNOWN_WORD, given="Mars/Phobos")
+    assert said == text_of(ReminderMsg.REMINDER_UNKNOWN_WORD, given="Mars/Phobos")
     assert "Themes: closure, guilt" in await reminder(router, "")
     assert await stored(services) == []
 
@@ -137,8 +137,8 @@ async def test_forget_keeps_the_groups_reminder_but_not_the_admins_id(
     private = Conversation(router, Address("test", "admin-1", "admin-1"))
     await private.send("/start")
     await private.send("/forget")
-    await private.press(text_of(Msg.FORGET_YES))
-    assert private.text == text_of(Msg.FORGET_DONE)
+    await private.press(text_of(DataMsg.FORGET_YES))
+    assert private.text == text_of(DataMsg.FORGET_DONE)
     [kept] = await stored(services)
     assert kept.creator_user_id is None
     assert kept.next_due_at is not None  # the group still gets its reminder
@@ -157,7 +157,7 @@ async def test_a_spanish_admin_uses_spanish_words_and_reads_them_back(
 ) -> None:
     said = await spanish(router, "recordatorio", "añadir 09:00 Europe/Madrid lun-vie tema duelo")
     assert said.startswith("El recordatorio 1 está listo: 09:00 Europe/Madrid, lun-vie.")
-    assert content.text("es", Msg.REMINDER_WHAT_THEME, theme="duelo") in said
+    assert content.text("es", ReminderMsg.REMINDER_WHAT_THEME, theme="duelo") in said
     assert "/recordatorio pausar 1 lo pausa y /recordatorio borrar 1 lo elimina." in said
     await spanish(router, "recordatorio", "agregar 20:00 UTC sáb,dom texto Un respiro.")
     listed = await spanish(router, "recordatorio", "lista")
@@ -167,14 +167,14 @@ async def test_a_spanish_admin_uses_spanish_words_and_reads_them_back(
     ]
     # What a list shows can be typed back: "lun-vie" and "sáb,dom" are days it reads.
     assert await spanish(router, "reminder", "pausar 2") == content.text(
-        "es", Msg.REMINDER_PAUSED, number=2
+        "es", ReminderMsg.REMINDER_PAUSED, number=2
     )
     assert [r.spec.weekdays for r in await stored(services)] == [
         frozenset(range(5)),
         frozenset({5, 6}),
     ]
     assert await spanish(router, "recordatorio", "borrar 1") == content.text(
-        "es", Msg.REMINDER_DELETED, number=1
+        "es", ReminderMsg.REMINDER_DELETED, number=1
     )
 
 
@@ -187,7 +187,7 @@ async def test_spanish_help_and_errors_name_the_spanish_words(
     for english in ("add", "list", "theme", "text", "mon-fri", "daily", "grief"):
         assert not re.search(rf"(?<![\w-]){english}(?![\w-])", help_text), english
     asked = await spanish(router, "recordatorio", "pausar")
-    assert asked == content.text("es", Msg.REMINDER_NEEDS_NUMBER, action="pausar")
+    assert asked == content.text("es", ReminderMsg.REMINDER_NEEDS_NUMBER, action="pausar")
     wrong = await spanish(router, "recordatorio", "añadir 09:00 UTC tema alegría")
     assert wrong.startswith("Elige uno de estos temas: respuestas, culpa,")
     assert await stored(services) == []

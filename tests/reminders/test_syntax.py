@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import Msg, ReminderMsg
 from bot.reminders.syntax import (
     MAX_OWN_TEXT,
     Action,
@@ -55,20 +55,20 @@ def test_theme_names_accept_dashes() -> None:
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("add Europe/Paris", Msg.REMINDER_NEEDS_TIME),
-        ("add 25:00 Europe/Paris", Msg.REMINDER_BAD_TIME),
-        ("add 09:00", Msg.REMINDER_NEEDS_TIMEZONE),
-        ("add 09:00 Mars/Phobos", Msg.REMINDER_UNKNOWN_WORD),
-        ("add 09:00 UTC+25", Msg.REMINDER_UNKNOWN_WORD),
-        ("add 09:00 UTC theme", Msg.REMINDER_BAD_THEME),
-        ("add 09:00 UTC theme sunshine", Msg.REMINDER_BAD_THEME),
-        ("add 09:00 UTC theme grief text hi", Msg.REMINDER_THEME_OR_TEXT),
-        ("add 09:00 UTC text   ", Msg.REMINDER_TEXT_EMPTY),
-        ("", Msg.REMINDER_HELP),
-        ("fly 2", Msg.REMINDER_HELP),
-        ("pause", Msg.REMINDER_NEEDS_NUMBER),
-        ("delete two", Msg.REMINDER_NEEDS_NUMBER),
-        ("resume -1", Msg.REMINDER_NEEDS_NUMBER),
+        ("add Europe/Paris", ReminderMsg.REMINDER_NEEDS_TIME),
+        ("add 25:00 Europe/Paris", ReminderMsg.REMINDER_BAD_TIME),
+        ("add 09:00", ReminderMsg.REMINDER_NEEDS_TIMEZONE),
+        ("add 09:00 Mars/Phobos", ReminderMsg.REMINDER_UNKNOWN_WORD),
+        ("add 09:00 UTC+25", ReminderMsg.REMINDER_UNKNOWN_WORD),
+        ("add 09:00 UTC theme", ReminderMsg.REMINDER_BAD_THEME),
+        ("add 09:00 UTC theme sunshine", ReminderMsg.REMINDER_BAD_THEME),
+        ("add 09:00 UTC theme grief text hi", ReminderMsg.REMINDER_THEME_OR_TEXT),
+        ("add 09:00 UTC text   ", ReminderMsg.REMINDER_TEXT_EMPTY),
+        ("", ReminderMsg.REMINDER_HELP),
+        ("fly 2", ReminderMsg.REMINDER_HELP),
+        ("pause", ReminderMsg.REMINDER_NEEDS_NUMBER),
+        ("delete two", ReminderMsg.REMINDER_NEEDS_NUMBER),
+        ("resume -1", ReminderMsg.REMINDER_NEEDS_NUMBER),
     ],
 )
 def test_mistakes_are_named(line: str, message: Msg) -> None:
@@ -83,7 +83,7 @@ def test_unknown_word_is_quoted_back_short() -> None:
 def test_own_text_has_a_limit() -> None:
     assert added(f"add 09:00 UTC text {'a' * MAX_OWN_TEXT}").spec.own_text == "a" * MAX_OWN_TEXT
     too_long = problem(f"add 09:00 UTC text {'a' * (MAX_OWN_TEXT + 1)}")
-    assert too_long.message is Msg.REMINDER_TEXT_TOO_LONG
+    assert too_long.message is ReminderMsg.REMINDER_TEXT_TOO_LONG
 
 
 @pytest.mark.parametrize(
@@ -121,8 +121,10 @@ def test_spanish_day_words_read_as_one_word() -> None:
 def test_spanish_text_keeps_the_rest_of_the_line() -> None:
     spec = added("añadir 21:30 America/Bogota texto Un momento de calma, texto incluido.").spec
     assert spec.own_text == "Un momento de calma, texto incluido."
-    assert problem("añadir 09:00 UTC tema duelo texto hola").message is (Msg.REMINDER_THEME_OR_TEXT)
-    assert problem("añadir 09:00 UTC tema alegría").message is Msg.REMINDER_BAD_THEME
+    assert problem("añadir 09:00 UTC tema duelo texto hola").message is (
+        ReminderMsg.REMINDER_THEME_OR_TEXT
+    )
+    assert problem("añadir 09:00 UTC tema alegría").message is ReminderMsg.REMINDER_BAD_THEME
 
 
 @pytest.mark.parametrize(
@@ -142,5 +144,5 @@ def test_spanish_actions(line: str, expected: ActionRequest) -> None:
 
 def test_a_spanish_action_without_a_number_is_named() -> None:
     found = problem("pausar")
-    assert found.message is Msg.REMINDER_NEEDS_NUMBER
+    assert found.message is ReminderMsg.REMINDER_NEEDS_NUMBER
     assert found.values == {"action": "pause"}  # the reply names it in the group's language

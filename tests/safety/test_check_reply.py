@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.events import Address
 from bot.engine.router import Router
@@ -18,36 +18,39 @@ async def test_softened_words_get_one_line_and_two_buttons(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     [reply] = await chat.send("I'm not going to hurt myself, don't worry")
-    assert reply.text == text_of(Msg.SAFETY_CHECK)
+    assert reply.text == text_of(SafetyMsg.SAFETY_CHECK)
     labels = [button.label for button in reply.flat_buttons]
-    assert labels == [text_of(Msg.SAFETY_CHECK_SAFE_BUTTON), text_of(Msg.SAFETY_CHECK_HELP_BUTTON)]
+    assert labels == [
+        text_of(SafetyMsg.SAFETY_CHECK_SAFE_BUTTON),
+        text_of(SafetyMsg.SAFETY_CHECK_HELP_BUTTON),
+    ]
 
 
 async def test_show_me_help_now_gives_the_full_reply(
     chat: Conversation, content: ContentPack, text_of: Callable[..., str]
 ) -> None:
     await chat.send("my friend died by suicide")
-    [reply] = await chat.press(text_of(Msg.SAFETY_CHECK_HELP_BUTTON))
+    [reply] = await chat.press(text_of(SafetyMsg.SAFETY_CHECK_HELP_BUTTON))
     full = SafetyScreen(content).screen("i want to die", "en", None, is_group=False)
     assert full is not None
     assert reply.text == full.replies[0].text
-    assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert reply.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
 
 
 async def test_help_after_softened_danger_words_puts_danger_first(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     await chat.send("he used to hit me, I've been safe for a year")
-    [reply] = await chat.press(text_of(Msg.SAFETY_CHECK_HELP_BUTTON))
-    assert reply.text.startswith(text_of(Msg.SAFETY_DANGER_INTRO))
+    [reply] = await chat.press(text_of(SafetyMsg.SAFETY_CHECK_HELP_BUTTON))
+    assert reply.text.startswith(text_of(SafetyMsg.SAFETY_DANGER_INTRO))
 
 
 async def test_i_am_safe_gets_a_short_acknowledgement(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     await chat.send("I haven't self-harmed in years")
-    [reply] = await chat.press(text_of(Msg.SAFETY_CHECK_SAFE_BUTTON))
-    assert reply.text == text_of(Msg.SAFETY_CHECK_SAFE_REPLY)
+    [reply] = await chat.press(text_of(SafetyMsg.SAFETY_CHECK_SAFE_BUTTON))
+    assert reply.text == text_of(SafetyMsg.SAFETY_CHECK_SAFE_REPLY)
     assert reply.flat_buttons == ()
 
 
@@ -70,7 +73,7 @@ async def test_ordinary_talk_gets_no_safety_reply(
 ) -> None:
     await chat.send("/start")
     replies = await chat.send("had a quiet day and made soup")
-    assert all(reply.text != text_of(Msg.SAFETY_CHECK) for reply in replies)
+    assert all(reply.text != text_of(SafetyMsg.SAFETY_CHECK) for reply in replies)
 
 
 async def test_logs_name_the_reply_level_and_never_the_rule(

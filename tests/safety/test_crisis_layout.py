@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.content_pack.countries import country_names
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.replies import Reply
 from bot.safety.screen import SOS_CARD, SOS_COUNTRY, SOS_MISREAD, SafetyScreen
@@ -60,7 +60,7 @@ def test_every_country_gets_a_number_at_once_and_at_most_three_lines(
 
 
 def test_more_helplines_shows_the_rest(content: ContentPack, safety: SafetyScreen) -> None:
-    more_label = content.text("en", Msg.SAFETY_MORE_BUTTON)
+    more_label = content.text("en", SafetyMsg.SAFETY_MORE_BUTTON)
     with_more = 0
     for country in content.crisis("en").countries:
         for message in (CRISIS, DANGER):
@@ -95,9 +95,14 @@ def test_the_reply_has_hope_and_says_no_certainty_is_needed(
 ) -> None:
     crisis = first_reply(safety, CRISIS, "GB").text
     assert "call 999 in the United Kingdom." in crisis
-    assert text_of(Msg.SAFETY_NOT_SURE) in crisis and text_of(Msg.SAFETY_HOPE_CRISIS) in crisis
+    assert (
+        text_of(SafetyMsg.SAFETY_NOT_SURE) in crisis
+        and text_of(SafetyMsg.SAFETY_HOPE_CRISIS) in crisis
+    )
     danger = first_reply(safety, DANGER, "NL").text
-    assert "call 112 in the Netherlands." in danger and text_of(Msg.SAFETY_HOPE_DANGER) in danger
+    assert (
+        "call 112 in the Netherlands." in danger and text_of(SafetyMsg.SAFETY_HOPE_DANGER) in danger
+    )
     assert "in the Philippines" in first_reply(safety, CRISIS, "PH").text
 
 
@@ -125,7 +130,7 @@ def test_the_safety_card_is_one_tap_away_and_names_no_one(
     assert SOS_CARD in [button.data for button in danger.flat_buttons]
     assert SOS_CARD not in [b.data for b in first_reply(safety, CRISIS, "GB").flat_buttons]
     card = safety.safety_card_reply("en").text
-    assert card == text_of(Msg.SAFETY_CARD)
+    assert card == text_of(SafetyMsg.SAFETY_CARD)
     for topic in ("call list", "browser history", "location", "apps", "previews", "/wipe"):
         assert topic in card
     for topic in ("Records", "Protection orders", "neck", "no marks", "safety plan", "helplines"):
@@ -155,12 +160,12 @@ async def test_an_unknown_country_is_asked_for_and_remembered(
 ) -> None:
     await chat.send(CRISIS)
     [reply] = chat.last
-    assert text_of(Msg.SAFETY_NO_COUNTRY) in reply.text and "findahelpline.com" in reply.text
+    assert text_of(SafetyMsg.SAFETY_NO_COUNTRY) in reply.text and "findahelpline.com" in reply.text
     data = [button.data for button in reply.flat_buttons]
     assert data[-1] == SOS_MISREAD and all(d.startswith(SOS_COUNTRY) for d in data[:-1])
     await chat.press("Ireland")
     assert "call 112 in Ireland." in chat.text and "116 123" in chat.text
-    assert text_of(Msg.SAFETY_COUNTRY_SAVED, country="Ireland") in chat.text
+    assert text_of(SafetyMsg.SAFETY_COUNTRY_SAVED, country="Ireland") in chat.text
     user = await find_user(chat.router.services.db, "console", "u1")
     assert user is not None and user.country == "IE"
     await chat.send("/sos")

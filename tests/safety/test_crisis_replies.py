@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, GeneralMsg, SafetyMsg
 from bot.core.events import Address, CommandIssued, TextMessage
 from bot.core.platform import RetryAfter
 from bot.core.replies import Reply
@@ -41,7 +41,7 @@ async def test_crisis_reply_lists_local_help_and_the_emergency_line(
     await onboard(chat)
     await chat.send(CRISIS)
     reply, *question_again = chat.last
-    assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert reply.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     assert not reply.silent
     assert all(again.silent for again in question_again)  # the routine part stays quiet
     assert "call 112 in Germany for an ambulance, or 110 for the police." in reply.text
@@ -58,7 +58,7 @@ async def test_danger_puts_abuse_helplines_first(
 ) -> None:
     await onboard(chat)
     await chat.send(DANGER)
-    assert chat.text.startswith(text_of(Msg.SAFETY_DANGER_INTRO))
+    assert chat.text.startswith(text_of(SafetyMsg.SAFETY_DANGER_INTRO))
     # The police number first, 112 beside it.
     assert "call 110 in Germany for the police, or 112 for an ambulance." in chat.text
     assert chat.text.index("116 016") < chat.text.index("0800 111 0 111")
@@ -69,8 +69,8 @@ async def test_without_a_country_the_likeliest_numbers_and_the_directory(
 ) -> None:
     await chat.send(CRISIS)
     assert "United States: emergency 911; 988 Suicide & Crisis Lifeline, 988" in chat.text
-    assert text_of(Msg.SAFETY_WIDE_NUMBERS) in chat.text
-    assert text_of(Msg.SAFETY_NO_COUNTRY) in chat.text
+    assert text_of(SafetyMsg.SAFETY_WIDE_NUMBERS) in chat.text
+    assert text_of(SafetyMsg.SAFETY_NO_COUNTRY) in chat.text
     assert "findahelpline.com" in chat.text
     # Nothing tells us where they are: the English locale's likely countries, to tap.
     labels = [button.label for button in chat.last[0].flat_buttons]
@@ -93,7 +93,7 @@ async def test_crisis_mid_flow_answers_first_and_keeps_the_flow(
     await chat.send("2")
     await chat.send("strong")  # now at the note step, which takes free text
     await chat.send("i keep thinking about killing myself")
-    assert chat.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert chat.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     user = await find_user(services.db, "console", "u1")
     assert user is not None
     position = await get_position(services.db, user.id)
@@ -108,9 +108,9 @@ async def test_misread_is_answered_kindly_with_sos_one_tap_away(
 ) -> None:
     await onboard(chat)
     await chat.send("i could just die of embarrassment honestly, want to die lol")
-    await chat.press(text_of(Msg.SAFETY_MISREAD_BUTTON))
-    assert chat.text == text_of(Msg.SAFETY_MISREAD_REPLY)
-    await chat.press(text_of(Msg.SAFETY_SHOW_BUTTON))
+    await chat.press(text_of(SafetyMsg.SAFETY_MISREAD_BUTTON))
+    assert chat.text == text_of(SafetyMsg.SAFETY_MISREAD_REPLY)
+    await chat.press(text_of(SafetyMsg.SAFETY_SHOW_BUTTON))
     assert "0800 111 0 111" in chat.text
     await chat.send("/sos")
     assert "0800 111 0 111" in chat.text
@@ -121,9 +121,9 @@ async def test_in_a_group_the_details_go_privately(
 ) -> None:
     group = Address("console", "group-1", "u7", is_group=True)
     [private] = await router.handle(TextMessage(group, CRISIS))
-    assert private.private and text_of(Msg.SAFETY_WIDE_NUMBERS) in private.text
+    assert private.private and text_of(SafetyMsg.SAFETY_WIDE_NUMBERS) in private.text
     assert private.group_notice is not None
-    assert private.group_notice.text == text_of(Msg.SAFETY_GROUP_PUBLIC)
+    assert private.group_notice.text == text_of(SafetyMsg.SAFETY_GROUP_PUBLIC)
     assert private.group_fallback is not None
     assert private.group_fallback.flat_buttons[0].open_private == "sos"
 
@@ -139,7 +139,7 @@ async def test_crisis_reply_in_quiet_hours_is_not_held_back(
     assert chat.last[0].silent  # routine replies go quietly now
     await chat.send(CRISIS)
     reply, *question_again = chat.last
-    assert reply.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert reply.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     assert not reply.silent
     assert all(again.silent for again in question_again)  # the routine part stays quiet
 
@@ -156,7 +156,7 @@ async def test_crisis_reply_does_not_wait_for_a_jammed_outbox(
     replies = await asyncio.wait_for(
         router.handle(TextMessage(Address("test", "c", "u"), CRISIS)), timeout=1
     )
-    assert replies[0].text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert replies[0].text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     await outbox.stop()
 
 
@@ -171,9 +171,9 @@ async def test_crisis_reply_with_the_database_failing(
     monkeypatch.setattr(services.db, "transaction", broken)
     every_read_through_fetch_all(services.db, monkeypatch)
     replies = await router.handle(TextMessage(Address("console", "c", "u"), CRISIS))
-    assert replies[0].text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert replies[0].text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     ordinary = await router.handle(TextMessage(Address("console", "c", "u"), "hello"))
-    assert ordinary[0].text == text_of(Msg.SOMETHING_WENT_WRONG)
+    assert ordinary[0].text == text_of(GeneralMsg.SOMETHING_WENT_WRONG)
 
 
 @pytest.mark.sqlite_only  # it locks SQLite's file from another connection
@@ -187,7 +187,7 @@ async def test_crisis_reply_with_the_database_file_read_only(
     blocker.execute("BEGIN EXCLUSIVE")
     try:
         await chat.send(CRISIS)
-        assert chat.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+        assert chat.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
         assert "112 in Germany" in chat.text
     finally:
         blocker.rollback()
@@ -198,9 +198,9 @@ async def test_words_after_a_command_are_screened_too(
     chat: Conversation, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/pause i want to kill myself tonight")
-    assert chat.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert chat.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
     await chat.send("/checkin he said he will kill me")
-    assert chat.text.startswith(text_of(Msg.SAFETY_DANGER_INTRO))
+    assert chat.text.startswith(text_of(SafetyMsg.SAFETY_DANGER_INTRO))
 
 
 async def test_sos_needs_no_database(
@@ -219,7 +219,7 @@ async def test_group_messages_stay_private(router: Router, text_of: Callable[...
     group = Address("console", "group-1", "u7", is_group=True)
     assert await router.handle(TextMessage(group, "good morning everyone")) == []
     [reply] = await router.handle(CommandIssued(group, "mydata"))
-    assert reply.text == text_of(Msg.GROUP_GO_PRIVATE)
+    assert reply.text == text_of(GeneralMsg.GROUP_GO_PRIVATE)
     assert reply.flat_buttons[0].open_private == "mydata"
     [help_reply] = await router.handle(CommandIssued(group, "help"))
     assert "/checkin" in help_reply.text
@@ -232,4 +232,4 @@ async def test_a_deep_link_from_a_group_continues_in_private(
 ) -> None:
     private = Address("console", "u7", "u7")
     replies = await router.handle(CommandIssued(private, "start", "checkin"))
-    assert text_of(Msg.ASK_MOOD) in replies[0].text
+    assert text_of(CheckinMsg.ASK_MOOD) in replies[0].text

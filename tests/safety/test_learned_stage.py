@@ -16,7 +16,7 @@ import pytest
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import Msg, SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
@@ -229,7 +229,7 @@ async def test_the_model_loads_off_the_loop_once_and_is_shared_by_every_screen(
 
 
 @pytest.mark.parametrize(
-    ("lean", "intro"), [(-2.0, Msg.SAFETY_CRISIS_INTRO), (2.0, Msg.SAFETY_DANGER_INTRO)]
+    ("lean", "intro"), [(-2.0, SafetyMsg.SAFETY_CRISIS_INTRO), (2.0, SafetyMsg.SAFETY_DANGER_INTRO)]
 )
 async def test_a_message_the_model_raises_gets_the_check_and_its_help_leads_as_it_leans(
     settings: Settings,
@@ -249,8 +249,8 @@ async def test_a_message_the_model_raises_gets_the_check_and_its_help_leads_as_i
     ) as services:
         chat = Conversation(Router(services), Address("console", "c1", "u1"))
         [reply] = await chat.send("a quiet night, the kettle is on")
-        assert reply.text == text_of(Msg.SAFETY_CHECK)
-        [helped] = await chat.press(text_of(Msg.SAFETY_CHECK_HELP_BUTTON))
+        assert reply.text == text_of(SafetyMsg.SAFETY_CHECK)
+        [helped] = await chat.press(text_of(SafetyMsg.SAFETY_CHECK_HELP_BUTTON))
         assert helped.text.startswith(text_of(intro))
 
 
@@ -308,8 +308,8 @@ async def test_a_crisis_reply_through_the_router_does_not_wait_for_the_model_to_
         chat = Conversation(Router(services), Address("console", "c1", "u1"))
         # Bounded only so that a reply held by the load fails here instead of hanging.
         [*replies] = await asyncio.wait_for(chat.send("i want to kill myself tonight"), 30)
-        assert replies[0].text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+        assert replies[0].text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))
         assert stage_for(tmp_path / "pack").status.state is ModelState.NOT_LOADED
         release.set()
         [checked] = await chat.send("a quiet night, the kettle is on")
-        assert checked.text == text_of(Msg.SAFETY_CHECK)
+        assert checked.text == text_of(SafetyMsg.SAFETY_CHECK)

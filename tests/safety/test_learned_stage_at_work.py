@@ -14,7 +14,7 @@ import pytest
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
@@ -53,7 +53,7 @@ async def test_wording_the_rules_miss_gets_the_check_because_of_the_model(
     async with open_services(raising, clock, content) as services:
         chat = Conversation(Router(services), Address("console", "c1", "u1"))
         [reply] = await chat.send(text)
-    assert reply.text == text_of(Msg.SAFETY_CHECK)
+    assert reply.text == text_of(SafetyMsg.SAFETY_CHECK)
 
 
 async def test_by_default_the_model_reads_but_does_not_raise(
@@ -64,7 +64,7 @@ async def test_by_default_the_model_reads_but_does_not_raise(
     async with open_services(settings, clock, content) as services:
         chat = Conversation(Router(services), Address("console", "c1", "u1"))
         replies = await chat.send(PARAPHRASES[0])
-    assert all(reply.text != text_of(Msg.SAFETY_CHECK) for reply in replies)
+    assert all(reply.text != text_of(SafetyMsg.SAFETY_CHECK) for reply in replies)
 
 
 @pytest.mark.parametrize(
@@ -113,4 +113,4 @@ async def test_a_damaged_model_is_refused_at_start_in_one_clear_line(
     assert "safety_model.npz does not match the SHA-256 in manifest.json" in refused[0]
     assert "rules alone" in refused[0]
     # The rules still answer: a crisis gets the full reply.
-    assert crisis.text.startswith(text_of(Msg.SAFETY_CRISIS_INTRO))
+    assert crisis.text.startswith(text_of(SafetyMsg.SAFETY_CRISIS_INTRO))

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import Msg, SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.safety.normalise import normalise
 from bot.safety.rules import ReplyLevel
@@ -105,10 +105,10 @@ def test_each_script_is_read_as_people_type_it(
 @pytest.mark.parametrize(
     ("text", "language", "intro"),
     [
-        ("بدي موت", "ar", Msg.SAFETY_CRISIS_INTRO),
-        ("我不想活了", "zh", Msg.SAFETY_CRISIS_INTRO),
-        ("彼に殴られた", "ja", Msg.SAFETY_DANGER_INTRO),
-        ("tha me skotwsei", "el", Msg.SAFETY_DANGER_INTRO),
+        ("بدي موت", "ar", SafetyMsg.SAFETY_CRISIS_INTRO),
+        ("我不想活了", "zh", SafetyMsg.SAFETY_CRISIS_INTRO),
+        ("彼に殴られた", "ja", SafetyMsg.SAFETY_DANGER_INTRO),
+        ("tha me skotwsei", "el", SafetyMsg.SAFETY_DANGER_INTRO),
     ],
 )
 @pytest.mark.parametrize("locale", ["en", "es"])
@@ -127,7 +127,7 @@ async def test_in_a_conversation_a_crisis_in_korean_is_answered_first(
     chat: Conversation, content: ContentPack
 ) -> None:
     await chat.send("진짜 죽고 싶어")
-    korean = content.reply_languages["ko"].text(Msg.SAFETY_CRISIS_INTRO)
+    korean = content.reply_languages["ko"].text(SafetyMsg.SAFETY_CRISIS_INTRO)
     assert chat.last[0].text.startswith(korean)
 
 

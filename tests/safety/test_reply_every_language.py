@@ -12,7 +12,7 @@ import unicodedata
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.replies import Reply
 from bot.safety.buttons import SOS_CARD, SOS_MORE, untagged
@@ -117,9 +117,9 @@ def test_a_crisis_is_answered_in_its_language_with_the_crisis_line_first(
     sample = sample_for(content, language)
     words = words_of(content, language)
     reply = answered(safety, sample.crisis, sample.country, sample.app, ReplyLevel.CRISIS)
-    assert reply.text.startswith(words.text(Msg.SAFETY_CRISIS_INTRO)), (language, reply.text)
+    assert reply.text.startswith(words.text(SafetyMsg.SAFETY_CRISIS_INTRO)), (language, reply.text)
     check_crisis(content, reply, sample.country, language)
-    assert words.text(Msg.SAFETY_HOPE_CRISIS) in reply.text
+    assert words.text(SafetyMsg.SAFETY_HOPE_CRISIS) in reply.text
     plain = check_tags(reply, language)
     # The world's directory is behind More helplines, which answers in the same language;
     # where the country has no line beyond the emergency number, it is in the reply.
@@ -132,7 +132,7 @@ def test_a_crisis_is_answered_in_its_language_with_the_crisis_line_first(
     tag = None if language == APP_LOCALE else language
     [shown] = safety.pressed(more[0], APP_LOCALE, sample.country, False, language=tag) or []
     assert directory in shown.text
-    assert words.text(Msg.SAFETY_NOT_SURE) not in shown.text  # the list, not the reply again
+    assert words.text(SafetyMsg.SAFETY_NOT_SURE) not in shown.text  # the list, not the reply again
 
 
 @pytest.mark.parametrize("language", sorted(SAMPLES))
@@ -142,14 +142,14 @@ def test_danger_is_answered_in_its_language_with_the_emergency_number_first(
     sample = sample_for(content, language)
     words = words_of(content, language)
     reply = answered(safety, sample.danger, sample.country, sample.app, ReplyLevel.DANGER)
-    assert reply.text.startswith(words.text(Msg.SAFETY_DANGER_INTRO)), (language, reply.text)
+    assert reply.text.startswith(words.text(SafetyMsg.SAFETY_DANGER_INTRO)), (language, reply.text)
     check_danger(content, reply, sample.country, language)
     second = lines_of(reply)[1]
     assert any(has_number(second, n) for n in emergency_numbers(content, sample.country))
     plain = check_tags(reply, language)
     tag = None if language == APP_LOCALE else language
     [card] = safety.pressed(SOS_CARD, APP_LOCALE, sample.country, False, language=tag) or []
-    assert SOS_CARD in plain and card.text == words.text(Msg.SAFETY_CARD)
+    assert SOS_CARD in plain and card.text == words.text(SafetyMsg.SAFETY_CARD)
 
 
 @pytest.mark.parametrize("language", sorted(lang for lang in SAMPLES if SAMPLES[lang].check))
@@ -160,25 +160,25 @@ def test_the_check_and_its_buttons_speak_its_language(
     assert sample.check is not None
     words = words_of(content, language)
     reply = answered(safety, sample.check, sample.country, sample.app, ReplyLevel.CHECK)
-    assert reply.text == words.text(Msg.SAFETY_CHECK)
+    assert reply.text == words.text(SafetyMsg.SAFETY_CHECK)
     check_buttons(reply)
     plain = check_tags(reply, language)
     labels = [button.label for button in reply.flat_buttons]
     assert labels == [
-        words.text(Msg.SAFETY_CHECK_SAFE_BUTTON),
-        words.text(Msg.SAFETY_CHECK_HELP_BUTTON),
+        words.text(SafetyMsg.SAFETY_CHECK_SAFE_BUTTON),
+        words.text(SafetyMsg.SAFETY_CHECK_HELP_BUTTON),
     ]
     tag = None if language == APP_LOCALE else language
     [safe] = safety.pressed(CHECK_SAFE, APP_LOCALE, sample.country, False, language=tag) or []
-    assert safe.text == words.text(Msg.SAFETY_CHECK_SAFE_REPLY)
+    assert safe.text == words.text(SafetyMsg.SAFETY_CHECK_SAFE_REPLY)
     [help_now] = plain[1:]
     assert help_now in (CHECK_HELP, CHECK_HELP_DANGER)
     [full] = safety.pressed(help_now, APP_LOCALE, sample.country, False, language=tag) or []
     if help_now == CHECK_HELP:
-        assert full.text.startswith(words.text(Msg.SAFETY_CRISIS_INTRO))
+        assert full.text.startswith(words.text(SafetyMsg.SAFETY_CRISIS_INTRO))
         check_crisis(content, full, sample.country, language)
     else:
-        assert full.text.startswith(words.text(Msg.SAFETY_DANGER_INTRO))
+        assert full.text.startswith(words.text(SafetyMsg.SAFETY_DANGER_INTRO))
         check_danger(content, full, sample.country, language)
 
 
@@ -198,7 +198,7 @@ def test_sos_speaks_its_language_with_a_crisis_line_and_an_abuse_line_in_sight(
         assert asked == (APP_LOCALE if language == "es" else language)
     [sos] = safety.sos_replies(APP_LOCALE, sample.country, is_group=False, language=written)
     check_sos(content, sos, sample.country, language)
-    assert words.text(Msg.SAFETY_NOT_SURE) in sos.text
+    assert words.text(SafetyMsg.SAFETY_NOT_SURE) in sos.text
     check_tags(sos, language)
 
 
@@ -210,7 +210,11 @@ def test_an_unknown_country_gets_numbers_at_once_in_its_language(
     words = words_of(content, language)
     for level, text in ((ReplyLevel.CRISIS, sample.crisis), (ReplyLevel.DANGER, sample.danger)):
         reply = answered(safety, text, None, sample.app, level)
-        intro = Msg.SAFETY_CRISIS_INTRO if level is ReplyLevel.CRISIS else Msg.SAFETY_DANGER_INTRO
+        intro = (
+            SafetyMsg.SAFETY_CRISIS_INTRO
+            if level is ReplyLevel.CRISIS
+            else SafetyMsg.SAFETY_DANGER_INTRO
+        )
         assert reply.text.startswith(words.text(intro)), (language, reply.text)
         assert first_number_within(reply.text, language), (language, reply.text)
         lines = lines_of(reply)
@@ -225,8 +229,8 @@ def test_an_unknown_country_gets_numbers_at_once_in_its_language(
         assert labels[0] == words.country_label(first_code)
         # The sample's country is among the guesses, and so among the buttons.
         assert words.country_label(sample.country) in labels, (language, labels)
-        assert words.text(Msg.SAFETY_WIDE_NUMBERS) in reply.text
-        assert words.text(Msg.SAFETY_NO_COUNTRY) in reply.text
+        assert words.text(SafetyMsg.SAFETY_WIDE_NUMBERS) in reply.text
+        assert words.text(SafetyMsg.SAFETY_NO_COUNTRY) in reply.text
         check_buttons(reply)
         check_tags(reply, language)
 
@@ -254,13 +258,13 @@ def test_the_time_zone_and_the_app_say_which_numbers_come_first(
     assert first.startswith(words.country_label(country)), first
     assert any(has_number(first, n) for n in emergency_numbers(content, country)), first
     assert reply.flat_buttons[0].label == words.country_label(country)
-    assert words.text(Msg.SAFETY_WIDE_NUMBERS) in reply.text
+    assert words.text(SafetyMsg.SAFETY_WIDE_NUMBERS) in reply.text
 
 
 def test_a_reply_chosen_by_hand_can_leave_out_you_misread_me(
     content: ContentPack, safety: SafetyScreen
 ) -> None:
-    misread = words_of(content, "de").text(Msg.SAFETY_MISREAD_BUTTON)
+    misread = words_of(content, "de").text(SafetyMsg.SAFETY_MISREAD_BUTTON)
     for country in ("DE", None):
         offered = safety.full_reply("en", country, danger_first=True, language="de")
         assert misread in [button.label for button in offered.flat_buttons]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import DetectionFile
 from bot.safety.rules import Intent, ReplyLevel
@@ -58,5 +58,5 @@ def test_where_two_locales_rules_match_the_same_words_each_user_is_answered_in_t
     for locale in ("en", "es"):
         found = screen.screen(words, locale, "MX", is_group=False)
         assert found is not None
-        intro = content.text(locale, Msg.SAFETY_CRISIS_INTRO)
+        intro = content.text(locale, SafetyMsg.SAFETY_CRISIS_INTRO)
         assert found.replies[0].text.startswith(intro), locale

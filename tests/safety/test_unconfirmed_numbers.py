@@ -11,7 +11,7 @@ import pytest
 from pydantic import Field
 
 from bot.content_pack.countries import country_names
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import CrisisResource, EmergencyNumbers
 from bot.safety.crisis_reply import CrisisReplies
@@ -44,7 +44,7 @@ def test_every_unconfirmed_entry_is_said_to_be_unconfirmed(
 ) -> None:
     marked = [code for code in country_names() if content.emergency[code].review]
     assert marked
-    nearby = text_of(Msg.SAFETY_UNCONFIRMED_NEARBY)
+    nearby = text_of(SafetyMsg.SAFETY_UNCONFIRMED_NEARBY)
     for code in country_names():
         numbers = content.emergency[code]
         for danger_first in (False, True):

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CaringMsg, OnboardingMsg
 from bot.core.clock import ManualClock
 from bot.core.platform import RecipientUnreachable
 from bot.core.replies import Reply
@@ -34,15 +34,17 @@ CRISIS = "i want to die"
 
 
 def caring_sent(world: World, text_of: Callable[..., str]) -> list[Reply]:
-    return [reply for _, reply in world.adapter.take() if reply.text == text_of(Msg.CARING_CHECK)]
+    return [
+        reply for _, reply in world.adapter.take() if reply.text == text_of(CaringMsg.CARING_CHECK)
+    ]
 
 
 async def asked_for(world: World, text_of: Callable[..., str], name: str = "ana") -> Conversation:
     """Onboarded in Berlin at 08:30, then a crisis message and "Yes, please"."""
     chat = await world.onboard(name, "Europe/Berlin", "08:30")
     await chat.send(CRISIS)
-    [scheduled] = await chat.press(text_of(Msg.CARING_OFFER_YES))
-    assert scheduled.text == text_of(Msg.CARING_SCHEDULED, time="08:30")
+    [scheduled] = await chat.press(text_of(CaringMsg.CARING_OFFER_YES))
+    assert scheduled.text == text_of(CaringMsg.CARING_SCHEDULED, time="08:30")
     world.adapter.take()
     return chat
 
@@ -103,9 +105,9 @@ async def test_refused_by_the_platform_it_is_not_tried_again(
     chat = world.chat("noor")
     await chat.send("/start")
     await chat.send("Europe/Berlin")
-    await chat.press(text_of(Msg.TIMEZONE_YES))  # no check-in time: nothing else is sent
+    await chat.press(text_of(OnboardingMsg.TIMEZONE_YES))  # no check-in time: nothing else is sent
     await chat.send(CRISIS)
-    await chat.press(text_of(Msg.CARING_OFFER_YES))
+    await chat.press(text_of(CaringMsg.CARING_OFFER_YES))
     world.adapter.take()
     world.adapter.failures.append(RecipientUnreachable())  # the user blocked the bot
     await world.run_until(datetime(2026, 3, 3, 9, 0, tzinfo=UTC))  # 10:00 in Berlin
@@ -184,7 +186,7 @@ async def test_checkins_stopped_before_yes_do_not(
     async with world.services.db.transaction() as tx:
         await set_checkins_stopped(tx, (await user_of(world, chat)).id, True)
     await chat.send(CRISIS)
-    await chat.press(text_of(Msg.CARING_OFFER_YES))  # asked for after the stop: wanted
+    await chat.press(text_of(CaringMsg.CARING_OFFER_YES))  # asked for after the stop: wanted
     world.adapter.take()
     await world.run_until(DUE + timedelta(days=1))
     assert len(caring_sent(world, text_of)) == 1

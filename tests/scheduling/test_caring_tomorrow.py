@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CaringMsg, GeneralMsg
 from bot.content_pack.pack import ContentPack
 from bot.core.clock import ManualClock
 from bot.core.events import Address
@@ -65,13 +65,13 @@ async def asked_in_the_small_hours(world: World, text_of: Callable[..., str]) ->
     chat = await world.onboard("ana", "Europe/Berlin", "20:00")
     world.clock.set(SMALL_HOURS)
     await chat.send(CRISIS)
-    [scheduled] = await chat.press(text_of(Msg.CARING_OFFER_YES))
-    assert scheduled.text == text_of(Msg.CARING_SCHEDULED_TODAY, time="20:00")
+    [scheduled] = await chat.press(text_of(CaringMsg.CARING_OFFER_YES))
+    assert scheduled.text == text_of(CaringMsg.CARING_SCHEDULED_TODAY, time="20:00")
     return chat
 
 
 def looked_in(world: World, text_of: Callable[..., str]) -> int:
-    return sum(reply.text == text_of(Msg.CARING_CHECK) for _, reply in world.adapter.take())
+    return sum(reply.text == text_of(CaringMsg.CARING_CHECK) for _, reply in world.adapter.take())
 
 
 async def test_it_comes_later_that_day(world: World, text_of: Callable[..., str]) -> None:
@@ -91,7 +91,7 @@ async def test_typed_words_cancel_it_any_time_before(
     world.clock.set(SMALL_HOURS + timedelta(hours=9))  # well after the offer's turn
     await chat.send("/checkin")  # in the middle of something else, even
     [cancelled] = await chat.send(typed)
-    assert cancelled.text == text_of(Msg.CARING_DECLINED)
+    assert cancelled.text == text_of(CaringMsg.CARING_DECLINED)
     world.adapter.take()
     await world.run_until(datetime(2026, 3, 3, 12, 0, tzinfo=UTC))
     assert looked_in(world, text_of) == 0
@@ -103,7 +103,7 @@ async def test_cancel_words_with_nothing_pending_are_ordinary_text(
     await chat.send("/settings")
     await chat.send("/cancel")
     [reply] = await chat.send("cancel the message")
-    assert reply.text == text_of(Msg.UNEXPECTED_TEXT)
+    assert reply.text == text_of(GeneralMsg.UNEXPECTED_TEXT)
 
 
 async def test_in_spanish(router: Router, clock: ManualClock, content: ContentPack) -> None:
@@ -113,9 +113,9 @@ async def test_in_spanish(router: Router, clock: ManualClock, content: ContentPa
     clock.set(SMALL_HOURS)
     await chat.send("quiero morirme")
     [scheduled] = await chat.send("sí")  # the offer's yes, as the very next message
-    assert scheduled.text == content.text("es", Msg.CARING_SCHEDULED_TODAY, time="20:00")
+    assert scheduled.text == content.text("es", CaringMsg.CARING_SCHEDULED_TODAY, time="20:00")
     [cancelled] = await chat.send("cancelar el mensaje")
-    assert cancelled.text == content.text("es", Msg.CARING_DECLINED)
+    assert cancelled.text == content.text("es", CaringMsg.CARING_DECLINED)
 
 
 async def test_in_the_console(
@@ -126,10 +126,10 @@ async def test_in_the_console(
         await me.types(line)
     clock.set(SMALL_HOURS)
     await me.types(CRISIS)
-    said = await me.presses(text_of(Msg.CARING_OFFER_YES))
-    assert text_of(Msg.CARING_SCHEDULED_TODAY, time="20:00") in said
+    said = await me.presses(text_of(CaringMsg.CARING_OFFER_YES))
+    assert text_of(CaringMsg.CARING_SCHEDULED_TODAY, time="20:00") in said
     said = await me.types("cancel the message")
-    assert text_of(Msg.CARING_DECLINED) in said
+    assert text_of(CaringMsg.CARING_DECLINED) in said
 
 
 async def test_on_telegram(
@@ -139,10 +139,10 @@ async def test_on_telegram(
         await telegram.says(51, line)
     clock.set(SMALL_HOURS)
     await telegram.says(51, CRISIS)
-    await telegram.taps(51, text_of(Msg.CARING_OFFER_YES))
-    assert telegram.last_text(51) == text_of(Msg.CARING_SCHEDULED_TODAY, time="20:00")
+    await telegram.taps(51, text_of(CaringMsg.CARING_OFFER_YES))
+    assert telegram.last_text(51) == text_of(CaringMsg.CARING_SCHEDULED_TODAY, time="20:00")
     await telegram.says(51, "cancel the message")
-    assert telegram.last_text(51) == text_of(Msg.CARING_DECLINED)
+    assert telegram.last_text(51) == text_of(CaringMsg.CARING_DECLINED)
 
 
 def test_a_late_check_in_time_of_their_own_is_kept_when_it_fits_the_window() -> None:

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg
 from bot.flows.context import keyboard, markup
 from bot.scheduling import checkin_due
 from bot.scheduling.planner import next_local_time, plan_rule
@@ -136,7 +136,7 @@ async def test_snoozes_past_a_chunk_are_each_asked_once(
     for n in range(7):
         chat = world.chat(f"user{n}")
         chat.history = [reply for address, reply in world.adapter.sent if address == chat.address]
-        await chat.press(text_of(Msg.SNOOZE_1H))
+        await chat.press(text_of(CheckinMsg.SNOOZE_1H))
     world.adapter.take()
     world.clock.set(START + timedelta(hours=2))
     report = await world.tick()
@@ -214,7 +214,7 @@ async def test_a_snooze_due_with_a_slot_of_the_same_user_is_one_check_in(
     world.clock.set(START + timedelta(minutes=10))
     await world.tick()
     chat.history = [reply for _, reply in world.checkins_sent()]
-    await chat.press(text_of(Msg.SNOOZE_1H))  # asks again at 10:10, with the 10:10 slot
+    await chat.press(text_of(CheckinMsg.SNOOZE_1H))  # asks again at 10:10, with the 10:10 slot
     world.adapter.take()
     world.clock.set(START + timedelta(hours=1, minutes=10))
     await world.tick()

@@ -13,12 +13,12 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from bot.app import open_services
 from bot.config import Settings
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, DatesMsg, GeneralMsg, Msg, ReasonsMsg
 from bot.core.clock import ManualClock
 from bot.core.platform import RecipientUnreachable
 from bot.core.replies import Reply
 from bot.flows.context import Services
-from bot.flows.hard_dates import hard_date_checkins
+from bot.flows.hard_date_checkins import hard_date_checkins
 from bot.scheduling import hard_date_plan, planner
 from bot.scheduling.hard_date_due import DateCheckIn
 from bot.scheduling.planner import reschedule_user
@@ -46,16 +46,16 @@ async def add_date(
     text_of: Callable[..., str],
     typed: str,
     label: str,
-    repeat: Msg = Msg.DATES_YEARLY,
-    kind: Msg = Msg.DATES_KIND_ANNIVERSARY,
+    repeat: Msg = DatesMsg.DATES_YEARLY,
+    kind: Msg = DatesMsg.DATES_KIND_ANNIVERSARY,
 ) -> None:
     await chat.send("/dates")
-    await chat.press(text_of(Msg.DATES_ADD))
+    await chat.press(text_of(DatesMsg.DATES_ADD))
     await chat.press(text_of(kind))
     await chat.send(typed)
     await chat.press(text_of(repeat))
     await chat.send(label)
-    assert text_of(Msg.DATES_LIST) in chat.text
+    assert text_of(DatesMsg.DATES_LIST) in chat.text
 
 
 async def run(world: World, end: datetime, step: timedelta) -> list[tuple[datetime, Reply]]:
@@ -71,7 +71,7 @@ async def run(world: World, end: datetime, step: timedelta) -> list[tuple[dateti
 def date_checkins(
     sent: list[tuple[datetime, Reply]], text_of: Callable[..., str]
 ) -> list[tuple[datetime, Reply]]:
-    return [(at, r) for at, r in sent if r.text.startswith(text_of(Msg.DATES_OPENING))]
+    return [(at, r) for at, r in sent if r.text.startswith(text_of(DatesMsg.DATES_OPENING))]
 
 
 async def the_dates(services: Services, user_id: str = "ana") -> list[HardDate]:
@@ -96,9 +96,9 @@ async def test_a_yearly_date_across_the_clock_change_and_a_restart(
         [(at, evening)] = date_checkins(sent, text_of)
         assert at == utc(2026, 3, 28, 18)  # 19:00 CET, her check-in being a morning one
         first, words, question = evening.text.split("\n\n")
-        assert first == text_of(Msg.DATES_OPENING)  # all a lock screen shows: neutral
-        assert words == text_of(Msg.DATES_EVE_DISCREET)  # discreet: no kind of day named
-        assert question == text_of(Msg.ASK_MOOD)
+        assert first == text_of(DatesMsg.DATES_OPENING)  # all a lock screen shows: neutral
+        assert words == text_of(DatesMsg.DATES_EVE_DISCREET)  # discreet: no kind of day named
+        assert question == text_of(CheckinMsg.ASK_MOOD)
         assert "left" not in evening.text  # discreet mode (the default): no label
         await world.outbox.stop()
 
@@ -110,17 +110,17 @@ async def test_a_yearly_date_across_the_clock_change_and_a_restart(
         # Her routine check-in opened in the same minute: the date's words come without
         # a second question, and the routine one's buttons stay the ones to tap.
         routine = [r for at_, r in sent if at_ == at and r is not morning]
-        assert len(routine) == 1 and text_of(Msg.ASK_MOOD) in routine[0].text
+        assert len(routine) == 1 and text_of(CheckinMsg.ASK_MOOD) in routine[0].text
         assert morning.text.split("\n\n") == [
-            text_of(Msg.DATES_OPENING),
-            text_of(Msg.DATES_DAY_DISCREET),
-            text_of(Msg.DATES_CHECKIN_ABOVE),
+            text_of(DatesMsg.DATES_OPENING),
+            text_of(DatesMsg.DATES_DAY_DISCREET),
+            text_of(DatesMsg.DATES_CHECKIN_ABOVE),
         ]
         assert not morning.buttons
         chat = world.chat("ana")
         chat.history = [routine[0]]
-        await chat.press(text_of(Msg.MOOD_2))
-        assert chat.text == text_of(Msg.ASK_URGE)
+        await chat.press(text_of(CheckinMsg.MOOD_2))
+        assert chat.text == text_of(CheckinMsg.ASK_URGE)
         [saved] = await the_dates(services)
         assert saved.upcoming is not None
         # Next year's evening before: Sunday 28 March 2027 is itself a clock change day.
@@ -137,32 +137,36 @@ async def test_an_extra_checkin_of_its_own_is_answered_like_any_checkin(
     assert user is not None
     async with world.services.db.transaction() as tx:
         await set_discreet(tx, user.id, False)
-    await add_date(chat, text_of, "2026-03-10", "Hearing", Msg.DATES_ONCE, Msg.DATES_KIND_LEGAL)
+    await add_date(
+        chat, text_of, "2026-03-10", "Hearing", DatesMsg.DATES_ONCE, DatesMsg.DATES_KIND_LEGAL
+    )
     world.clock.set(utc(2026, 3, 9, 18))
     sent = await run(world, utc(2026, 3, 10, 12), timedelta(minutes=15))
     (eve_at, eve), (day_at, day) = date_checkins(sent, text_of)
     # Her check-in is at 20:00: the evening before is then, beside her routine check-in;
     # the morning of is at 09:00, a check-in of its own.
     assert eve_at == utc(2026, 3, 9, 19) and day_at == utc(2026, 3, 10, 8)
-    assert text_of(Msg.DATES_YOUR_WORDS, label="Hearing") in eve.text  # discreet mode off
-    assert eve.protect and eve.text.startswith(text_of(Msg.DATES_OPENING))
-    assert text_of(Msg.DATES_DAY_LEGAL) in day.text
+    assert text_of(DatesMsg.DATES_YOUR_WORDS, label="Hearing") in eve.text  # discreet mode off
+    assert eve.protect and eve.text.startswith(text_of(DatesMsg.DATES_OPENING))
+    assert text_of(DatesMsg.DATES_DAY_LEGAL) in day.text
     chat.history = [day]
-    await chat.press(text_of(Msg.MOOD_3))
-    await chat.press(text_of(Msg.URGE_NONE))
-    await chat.press(text_of(Msg.SKIP_NOTE))
-    assert chat.text.startswith(text_of(Msg.CHECKIN_SAVED))
+    await chat.press(text_of(CheckinMsg.MOOD_3))
+    await chat.press(text_of(CheckinMsg.URGE_NONE))
+    await chat.press(text_of(CheckinMsg.SKIP_NOTE))
+    assert chat.text.startswith(text_of(CheckinMsg.CHECKIN_SAVED))
 
 
 async def test_a_routine_checkin_at_the_same_time_as_the_evening_is_not_doubled(
     world: World, text_of: Callable[..., str]
 ) -> None:
     chat = await world.onboard("ana", BERLIN, "20:00")
-    await add_date(chat, text_of, "2026-03-10", "Hearing", Msg.DATES_ONCE, Msg.DATES_KIND_LEGAL)
+    await add_date(
+        chat, text_of, "2026-03-10", "Hearing", DatesMsg.DATES_ONCE, DatesMsg.DATES_KIND_LEGAL
+    )
     world.clock.set(utc(2026, 3, 9, 18))
     sent = await run(world, utc(2026, 3, 9, 20), timedelta(minutes=15))
     at_eight = [r for at, r in sent if at == utc(2026, 3, 9, 19)]
-    questions = [r for r in at_eight if text_of(Msg.ASK_MOOD) in r.text]
+    questions = [r for r in at_eight if text_of(CheckinMsg.ASK_MOOD) in r.text]
     assert len(at_eight) == 2 and len(questions) == 1  # one question, and the date's words
 
 
@@ -190,7 +194,9 @@ async def test_nothing_is_sent_inside_quiet_hours(
 
 async def test_a_one_off_date_ends_after_its_day(world: World, text_of: Callable[..., str]) -> None:
     chat = await world.onboard("ana", "UTC", "08:00")
-    await add_date(chat, text_of, "4 March", "Moving out", Msg.DATES_ONCE, Msg.DATES_KIND_OTHER)
+    await add_date(
+        chat, text_of, "4 March", "Moving out", DatesMsg.DATES_ONCE, DatesMsg.DATES_KIND_OTHER
+    )
     sent = await run(world, utc(2026, 3, 5, 12), timedelta(minutes=30))
     assert [at for at, _ in date_checkins(sent, text_of)] == [
         utc(2026, 3, 3, 19),
@@ -198,7 +204,7 @@ async def test_a_one_off_date_ends_after_its_day(world: World, text_of: Callable
     ]
     assert await the_dates(world.services) == []  # removed at midnight after the day
     await chat.send("/dates")
-    assert chat.text.startswith(text_of(Msg.DATES_EMPTY))
+    assert chat.text.startswith(text_of(DatesMsg.DATES_EMPTY))
 
 
 async def test_a_moment_missed_during_downtime_is_skipped_and_the_next_still_comes(
@@ -207,7 +213,7 @@ async def test_a_moment_missed_during_downtime_is_skipped_and_the_next_still_com
     async with open_services(settings, clock) as services:
         world = await build_world(services, clock)
         chat = await world.onboard("ana", "UTC", "08:00")
-        await add_date(chat, text_of, "2026-03-10", "Court", Msg.DATES_ONCE)
+        await add_date(chat, text_of, "2026-03-10", "Court", DatesMsg.DATES_ONCE)
         await world.outbox.stop()
     clock.set(utc(2026, 3, 10, 7))  # down from the 2nd to the morning of the date
     async with open_services(settings, clock) as services:
@@ -215,7 +221,7 @@ async def test_a_moment_missed_during_downtime_is_skipped_and_the_next_still_com
         sent = await run(world, utc(2026, 3, 10, 12), timedelta(minutes=30))
         [(at, morning)] = date_checkins(sent, text_of)
         assert at == utc(2026, 3, 10, 8)
-        assert text_of(Msg.DATES_DAY_DISCREET) in morning.text
+        assert text_of(DatesMsg.DATES_DAY_DISCREET) in morning.text
         await world.outbox.stop()
 
 
@@ -223,7 +229,7 @@ async def test_a_refused_recipient_gets_no_more_until_they_write(
     world: World, text_of: Callable[..., str]
 ) -> None:
     chat = await world.onboard("ana", "UTC", "12:00")
-    await add_date(chat, text_of, "2026-03-10", "Court", Msg.DATES_ONCE)
+    await add_date(chat, text_of, "2026-03-10", "Court", DatesMsg.DATES_ONCE)
     world.clock.set(utc(2026, 3, 9, 18, 55))
     world.adapter.failures.append(RecipientUnreachable("blocked"))
     assert (
@@ -237,11 +243,11 @@ async def test_a_refused_recipient_gets_no_more_until_they_write(
 
 async def test_a_deleted_date_sends_nothing_more(world: World, text_of: Callable[..., str]) -> None:
     chat = await world.onboard("ana", "UTC", "08:00")
-    await add_date(chat, text_of, "2026-03-10", "Court", Msg.DATES_ONCE)
-    await add_date(chat, text_of, "2026-03-05", "Visit", Msg.DATES_ONCE)
-    await chat.press(text_of(Msg.DATES_EDIT))
+    await add_date(chat, text_of, "2026-03-10", "Court", DatesMsg.DATES_ONCE)
+    await add_date(chat, text_of, "2026-03-05", "Visit", DatesMsg.DATES_ONCE)
+    await chat.press(text_of(DatesMsg.DATES_EDIT))
     await chat.press("2")
-    await chat.press(text_of(Msg.DATES_DELETE))
+    await chat.press(text_of(DatesMsg.DATES_DELETE))
     sent = await run(world, utc(2026, 3, 11, 12), timedelta(hours=1))
     assert [at for at, _ in date_checkins(sent, text_of)] == [
         utc(2026, 3, 9, 19),
@@ -253,7 +259,7 @@ async def test_while_paused_no_extra_checkins_come(
     world: World, text_of: Callable[..., str]
 ) -> None:
     chat = await world.onboard("ana", "UTC", "08:00")
-    await add_date(chat, text_of, "2026-03-10", "Court", Msg.DATES_ONCE)
+    await add_date(chat, text_of, "2026-03-10", "Court", DatesMsg.DATES_ONCE)
     user = await find_user(world.services.db, "test", "ana")
     assert user is not None
     async with world.services.db.transaction() as tx:
@@ -268,14 +274,14 @@ async def test_a_conversation_in_progress_is_not_interrupted_and_an_older_one_is
     world: World, text_of: Callable[..., str]
 ) -> None:
     chat = await world.onboard("ana", "UTC", "12:00")
-    await add_date(chat, text_of, "2026-03-10", "Court", Msg.DATES_ONCE)
+    await add_date(chat, text_of, "2026-03-10", "Court", DatesMsg.DATES_ONCE)
     world.clock.set(utc(2026, 3, 9, 18, 55))
     await chat.send("/reasons")
-    await chat.press(text_of(Msg.REASONS_ADD))  # writing a reason when the evening is due
+    await chat.press(text_of(ReasonsMsg.REASONS_ADD))  # writing a reason when the evening is due
     sent = await run(world, utc(2026, 3, 9, 19, 30), timedelta(minutes=5))
     [(at, evening)] = date_checkins(sent, text_of)
     assert at == utc(2026, 3, 9, 19, 15)  # a little later, not in the middle of it
-    assert text_of(Msg.QUESTION_CLOSED_BY_CHECKIN) in evening.text  # and it says so
+    assert text_of(GeneralMsg.QUESTION_CLOSED_BY_CHECKIN) in evening.text  # and it says so
 
 
 # Words that say what kind of day it is, in each locale's texts of the kinds.
@@ -316,4 +322,4 @@ async def test_in_discreet_mode_what_a_preview_shows_names_no_kind_of_day(
             tx,
             [DateCheckIn(1, open_user, DateKind.LEGAL, sealed, Moment.EVE, False)],
         )
-    assert text_of(Msg.DATES_EVE_LEGAL) in message.reply.text
+    assert text_of(DatesMsg.DATES_EVE_LEGAL) in message.reply.text

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, GeneralMsg, ReasonsMsg
 from bot.storage.user_texts import TextKind, list_texts
 from bot.storage.users import find_user
 from tests.helpers.world import World
@@ -19,12 +19,12 @@ async def test_a_checkin_replacing_an_open_question_says_it_closed_it(
     chat = await world.onboard("ana", "UTC", "09:20")
     world.clock.set(START + timedelta(minutes=5))
     await chat.send("/reasons")
-    await chat.press(text_of(Msg.REASONS_ADD))  # then left open for a while
+    await chat.press(text_of(ReasonsMsg.REASONS_ADD))  # then left open for a while
     await world.run_until(START + timedelta(minutes=20), step=timedelta(minutes=5))
     [(_, checkin)] = world.checkins_sent()
     _opening, closed, question = checkin.text.split("\n\n")
-    assert closed == text_of(Msg.QUESTION_CLOSED_BY_CHECKIN)
-    assert question == text_of(Msg.ASK_MOOD)
+    assert closed == text_of(GeneralMsg.QUESTION_CLOSED_BY_CHECKIN)
+    assert question == text_of(CheckinMsg.ASK_MOOD)
     await chat.send("my own space again")  # meant for the old question: not saved as a reason
     user = await find_user(world.services.db, "test", "ana")
     assert user is not None
@@ -40,4 +40,4 @@ async def test_a_checkin_replacing_only_an_unanswered_checkin_says_nothing_of_it
     await chat.send("/checkin")
     await world.run_until(START + timedelta(minutes=20), step=timedelta(minutes=5))
     [(_, checkin)] = world.checkins_sent()
-    assert text_of(Msg.QUESTION_CLOSED_BY_CHECKIN) not in checkin.text
+    assert text_of(GeneralMsg.QUESTION_CLOSED_BY_CHECKIN) not in checkin.text

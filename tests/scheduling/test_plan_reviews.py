@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import CheckinMsg, PlanMsg
 from bot.core.platform import RecipientUnreachable
 from bot.core.replies import Reply
 from bot.scheduling.checkin_due import DEFER_WHEN_BUSY
@@ -26,16 +26,18 @@ async def write_a_plan(chat: Conversation, text_of: Callable[..., str], opt_in: 
     await chat.send("/plan")
     await chat.send("Short nights, checking old photos")
     for _ in range(7):  # at most every part: never a loop that could spin for ever
-        if text_of(Msg.PLAN_REASONS_EMPTY) in chat.text:
+        if text_of(PlanMsg.PLAN_REASONS_EMPTY) in chat.text:
             break
-        await chat.press(text_of(Msg.PLAN_SKIP))
-    assert text_of(Msg.PLAN_REASONS_EMPTY) in chat.text
-    await chat.press(text_of(Msg.PLAN_NEXT))
-    await chat.press(text_of(Msg.PLAN_REVIEW_YES if opt_in else Msg.PLAN_REVIEW_NO))
+        await chat.press(text_of(PlanMsg.PLAN_SKIP))
+    assert text_of(PlanMsg.PLAN_REASONS_EMPTY) in chat.text
+    await chat.press(text_of(PlanMsg.PLAN_NEXT))
+    await chat.press(text_of(PlanMsg.PLAN_REVIEW_YES if opt_in else PlanMsg.PLAN_REVIEW_NO))
 
 
 def notes(world: World, text_of: Callable[..., str]) -> list[Reply]:
-    return [reply for _, reply in world.adapter.sent if reply.text == text_of(Msg.PLAN_REVIEW_NOTE)]
+    return [
+        reply for _, reply in world.adapter.sent if reply.text == text_of(PlanMsg.PLAN_REVIEW_NOTE)
+    ]
 
 
 async def due_of(world: World, user: str) -> datetime:
@@ -61,20 +63,20 @@ async def test_the_note_comes_after_four_weeks_at_check_in_time_and_leaves_the_c
     # The check-in at its time; the note right after, never on top of its question.
     assert sent_at == [due, due + DEFER_WHEN_BUSY]
     [(_, checkin), (_, note)] = world.adapter.take()
-    assert text_of(Msg.ASK_MOOD) in checkin.text
+    assert text_of(CheckinMsg.ASK_MOOD) in checkin.text
     first_line = note.text.splitlines()[0]
     assert first_line == "A quick note from Steady."  # neutral on a lock screen
     assert "plan" not in first_line.casefold() and "safety" not in first_line.casefold()
     assert [b.label for b in note.flat_buttons] == [
-        text_of(Msg.PLAN_REVIEW_GO),
-        text_of(Msg.PLAN_REVIEW_LATER),
-        text_of(Msg.PLAN_REVIEW_STOP),
+        text_of(PlanMsg.PLAN_REVIEW_GO),
+        text_of(PlanMsg.PLAN_REVIEW_LATER),
+        text_of(PlanMsg.PLAN_REVIEW_STOP),
     ]
     chat.history = [checkin, note]
-    await chat.press(text_of(Msg.PLAN_REVIEW_LATER))
-    assert chat.text == text_of(Msg.PLAN_REVIEW_LATER_REPLY)
-    await chat.press(text_of(Msg.MOOD_4))  # the check-in was never closed by the note
-    assert text_of(Msg.ASK_URGE) in chat.text
+    await chat.press(text_of(PlanMsg.PLAN_REVIEW_LATER))
+    assert chat.text == text_of(PlanMsg.PLAN_REVIEW_LATER_REPLY)
+    await chat.press(text_of(CheckinMsg.MOOD_4))  # the check-in was never closed by the note
+    assert text_of(CheckinMsg.ASK_URGE) in chat.text
     # And the next one four weeks on, at the check-in time again.
     following = await due_of(world, "ana")
     assert following.astimezone(BERLIN).time() == time(8, 30)
@@ -91,11 +93,11 @@ async def test_review_opens_the_plan_and_stop_turns_the_notes_off(
     world.clock.set(due)
     await world.tick()
     chat.history = [reply for _, reply in world.adapter.take()]
-    await chat.press(text_of(Msg.PLAN_REVIEW_GO))
-    assert chat.last[-1].text.startswith(text_of(Msg.PLAN_HEADING))
+    await chat.press(text_of(PlanMsg.PLAN_REVIEW_GO))
+    assert chat.last[-1].text.startswith(text_of(PlanMsg.PLAN_HEADING))
     assert "Short nights, checking old photos" in chat.last[-1].text
-    await chat.press(text_of(Msg.PLAN_REVIEW_STOP))
-    assert chat.text == text_of(Msg.PLAN_NOTES_STOPPED)
+    await chat.press(text_of(PlanMsg.PLAN_REVIEW_STOP))
+    assert chat.text == text_of(PlanMsg.PLAN_NOTES_STOPPED)
     found = await find_user(world.services.db, "test", "ben")
     assert found is not None and await review_due_at(world.services.db, found.id) is None
     world.clock.set(due + timedelta(days=28))

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import ReminderMsg
 from bot.core.events import Address, CommandIssued
 from bot.core.platform import RecipientUnreachable
 from bot.core.replies import Reply
@@ -120,7 +120,9 @@ async def test_a_refused_post_pauses_the_reminder_and_tells_its_admin_once(
     await world.outbox.drain()
     [(address, reply)] = world.adapter.take()
     assert address == Address("test", "admin-1", "admin-1")
-    assert reply.text == text_of(Msg.REMINDER_LOST_PERMISSION, number=1, when="09:00 UTC, mon-fri")
+    assert reply.text == text_of(
+        ReminderMsg.REMINDER_LOST_PERMISSION, number=1, when="09:00 UTC, mon-fri"
+    )
     reminder = await only_reminder(world)
     assert reminder.paused is PausedBecause.NO_PERMISSION
     assert reminder.next_due_at is None

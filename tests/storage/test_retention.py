@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from bot.content_pack.ids import Msg
+from bot.content_pack.ids import SettingsMsg
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.engine.router import Router
@@ -63,11 +63,11 @@ async def test_a_user_may_keep_less_and_the_older_part_goes_at_once(
         await answer_checkin(chat, "4")
 
     await short.send("/settings")
-    await short.press(text_of(Msg.SETTINGS_CHANGE_KEEP))
+    await short.press(text_of(SettingsMsg.SETTINGS_CHANGE_KEEP))
     labels = [button.label for button in short.last[0].flat_buttons]
-    assert labels == ["7 days", "30 days", "90 days", text_of(Msg.KEEP_LONGEST)]
+    assert labels == ["7 days", "30 days", "90 days", text_of(SettingsMsg.KEEP_LONGEST)]
     await short.press("30 days")
-    assert text_of(Msg.KEEP_DAYS, days=30) in short.text  # the menu shows the new choice
+    assert text_of(SettingsMsg.KEEP_DAYS, days=30) in short.text  # the menu shows the new choice
 
     async def moods(user: str) -> list[int]:
         rows = await services.db.fetch_all(
@@ -89,14 +89,14 @@ async def test_keeping_longer_than_the_operator_allows_is_refused_kindly(
     chat: Conversation, services: Services, text_of: Callable[..., str]
 ) -> None:
     await chat.send("/settings")
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_KEEP))
+    await chat.press(text_of(SettingsMsg.SETTINGS_CHANGE_KEEP))
     await chat.send("365")
-    assert chat.text == text_of(Msg.BAD_KEEP, limit=services.retention_days)
+    assert chat.text == text_of(SettingsMsg.BAD_KEEP, limit=services.retention_days)
     await chat.send("12")
     user = await find_user(services.db, "console", "u1")
     assert user is not None and user.keep_days == 12
-    await chat.press(text_of(Msg.SETTINGS_CHANGE_KEEP))
-    await chat.press(text_of(Msg.KEEP_LONGEST))
+    await chat.press(text_of(SettingsMsg.SETTINGS_CHANGE_KEEP))
+    await chat.press(text_of(SettingsMsg.KEEP_LONGEST))
     user = await find_user(services.db, "console", "u1")
     assert user is not None and user.keep_days is None
 

@@ -15,7 +15,8 @@ from enum import IntEnum
 from typing import Any
 
 from bot.adapters.discord.inbound import options_of, values_of
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import Msg, ReminderMsg
 from bot.content_pack.pack import ContentPack
 from bot.reminders.words import Action, words_for
 
@@ -139,7 +140,7 @@ def command_payloads(content: ContentPack) -> list[dict[str, Any]]:
 
 def _reminder_subcommands(describe: _Describer) -> tuple[OptionSpec, ...]:
     def number() -> tuple[OptionSpec, ...]:
-        text = describe.message(Msg.DISCORD_OPTION_NUMBER)
+        text = describe.message(ReminderMsg.DISCORD_OPTION_NUMBER)
         names = describe.option_names("number")
         return (
             OptionSpec(
@@ -166,18 +167,18 @@ def _reminder_subcommands(describe: _Describer) -> tuple[OptionSpec, ...]:
         )
 
     add = (
-        string("time", Msg.DISCORD_OPTION_TIME, True, 5),
-        string("timezone", Msg.DISCORD_OPTION_TIMEZONE, True, 64),
-        string("days", Msg.DISCORD_OPTION_DAYS, False, 40),
-        string("theme", Msg.DISCORD_OPTION_THEME, False, 40),
-        string("text", Msg.DISCORD_OPTION_TEXT, False, MAX_REMINDER_TEXT),
+        string("time", ReminderMsg.DISCORD_OPTION_TIME, True, 5),
+        string("timezone", ReminderMsg.DISCORD_OPTION_TIMEZONE, True, 64),
+        string("days", ReminderMsg.DISCORD_OPTION_DAYS, False, 40),
+        string("theme", ReminderMsg.DISCORD_OPTION_THEME, False, 40),
+        string("text", ReminderMsg.DISCORD_OPTION_TEXT, False, MAX_REMINDER_TEXT),
     )
     return (
-        subcommand(Action.ADD, Msg.DISCORD_REMINDER_ADD, add),
-        subcommand(Action.LIST, Msg.DISCORD_REMINDER_LIST),
-        subcommand(Action.PAUSE, Msg.DISCORD_REMINDER_PAUSE, number()),
-        subcommand(Action.RESUME, Msg.DISCORD_REMINDER_RESUME, number()),
-        subcommand(Action.DELETE, Msg.DISCORD_REMINDER_DELETE, number()),
+        subcommand(Action.ADD, ReminderMsg.DISCORD_REMINDER_ADD, add),
+        subcommand(Action.LIST, ReminderMsg.DISCORD_REMINDER_LIST),
+        subcommand(Action.PAUSE, ReminderMsg.DISCORD_REMINDER_PAUSE, number()),
+        subcommand(Action.RESUME, ReminderMsg.DISCORD_REMINDER_RESUME, number()),
+        subcommand(Action.DELETE, ReminderMsg.DISCORD_REMINDER_DELETE, number()),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.content_pack.ids import Command
+from bot.content_pack.commands import Command
 from bot.core.events import Address, CommandIssued, Event, TextMessage
 
 PLATFORM = "discord"

@@ -21,11 +21,12 @@ from bot.adapters.discord.commands import command_args
 from bot.adapters.discord.inbound import PLATFORM, channel_address, private_address
 from bot.adapters.discord.outbound import poster
 from bot.adapters.discord.render import NO_MENTIONS, opened_command, text_pieces
-from bot.content_pack.ids import Command, Msg
+from bot.content_pack.commands import Command
+from bot.content_pack.ids import GeneralMsg, Msg
 from bot.core.events import Address, ButtonPressed, CommandIssued
 from bot.core.platform import DeliveryError, RecipientUnreachable
 from bot.core.replies import Reply
-from bot.engine.router import USER_LOOKUP_SECONDS
+from bot.engine.user_lookup import USER_LOOKUP_SECONDS
 from bot.logs import get_logger, log_event
 from bot.storage.users import User, find_user, mark_unreachable
 
@@ -135,9 +136,9 @@ class Interactions:
             shown.append(replace(plain, ephemeral=True))
         notice = None
         if closed or (was_unreachable and not sent_privately):
-            notice = Msg.DISCORD_DMS_CLOSED
+            notice = GeneralMsg.DISCORD_DMS_CLOSED
         elif sent_privately:
-            notice = Msg.DISCORD_SENT_TO_DMS
+            notice = GeneralMsg.DISCORD_SENT_TO_DMS
         if notice is not None:
             # After the replies themselves: nothing urgent waits behind a how-to.
             shown.append(Reply(await self._text(user_id, notice)))

@@ -32,7 +32,7 @@ from bot.adapters.telegram.inbound import (
 )
 from bot.adapters.telegram.menu import ADMIN_COMMANDS, set_chat_menu, set_commands
 from bot.adapters.telegram.outbound import Outbound
-from bot.content_pack.ids import Command
+from bot.content_pack.commands import Command
 from bot.content_pack.pack import ContentPack
 from bot.coordination.send_budget import Lane, SendBudget
 from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage

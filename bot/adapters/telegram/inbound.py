@@ -10,7 +10,7 @@ from telegram import Message, Update
 from telegram.constants import ChatMemberStatus, ChatType, MessageEntityType
 
 from bot.core.events import Address, ButtonPressed, CommandIssued, Event, TextMessage
-from bot.engine.router import deep_linked
+from bot.engine.incoming import deep_linked
 
 PLATFORM = "telegram"
 _GROUPS = frozenset({ChatType.GROUP, ChatType.SUPERGROUP})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from telegram import Bot, BotCommand, BotCommandScopeAllChatAdministrators, BotCommandScopeChat
 
-from bot.content_pack.ids import Command
+from bot.content_pack.commands import Command
 from bot.content_pack.pack import ContentPack
 
 # Commands that change a group's settings: only its administrators may use them.
