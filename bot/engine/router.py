@@ -14,14 +14,7 @@ from collections.abc import Awaitable, Callable
 from bot.content_pack.commands import Command
 from bot.content_pack.ids import DataMsg, GeneralMsg
 from bot.coordination.user_turns import InProcessTurns, UserTurns
-from bot.core.events import (
-    Address,
-    ButtonPressed,
-    CheckInDue,
-    CommandIssued,
-    Event,
-    TextMessage,
-)
+from bot.core.events import Address, ButtonPressed, CheckInDue, CommandIssued, Event, TextMessage
 from bot.core.replies import Reply
 from bot.engine.flow_steps import FlowSteps, cancel
 from bot.engine.incoming import deep_linked, off_the_loop_if_long, own_command_name
