@@ -5,7 +5,8 @@ pills hoarded, the wish never to wake; a throat squeezed, a weapon shown in quar
 threat to the children, being followed or waited for, a tracker, ending up under the
 ground. Crisis and danger get their full reply; the past said in words with recovery now
 gets a check; everyday uses of the same words get no safety reply; missing someone who
-died is not taken for the pull back to an ex."""
+died is not taken for the pull back to an ex; the pull back and being contacted are found
+in the words the batch used for them."""
 
 from __future__ import annotations
 
@@ -57,6 +58,22 @@ def test_grief_is_not_the_pull_back(content: ContentPack, group: str, text: str)
     detection = SafetyScreen(content).detector("en").detect(text)
     assert Intent.URGE not in detection.intents, (group, text)
     assert detection.reply is ReplyLevel.NONE, (group, text)
+
+
+@pytest.mark.parametrize(("group", "text"), _cases("urge"))
+def test_the_pull_back_is_found(content: ContentPack, group: str, text: str) -> None:
+    assert Intent.URGE in SafetyScreen(content).detector("en").detect(text).intents, text
+
+
+@pytest.mark.parametrize(("group", "text"), _cases("contacted"))
+def test_being_contacted_is_found(content: ContentPack, group: str, text: str) -> None:
+    assert Intent.CONTACTED in SafetyScreen(content).detector("en").detect(text).intents, text
+
+
+def test_a_negated_wish_to_write_is_not_the_pull_back(content: ContentPack) -> None:
+    text = "ik wil hem nooit meer een appje sturen"
+    detection = SafetyScreen(content).detector("en").detect(text)
+    assert Intent.URGE not in detection.intents
 
 
 def test_grief_does_not_hide_a_crisis_said_with_it(content: ContentPack) -> None:
