@@ -45,7 +45,35 @@ LANGUAGE_MINIMUM = {
 }
 
 
-def minimum(language: str) -> dict[str, int]:
+# A follow-up batch (a folder named `<date>-<letter>`, written after the day's first) covers
+# English and some of the languages, smaller: enough phrases a label to show a class of
+# miss, written quickly after new wording turned up.
+FOLLOW_UP_ENGLISH_MINIMUM = {
+    "crisis": 15,
+    "danger": 12,
+    "softened": 12,
+    "urge": 5,
+    "contacted": 5,
+    "ordinary": 12,
+}
+FOLLOW_UP_LANGUAGE_MINIMUM = {
+    "crisis": 8,
+    "danger": 8,
+    "softened": 6,
+    "urge": 3,
+    "contacted": 3,
+    "ordinary": 6,
+}
+
+
+def is_follow_up(batch: str) -> bool:
+    """`2026-12-02-b` follows `2026-12-02`, the day's full batch in every language."""
+    return batch.count("-") > 2
+
+
+def minimum(language: str, batch: str = "") -> dict[str, int]:
+    if is_follow_up(batch):
+        return FOLLOW_UP_ENGLISH_MINIMUM if language in ENGLISH else FOLLOW_UP_LANGUAGE_MINIMUM
     return ENGLISH_MINIMUM if language in ENGLISH else LANGUAGE_MINIMUM
 
 

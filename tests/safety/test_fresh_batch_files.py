@@ -14,6 +14,7 @@ from bench.fresh_batch_files import (
     LANGUAGES,
     BatchFileError,
     batch_folders,
+    is_follow_up,
     minimum,
     read_batch,
     read_language,
@@ -29,7 +30,13 @@ def test_there_is_a_batch() -> None:
 
 @pytest.mark.parametrize("folder", BATCHES, ids=lambda folder: folder.name)
 def test_every_language_is_in_the_batch(folder: Path) -> None:
-    assert sorted(path.stem for path in folder.glob("*.yaml")) == sorted(LANGUAGES)
+    """The day's full batch holds all 22 languages; a follow-up holds English and some."""
+    languages = sorted(path.stem for path in folder.glob("*.yaml"))
+    if is_follow_up(folder.name):
+        assert "en" in languages
+        assert set(languages) <= set(LANGUAGES), languages
+    else:
+        assert languages == sorted(LANGUAGES)
 
 
 @pytest.mark.parametrize("folder", BATCHES, ids=lambda folder: folder.name)
@@ -44,7 +51,7 @@ def test_each_label_meets_its_size(folder: Path) -> None:
     short = [
         f"{file.language} {label}: {len(file.labels.get(label, ()))} < {least}"
         for file in read_batch(folder)
-        for label, least in minimum(file.language).items()
+        for label, least in minimum(file.language, folder.name).items()
         if len(file.labels.get(label, ())) < least
     ]
     assert not short, short
@@ -74,6 +81,12 @@ def test_no_phrase_is_there_twice_within_or_across_labels(folder: Path) -> None:
     )
     twice = sorted(phrase for phrase, count in seen.items() if count > 1)
     assert not twice, twice
+
+
+def test_a_follow_up_batch_is_told_from_the_days_full_batch() -> None:
+    assert is_follow_up("2026-12-02-b")
+    assert not is_follow_up("2026-12-02")
+    assert minimum("en", "2026-12-02")["crisis"] > minimum("en", "2026-12-02-b")["crisis"]
 
 
 def test_a_file_that_is_not_a_batch_file_is_refused(tmp_path: Path) -> None:
