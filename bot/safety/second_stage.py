@@ -125,22 +125,24 @@ class SecondStage:
         except Exception as error:  # whatever else: the rules still screen every message
             self._unavailable(f"{type(error).__name__}: {error}")
             return
-        self._status = ModelStatus(
-            ModelState.LOADED, sha256=manifest.model_sha256, trained_on=manifest.trained_on
-        )
+        # Said before the state changes: whoever sees the new state (the start-up's thread
+        # sets it) finds the line already in the log.
         log_event(
             log,
             "safety.model_loaded",
             sha256=manifest.model_sha256[:12],
             trained_on=manifest.trained_on,
         )
+        self._status = ModelStatus(
+            ModelState.LOADED, sha256=manifest.model_sha256, trained_on=manifest.trained_on
+        )
 
     def _unavailable(self, reason: str) -> None:
-        self._status = ModelStatus(ModelState.UNAVAILABLE, reason)
         # Once: loading is tried once per process. The reason names files, never a message.
         log_event(
             log, "safety.model_unavailable", logging.WARNING, reason=reason, screening="rules alone"
         )
+        self._status = ModelStatus(ModelState.UNAVAILABLE, reason)
 
     def detect(
         self, detector: Detector, text: str, today: date | None = None, may_raise: bool = True
