@@ -10,6 +10,7 @@ in the words the batch used for them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ import yaml
 from bot.content_pack.pack import ContentPack
 from bot.safety.rules import Intent, ReplyLevel
 from bot.safety.screen import SafetyScreen
+from bot.safety.starts import StartIndex
 
 PHRASES = yaml.safe_load((Path(__file__).parent / "classes_batch_b.yaml").read_text("utf-8"))
 SAFETY_REPLIES = frozenset({ReplyLevel.CRISIS, ReplyLevel.DANGER, ReplyLevel.CHECK})
@@ -85,3 +87,19 @@ def test_a_present_sign_keeps_the_past_full(content: ContentPack) -> None:
     """Recovery words soften the past; wanting it again now does not."""
     text = "twee jaar geleden probeerde ik zelfmoord, nu wil ik weer dood"
     assert _reply(content, text) is ReplyLevel.CRISIS
+
+
+def test_the_added_rules_are_tried_only_where_they_can_begin(content: ContentPack) -> None:
+    """A rule the start index cannot read is searched through every message in full; the
+    rules of these classes each begin at a word the index can list, so long messages stay
+    fast."""
+    added = ("-b", "-tanda-b", "-batch-b")
+    rules = [
+        rule
+        for file in SafetyScreen(content).detector("en").book.files
+        for rule in file.rules
+        if rule.id.endswith(added)
+    ]
+    assert len(rules) >= 20
+    index = StartIndex.of([re.compile(rule.pattern) for rule in rules])
+    assert [rules[number].id for number in index.searched] == []
