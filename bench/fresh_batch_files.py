@@ -44,9 +44,33 @@ LANGUAGE_MINIMUM = {
     "ordinary": 30,
 }
 
+# A focused batch covers one group of languages only (English with the ten first ones, or
+# the eleven new ones) and is written smaller, to meet a group's new wording quickly: its
+# figures are read for the group first, each language's resting on a few phrases.
+FOCUSED_GROUPS = (ENGLISH + FIRST_LANGUAGES, NEW_LANGUAGES)
+FOCUSED_MINIMUM = {
+    "crisis": 8,
+    "danger": 7,
+    "softened": 5,
+    "urge": 2,
+    "contacted": 2,
+    "ordinary": 5,
+}
 
-def minimum(language: str) -> dict[str, int]:
+
+def minimum(language: str, focused: bool = False) -> dict[str, int]:
+    if focused:
+        return FOCUSED_MINIMUM
     return ENGLISH_MINIMUM if language in ENGLISH else LANGUAGE_MINIMUM
+
+
+def batch_languages(folder: Path) -> set[str]:
+    return {path.stem for path in folder.glob("*.yaml")}
+
+
+def is_focused(folder: Path) -> bool:
+    """A batch of exactly one language group, not all of them."""
+    return any(batch_languages(folder) == set(group) for group in FOCUSED_GROUPS)
 
 
 @dataclass(frozen=True)
