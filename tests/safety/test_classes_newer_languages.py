@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from bot.content_pack.pack import ContentPack
-from bot.safety.rules import ReplyLevel
+from bot.safety.rules import Intent, ReplyLevel
 from bot.safety.screen import SafetyScreen
 
 PHRASES = yaml.safe_load(
@@ -25,25 +25,33 @@ WANTED = {
     "crisis": {ReplyLevel.CRISIS},
     "danger": {ReplyLevel.DANGER},
     "softened": {ReplyLevel.CHECK},
+    "urge": {ReplyLevel.URGE, ReplyLevel.CONTACTED},
+    "contacted": {ReplyLevel.CONTACTED},
     "ordinary": {ReplyLevel.NONE, ReplyLevel.URGE, ReplyLevel.CONTACTED},
 }
+# The pull back and being contacted: their intent found (the flow the router offers).
+INTENT = {"urge": Intent.URGE, "contacted": Intent.CONTACTED}
+SAFETY_LABELS = ("crisis", "danger", "softened", "ordinary")
 CASES = [
     (code, label, text)
     for code in LANGUAGES
     for label, texts in PHRASES[code].items()
-    for text in texts
+    for text in texts or ()
 ]
 
 
 def test_every_language_has_every_class() -> None:
     assert set(PHRASES) == set(LANGUAGES)
-    assert all(set(PHRASES[code]) == set(WANTED) for code in LANGUAGES)
-    assert all(all(PHRASES[code].values()) for code in LANGUAGES)
+    for code in LANGUAGES:
+        assert set(PHRASES[code]) <= set(WANTED), code
+        assert all(PHRASES[code][label] for label in SAFETY_LABELS), code
 
 
 @pytest.mark.parametrize(("code", "label", "text"), CASES)
 def test_each_phrase_gets_what_its_class_wants(
     content: ContentPack, code: str, label: str, text: str
 ) -> None:
-    reply = SafetyScreen(content).detector("en").detect(text).reply
-    assert reply in WANTED[label], (code, label, text, reply)
+    detection = SafetyScreen(content).detector("en").detect(text)
+    assert detection.reply in WANTED[label], (code, label, text, detection.reply)
+    if label in INTENT:
+        assert INTENT[label] in detection.intents, (code, label, text)
