@@ -44,37 +44,33 @@ LANGUAGE_MINIMUM = {
     "ordinary": 30,
 }
 
-
-# A follow-up batch (a folder named `<date>-<letter>`, written after the day's first) covers
-# English and some of the languages, smaller: enough phrases a label to show a class of
-# miss, written quickly after new wording turned up.
-FOLLOW_UP_ENGLISH_MINIMUM = {
-    "crisis": 15,
-    "danger": 12,
-    "softened": 12,
-    "urge": 5,
-    "contacted": 5,
-    "ordinary": 12,
-}
-FOLLOW_UP_LANGUAGE_MINIMUM = {
+# A focused batch covers one group of languages only (English with the ten first ones, or
+# the eleven new ones) and is written smaller, to meet a group's new wording quickly: its
+# figures are read for the group first, each language's resting on a few phrases.
+FOCUSED_GROUPS = (ENGLISH + FIRST_LANGUAGES, NEW_LANGUAGES)
+FOCUSED_MINIMUM = {
     "crisis": 8,
-    "danger": 8,
-    "softened": 6,
-    "urge": 3,
-    "contacted": 3,
-    "ordinary": 6,
+    "danger": 7,
+    "softened": 5,
+    "urge": 2,
+    "contacted": 2,
+    "ordinary": 5,
 }
 
 
-def is_follow_up(batch: str) -> bool:
-    """`2026-12-02-b` follows `2026-12-02`, the day's full batch in every language."""
-    return batch.count("-") > 2
-
-
-def minimum(language: str, batch: str = "") -> dict[str, int]:
-    if is_follow_up(batch):
-        return FOLLOW_UP_ENGLISH_MINIMUM if language in ENGLISH else FOLLOW_UP_LANGUAGE_MINIMUM
+def minimum(language: str, focused: bool = False) -> dict[str, int]:
+    if focused:
+        return FOCUSED_MINIMUM
     return ENGLISH_MINIMUM if language in ENGLISH else LANGUAGE_MINIMUM
+
+
+def batch_languages(folder: Path) -> set[str]:
+    return {path.stem for path in folder.glob("*.yaml")}
+
+
+def is_focused(folder: Path) -> bool:
+    """A batch of exactly one language group, not all of them."""
+    return any(batch_languages(folder) == set(group) for group in FOCUSED_GROUPS)
 
 
 @dataclass(frozen=True)

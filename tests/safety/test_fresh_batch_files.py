@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 
 from bench.fresh_batch_files import (
+    FOCUSED_GROUPS,
     LABELS,
     LANGUAGES,
     BatchFileError,
     batch_folders,
-    is_follow_up,
+    batch_languages,
+    is_focused,
     minimum,
     read_batch,
     read_language,
@@ -30,13 +32,9 @@ def test_there_is_a_batch() -> None:
 
 @pytest.mark.parametrize("folder", BATCHES, ids=lambda folder: folder.name)
 def test_every_language_is_in_the_batch(folder: Path) -> None:
-    """The day's full batch holds all 22 languages; a follow-up holds English and some."""
-    languages = sorted(path.stem for path in folder.glob("*.yaml"))
-    if is_follow_up(folder.name):
-        assert "en" in languages
-        assert set(languages) <= set(LANGUAGES), languages
-    else:
-        assert languages == sorted(LANGUAGES)
+    """All 22 languages, or exactly one group of them in a focused batch."""
+    wanted = [set(LANGUAGES), *(set(group) for group in FOCUSED_GROUPS)]
+    assert batch_languages(folder) in wanted, sorted(batch_languages(folder))
 
 
 @pytest.mark.parametrize("folder", BATCHES, ids=lambda folder: folder.name)
@@ -51,7 +49,7 @@ def test_each_label_meets_its_size(folder: Path) -> None:
     short = [
         f"{file.language} {label}: {len(file.labels.get(label, ()))} < {least}"
         for file in read_batch(folder)
-        for label, least in minimum(file.language, folder.name).items()
+        for label, least in minimum(file.language, is_focused(folder)).items()
         if len(file.labels.get(label, ())) < least
     ]
     assert not short, short
@@ -83,10 +81,15 @@ def test_no_phrase_is_there_twice_within_or_across_labels(folder: Path) -> None:
     assert not twice, twice
 
 
-def test_a_follow_up_batch_is_told_from_the_days_full_batch() -> None:
-    assert is_follow_up("2026-12-02-b")
-    assert not is_follow_up("2026-12-02")
-    assert minimum("en", "2026-12-02")["crisis"] > minimum("en", "2026-12-02-b")["crisis"]
+def test_only_a_batch_of_one_whole_group_is_focused(tmp_path: Path) -> None:
+    """A batch missing a language of its group is neither whole nor focused: it fails the
+    first check rather than passing at the smaller size."""
+    for language in FOCUSED_GROUPS[1]:
+        (tmp_path / f"{language}.yaml").write_text("language: x\n", encoding="utf-8")
+    assert is_focused(tmp_path)
+    (tmp_path / "vi.yaml").unlink()
+    assert not is_focused(tmp_path)
+    assert batch_languages(tmp_path) not in [set(LANGUAGES), *map(set, FOCUSED_GROUPS)]
 
 
 def test_a_file_that_is_not_a_batch_file_is_refused(tmp_path: Path) -> None:
