@@ -9,12 +9,25 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator
 
+from bot.content_pack.patterns import compiled, read
 from bot.content_pack.schema_base import ItemId, LocaleCode, StrictModel
 
 
 def _compiles(pattern: str) -> str:
+    """The pattern, once it compiles: compiled here for the whole process, so the
+    screen runs this very compile (bot/content_pack/patterns.py) instead of doing it again."""
     try:
-        re.compile(pattern)
+        compiled(pattern)
+    except re.error as error:
+        raise ValueError(f"pattern does not compile: {error}") from None
+    return pattern
+
+
+def _compiles_and_is_read(pattern: str) -> str:
+    """A rule's or an idiom's pattern, once it compiles: compiled and its beginnings read
+    from one parse, for the whole process (the screen's index takes them from there)."""
+    try:
+        read(pattern)
     except re.error as error:
         raise ValueError(f"pattern does not compile: {error}") from None
     return pattern
@@ -26,7 +39,7 @@ class DetectionException(StrictModel):
     id: ItemId
     pattern: str
 
-    _valid = field_validator("pattern")(_compiles)
+    _valid = field_validator("pattern")(_compiles_and_is_read)
 
 
 class DetectionRule(StrictModel):
@@ -38,7 +51,7 @@ class DetectionRule(StrictModel):
     # killed himself", "I wanted to die back then"): at most a check, never the full reply.
     mention: bool = False
 
-    _valid = field_validator("pattern")(_compiles)
+    _valid = field_validator("pattern")(_compiles_and_is_read)
 
 
 class DetectionContext(StrictModel):

@@ -84,19 +84,25 @@ class ContextCues:
 
 
 class CuesByLanguage:
-    """Each language's cues, and those of any set of languages read together, compiled
-    on first use and kept: a message is read with the cues of the languages it matched in."""
+    """Each language's cues, compiled when the screen is built, and those of a set of
+    languages read together, compiled on first use and kept: a message is read with the
+    cues of the languages it matched in. Nearly every message matches in one language, so
+    the first message of any language after a start never waits for a compile."""
 
     # Sets of languages a process has compiled cues for; past this many the cache starts
-    # again (one language, or two mixed, is what nearly every message needs).
+    # again, keeping each language's own (one language, or two mixed, is what nearly
+    # every message needs).
     LIMIT = 256
 
     def __init__(self, contexts: Mapping[str, Sequence[DetectionContext]]) -> None:
         self._contexts = {language: tuple(found) for language, found in contexts.items()}
+        self._each = {
+            frozenset({language}): compile_cues(found) for language, found in self._contexts.items()
+        }
         self._compiled: dict[frozenset[str], ContextCues] = {}
 
     def of(self, languages: frozenset[str]) -> ContextCues:
-        found = self._compiled.get(languages)
+        found = self._each.get(languages) or self._compiled.get(languages)
         if found is None:
             if len(self._compiled) >= self.LIMIT:
                 self._compiled.clear()

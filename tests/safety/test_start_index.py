@@ -9,9 +9,10 @@ import pytest
 import yaml
 
 from bot.content_pack.pack import ContentPack
+from bot.content_pack.pattern_starts import starting_strings
 from bot.safety.normalise import normalise
 from bot.safety.screen import SafetyScreen
-from bot.safety.starts import StartIndex, starting_strings
+from bot.safety.starts import StartIndex
 
 HERE = Path(__file__).parent
 
