@@ -59,15 +59,15 @@ def anywhere_strings(pattern: str) -> frozenset[str] | None:
 
 def word_starts(parsed: Any) -> frozenset[str] | None:
     """`starting_strings` of a pattern already parsed (re's own parse tree, not changed)."""
-    if parsed.state.flags & re.IGNORECASE or not _starts_a_word(list(parsed)):
+    if parsed.state.flags & re.IGNORECASE or not _starts_a_word(_items(parsed)):
         return None
-    starts = _starts(list(parsed))
+    starts = _starts(_items(parsed))
     if (
         starts is not None
         and len(starts) > MANY_STARTS
         and not any(text[0].isascii() for text, _ in starts)
     ):
-        starts = _starts(list(parsed), SHORT_PREFIX_LENGTH)
+        starts = _starts(_items(parsed), SHORT_PREFIX_LENGTH)
     if starts is None or any(not text or not text[0].isalnum() for text, _ in starts):
         return None
     return frozenset(text for text, _ in starts)
@@ -78,7 +78,7 @@ def anywhere_starts(parsed: Any) -> frozenset[str] | None:
     if parsed.state.flags & re.IGNORECASE:
         return None
     for limit in (ANYWHERE_PREFIX_LENGTH, PREFIX_LENGTH):  # longer when a Latin word opens it
-        starts = _starts(list(parsed), limit)
+        starts = _starts(_items(parsed), limit)
         if starts is not None and all(UNSPACED_LETTER.search(text) for text, _ in starts):
             return frozenset(text for text, _ in starts)
     return None
@@ -91,21 +91,30 @@ def _parsed(pattern: str) -> Any:
         return None
 
 
+def _items(parsed: Any) -> list[tuple[Any, Any]]:
+    """The items of a parse tree's sequence, as the list it holds (read only, never
+    changed): copying them through SubPattern's own indexing, a Python call per item, was
+    a good part of reading the beginnings of the pack's longest alternations."""
+    items: list[tuple[Any, Any]] = parsed.data
+    return items
+
+
 def _starts_a_word(items: list[tuple[Any, Any]]) -> bool:
     """Whether the pattern opens with \\b or (?<!\\w), so it can only match at a word start
     (it is checked elsewhere that a letter or digit follows)."""
     while items:
         op, value = items[0]
         if op is sre.SUBPATTERN:
-            items = list(value[-1])
+            items = _items(value[-1])
             continue
         if op is sre.AT:
             return value is sre.AT_BOUNDARY
         if op is sre.ASSERT_NOT:
             direction, body = value
-            return direction == -1 and list(body) == [(sre.IN, [(sre.CATEGORY, sre.CATEGORY_WORD)])]
+            word = [(sre.IN, [(sre.CATEGORY, sre.CATEGORY_WORD)])]
+            return direction == -1 and _items(body) == word
         if op is sre.BRANCH:
-            return all(_starts_a_word(list(alternative)) for alternative in value[1])
+            return all(_starts_a_word(_items(alternative)) for alternative in value[1])
         return False
     return False
 
@@ -142,18 +151,18 @@ def _piece_starts(op: Any, value: Any, limit: int) -> set[_Start] | None:
         letters = _class(value)
         return None if letters is None else {(letter, True) for letter in letters}
     if op is sre.SUBPATTERN:
-        return _starts(list(value[-1]), limit)
+        return _starts(_items(value[-1]), limit)
     if op is sre.BRANCH:
         found: set[_Start] = set()
         for alternative in value[1]:
-            starts = _starts(list(alternative), limit)
+            starts = _starts(_items(alternative), limit)
             if starts is None:
                 return None
             found |= starts
         return found
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None)):
         low, high, body = value
-        inner = _starts(list(body), limit)
+        inner = _starts(_items(body), limit)
         if inner is None:
             return None
         once = {(text, complete and high == 1) for text, complete in inner}
