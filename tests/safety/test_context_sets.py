@@ -5,36 +5,15 @@ compiled cues, with nothing to compile while a message waits."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
-
-import yaml
 
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.schema import DetectionContext
 from bot.safety.context import CuesByLanguage, compile_cues, softened
 from bot.safety.normalise import normalise
 from bot.safety.screen import detectors_for
+from tests.helpers.phrase_files import phrases_of
 
-HERE = Path(__file__).parent
 YEAR = 2026
-
-
-def _phrases() -> list[str]:
-    found: list[str] = []
-
-    def walk(node: object) -> None:
-        if isinstance(node, str):
-            found.append(node)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-        elif isinstance(node, dict):
-            for item in node.values():
-                walk(item)
-
-    for name in ("phrases", "phrases_new_languages", "holdout"):
-        walk(yaml.safe_load((HERE / f"{name}.yaml").read_text("utf-8")))
-    return found
 
 
 def test_cues_of_several_languages_soften_as_one_joined_pattern_does(
@@ -53,7 +32,7 @@ def test_cues_of_several_languages_soften_as_one_joined_pattern_does(
     sets = [frozenset(chosen.split()) for chosen in ("en es fr it nl pt ro ru sv id", "es pt")]
     sets += [frozenset(rng.sample(languages, size)) for size in (2, 2, 2, 3, 4, 10)]
     sets.append(frozenset(languages))
-    texts = [normalise(text) for text in _phrases()]
+    texts = [normalise(text) for text in phrases_of("phrases", "phrases_new_languages", "holdout")]
     hits = [
         (text, hit)
         for text in texts
