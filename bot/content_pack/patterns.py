@@ -85,8 +85,3 @@ def _compiled_from(pattern: str, parsed: Any) -> re.Pattern[str]:
         return re.compile(pattern)
     assert isinstance(result, re.Pattern)
     return result
-
-
-def compiled_count() -> int:
-    """How many distinct patterns this process has compiled here."""
-    return len(_COMPILED)

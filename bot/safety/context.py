@@ -68,13 +68,15 @@ class AnyOf:
     parts: tuple[Cue, ...]
 
     def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> object | None:
-        return next((f for p in self.parts if (f := p.search(string, pos, endpos))), None)
+        return next((hit for part in self.parts if (hit := part.search(string, pos, endpos))), None)
 
     def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> object | None:
-        return next((f for p in self.parts if (f := p.match(string, pos, endpos))), None)
+        return next((hit for part in self.parts if (hit := part.match(string, pos, endpos))), None)
 
     def fullmatch(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> object | None:
-        return next((f for p in self.parts if (f := p.fullmatch(string, pos, endpos))), None)
+        return next(
+            (hit for part in self.parts if (hit := part.fullmatch(string, pos, endpos))), None
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,16 +86,15 @@ class ContextCues:
 
     Each cue is a compiled pattern (several languages' read as one: AnyOf) or None;
     `possessive` and `recipient`, which words are cut out by, are always one pattern.
-    `negation` and `title` are read in the few
-    words just before a match; `distant_past`, `accident` and `present` elsewhere in its
-    sentence; `contrast` after it ("i'd never hurt myself, but..."). `first_person` and
-    `other_person` name who a match is about; `other_object` ("wish him dead") and
-    `possessive` ("my") are read inside the match only, `recipient` marks whom an act is
-    for ("letters to mum"), `first_object` right after it ("better off without me"), and
-    `other_reflexive` says the act is someone else's on themselves ("killed herself"),
-    and `topic` right after it makes the words a subject of talk ("suicide prevention").
-    `since` just before a year, or `since_after` just after it, makes the year the start
-    of something still going on rather than the past.
+    `negation` and `title` are read in the few words just before a match; `distant_past`,
+    `accident` and `present` elsewhere in its sentence; `contrast` after it ("i'd never hurt
+    myself, but..."). `first_person` and `other_person` name who a match is about;
+    `other_object` ("wish him dead") and `possessive` ("my") are read inside the match only,
+    `recipient` marks whom an act is for ("letters to mum"), `first_object` right after it
+    ("better off without me"), and `other_reflexive` says the act is someone else's on
+    themselves ("killed herself"), and `topic` right after it makes the words a subject of
+    talk ("suicide prevention"). `since` just before a year, or `since_after` just after it,
+    makes the year the start of something still going on rather than the past.
     """
 
     negation: Cue | None = None
