@@ -1,6 +1,6 @@
 """Each detection pattern parsed and compiled once per process.
 
-The pack's detection files hold hundreds of patterns, some of them thousands of
+The pack's detection files hold hundreds of rules and idioms, some of them thousands of
 characters long, and compiling them is most of what a start costs. The schema compiles
 each one to refuse a pattern that does not compile (with its file and line), and the
 safety screen needs each one compiled, and the strings its matches can begin with (its
@@ -8,8 +8,10 @@ index, bot/safety/starts.py): all of it is taken from here, from one parse of th
 pattern, so the screen runs exactly the pattern the schema accepted. Python's own cache
 of compiled patterns holds 512 and the pack has more, so it cannot be relied on for this.
 
-Patterns are kept by their text for as long as the process runs: a process reads one
-pack (tests read a few), so this holds what the screen holds anyway.
+Readings are kept by their text for as long as the process runs: a process reads one
+pack (tests read a few), so this holds what the screen holds anyway. (A language's
+context cues are compiled by the screen joined into other patterns, so the schema only
+checks that each compiles, and keeps nothing.)
 """
 
 from __future__ import annotations
@@ -34,18 +36,7 @@ class PatternReading:
     anywhere_starts: tuple[str, ...] | None  # else: one of these, anywhere (no spaces)
 
 
-_COMPILED: dict[str, re.Pattern[str]] = {}
 _READ: dict[str, PatternReading] = {}
-
-
-def compiled(pattern: str) -> re.Pattern[str]:
-    """`re.compile(pattern)`, done on the first call for this text only; raises re.error
-    when it does not compile (and keeps nothing)."""
-    found = _COMPILED.get(pattern)
-    if found is None:
-        # Two threads may both compile the same text: either result is the same pattern.
-        found = _COMPILED.setdefault(pattern, re.compile(pattern))
-    return found
 
 
 def read(pattern: str) -> PatternReading:
@@ -62,8 +53,8 @@ def read(pattern: str) -> PatternReading:
             None if starts is None else tuple(starts),
             None if anywhere is None else tuple(anywhere),
         )
+        # Two threads may both read the same text: either result is the same reading.
         found = _READ.setdefault(pattern, found)
-        _COMPILED.setdefault(pattern, found.compiled)
     return found
 
 

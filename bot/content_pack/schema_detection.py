@@ -9,15 +9,13 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator
 
-from bot.content_pack.patterns import compiled, read
+from bot.content_pack.patterns import read
 from bot.content_pack.schema_base import ItemId, LocaleCode, StrictModel
 
 
 def _compiles(pattern: str) -> str:
-    """The pattern, once it compiles: compiled here for the whole process, so the
-    screen runs this very compile (bot/content_pack/patterns.py) instead of doing it again."""
     try:
-        compiled(pattern)
+        re.compile(pattern)
     except re.error as error:
         raise ValueError(f"pattern does not compile: {error}") from None
     return pattern

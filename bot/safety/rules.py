@@ -10,7 +10,7 @@ from datetime import date
 from enum import StrEnum
 
 from bot.content_pack.collector import collector_paused
-from bot.content_pack.patterns import compiled
+from bot.content_pack.patterns import read
 from bot.content_pack.schema import DetectionContext, DetectionFile
 from bot.safety.context import CuesByLanguage, softened
 from bot.safety.normalise import (
@@ -144,10 +144,12 @@ class RuleBook:
     def of(cls, files: Sequence[DetectionFile]) -> RuleBook:
         """Built once at load. Every pattern was compiled when the pack checked it, and
         that very compile is used here (bot/content_pack/patterns.py)."""
-        with collector_paused():  # reading the patterns' beginnings builds many parse trees
-            exceptions = [compiled(item.pattern) for file in files for item in file.exceptions]
+        with collector_paused():  # the index is tens of thousands of small objects
+            exceptions = [read(item.pattern).compiled for file in files for item in file.exceptions]
             rules = [
-                CompiledRule(rule.id, Intent(rule.intent), compiled(rule.pattern), rule.mention)
+                CompiledRule(
+                    rule.id, Intent(rule.intent), read(rule.pattern).compiled, rule.mention
+                )
                 for file in files
                 for rule in file.rules
             ]
