@@ -32,13 +32,22 @@ class Machine:
     date: str
     libraries: dict[str, str] = field(default_factory=dict)
     commit: str = "unknown"
+    # The load average (1, 5 and 15 minutes) when the figures were taken: on a machine
+    # other work shares, every timing reads slower by about as much as it is busy.
+    load_average: tuple[float, float, float] | None = None
 
     def describe(self) -> str:
-        """One line for RESULTS.md: when, on what, with which versions, at which commit."""
+        """One line for RESULTS.md: when, on what, with which versions, at which commit,
+        under what load."""
         versions = "".join(f", {name} {number}" for name, number in self.libraries.items())
+        load = (
+            ""
+            if self.load_average is None
+            else " Load average " + " / ".join(f"{value:.2f}" for value in self.load_average) + "."
+        )
         return (
             f"Run {self.date} on {self.cpus} CPUs ({self.cpu_model}), {self.system},"
-            f" Python {self.python}, SQLite {self.sqlite}{versions}. Commit {self.commit}."
+            f" Python {self.python}, SQLite {self.sqlite}{versions}. Commit {self.commit}.{load}"
         )
 
 
@@ -58,6 +67,7 @@ def machine(libraries: Sequence[str] = ()) -> Machine:
         date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         libraries={name: version(name) for name in libraries},
         commit=commit(),
+        load_average=os.getloadavg(),
     )
 
 

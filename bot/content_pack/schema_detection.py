@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator
 
+from bot.content_pack.patterns import read
 from bot.content_pack.schema_base import ItemId, LocaleCode, StrictModel
 
 
@@ -20,13 +21,23 @@ def _compiles(pattern: str) -> str:
     return pattern
 
 
+def _compiles_and_is_read(pattern: str) -> str:
+    """A rule's or an idiom's pattern, once it compiles: compiled and its beginnings read
+    from one parse, for the whole process (the screen's index takes them from there)."""
+    try:
+        read(pattern)
+    except re.error as error:
+        raise ValueError(f"pattern does not compile: {error}") from None
+    return pattern
+
+
 class DetectionException(StrictModel):
     """A harmless idiom blanked out before the rules run ("killing it at work")."""
 
     id: ItemId
     pattern: str
 
-    _valid = field_validator("pattern")(_compiles)
+    _valid = field_validator("pattern")(_compiles_and_is_read)
 
 
 class DetectionRule(StrictModel):
@@ -38,7 +49,7 @@ class DetectionRule(StrictModel):
     # killed himself", "I wanted to die back then"): at most a check, never the full reply.
     mention: bool = False
 
-    _valid = field_validator("pattern")(_compiles)
+    _valid = field_validator("pattern")(_compiles_and_is_read)
 
 
 class DetectionContext(StrictModel):

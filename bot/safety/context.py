@@ -14,8 +14,10 @@ from a list: only the words that make a year the start of something still going 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Protocol
 
 from bot.content_pack.schema import DetectionContext
 
@@ -47,66 +49,123 @@ FIRST_YEAR = 1900
 _SINCE_REACH = 24
 
 
+class Cue(Protocol):
+    """A cue as it is read: whether, and where, it matches (a compiled pattern is one)."""
+
+    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> object | None: ...
+
+    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> object | None: ...
+
+    def fullmatch(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> object | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class AnyOf:
+    """Several languages' compiled cues read as one, matching where any of them does: what
+    one pattern joining them as alternatives finds (each is read only for whether it
+    matches), without compiling that pattern while a message waits."""
+
+    parts: tuple[Cue, ...]
+
+    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> object | None:
+        return next((hit for part in self.parts if (hit := part.search(string, pos, endpos))), None)
+
+    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> object | None:
+        return next((hit for part in self.parts if (hit := part.match(string, pos, endpos))), None)
+
+    def fullmatch(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> object | None:
+        return next(
+            (hit for part in self.parts if (hit := part.fullmatch(string, pos, endpos))), None
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class ContextCues:
     """Signs, in one language or several together, that crisis words are not about the
     writer now.
 
-    Each cue is a compiled pattern or None. `negation` and `title` are read in the few
-    words just before a match; `distant_past`, `accident` and `present` elsewhere in its
-    sentence; `contrast` after it ("i'd never hurt myself, but..."). `first_person` and
-    `other_person` name who a match is about; `other_object` ("wish him dead") and
-    `possessive` ("my") are read inside the match only, `recipient` marks whom an act is
-    for ("letters to mum"), `first_object` right after it ("better off without me"), and
-    `other_reflexive` says the act is someone else's on themselves ("killed herself"),
-    and `topic` right after it makes the words a subject of talk ("suicide prevention").
-    `since` just before a year, or `since_after` just after it, makes the year the start
-    of something still going on rather than the past.
+    Each cue is a compiled pattern (several languages' read as one: AnyOf) or None;
+    `possessive` and `recipient`, which words are cut out by, are always one pattern.
+    `negation` and `title` are read in the few words just before a match; `distant_past`,
+    `accident` and `present` elsewhere in its sentence; `contrast` after it ("i'd never hurt
+    myself, but..."). `first_person` and `other_person` name who a match is about;
+    `other_object` ("wish him dead") and `possessive` ("my") are read inside the match only,
+    `recipient` marks whom an act is for ("letters to mum"), `first_object` right after it
+    ("better off without me"), and `other_reflexive` says the act is someone else's on
+    themselves ("killed herself"), and `topic` right after it makes the words a subject of
+    talk ("suicide prevention"). `since` just before a year, or `since_after` just after it,
+    makes the year the start of something still going on rather than the past.
     """
 
-    negation: re.Pattern[str] | None = None
-    contrast: re.Pattern[str] | None = None
-    other_reflexive: re.Pattern[str] | None = None
-    distant_past: re.Pattern[str] | None = None
-    accident: re.Pattern[str] | None = None
-    title: re.Pattern[str] | None = None
-    present: re.Pattern[str] | None = None
-    first_person: re.Pattern[str] | None = None
-    other_person: re.Pattern[str] | None = None
-    other_object: re.Pattern[str] | None = None
-    first_object: re.Pattern[str] | None = None
+    negation: Cue | None = None
+    contrast: Cue | None = None
+    other_reflexive: Cue | None = None
+    distant_past: Cue | None = None
+    accident: Cue | None = None
+    title: Cue | None = None
+    present: Cue | None = None
+    first_person: Cue | None = None
+    other_person: Cue | None = None
+    other_object: Cue | None = None
+    first_object: Cue | None = None
     possessive: re.Pattern[str] | None = None
     recipient: re.Pattern[str] | None = None
-    topic: re.Pattern[str] | None = None
-    clause_break: re.Pattern[str] | None = None
-    since: re.Pattern[str] | None = None
-    since_after: re.Pattern[str] | None = None
+    topic: Cue | None = None
+    clause_break: Cue | None = None
+    since: Cue | None = None
+    since_after: Cue | None = None
 
 
 class CuesByLanguage:
-    """Each language's cues, and those of any set of languages read together, compiled
-    on first use and kept: a message is read with the cues of the languages it matched in."""
+    """Each language's cues, compiled when the screen is built, and those of a set of
+    languages read together, joined from them on first use and kept: a message is read
+    with the cues of the languages it matched in. So no message after a start waits for
+    its cues to compile, but for the two small word lists cut out of a match (possessive,
+    recipient) of a set of languages first met together (under a millisecond)."""
 
     # Sets of languages a process has compiled cues for; past this many the cache starts
-    # again (one language, or two mixed, is what nearly every message needs).
+    # again, keeping each language's own (one language, or two mixed, is what nearly
+    # every message needs).
     LIMIT = 256
 
     def __init__(self, contexts: Mapping[str, Sequence[DetectionContext]]) -> None:
         self._contexts = {language: tuple(found) for language, found in contexts.items()}
+        self._each = {
+            frozenset({language}): compile_cues(found) for language, found in self._contexts.items()
+        }
         self._compiled: dict[frozenset[str], ContextCues] = {}
 
     def of(self, languages: frozenset[str]) -> ContextCues:
-        found = self._compiled.get(languages)
+        found = self._each.get(languages) or self._compiled.get(languages)
         if found is None:
             if len(self._compiled) >= self.LIMIT:
                 self._compiled.clear()
-            contexts = [
-                context
-                for language in sorted(languages)
-                for context in self._contexts.get(language, ())
-            ]
-            found = self._compiled[languages] = compile_cues(contexts)
+            found = self._compiled[languages] = self._joined(sorted(languages))
         return found
+
+    def _joined(self, languages: list[str]) -> ContextCues:
+        """The cues of several languages: each read as any of theirs (AnyOf), but for
+        those that cut words out of a text, compiled as one where two languages have one:
+        alternatives cut differently from each language's cut in turn."""
+        each = [self._each[frozenset({name})] for name in languages if name in self._contexts]
+        if len(each) == 1:
+            return each[0]
+        read: dict[str, Cue | None] = {}
+        for name in _READ_ONLY:
+            parts = tuple(cue for cue in (getattr(one, name) for one in each) if cue is not None)
+            read[name] = None if not parts else parts[0] if len(parts) == 1 else AnyOf(parts)
+        cutting: dict[str, re.Pattern[str] | None] = {}
+        for name in _CUTTING:
+            cuts = [cue for cue in (getattr(one, name) for one in each) if cue is not None]
+            cutting[name] = cuts[0] if len(cuts) == 1 else None
+        several = frozenset(
+            name for name in _CUTTING if sum(getattr(one, name) is not None for one in each) > 1
+        )
+        if several:
+            contexts = [context for name in languages for context in self._contexts.get(name, ())]
+            compiled = compile_cues(contexts, only=several)
+            cutting |= {name: getattr(compiled, name) for name in several}
+        return ContextCues(**read, **cutting)  # type: ignore[arg-type]
 
 
 def softened(text: str, hit: re.Match[str], cues: ContextCues, danger: bool, year: int) -> bool:
@@ -172,7 +231,7 @@ def past_year(text: str, start: int, end: int, cues: ContextCues, year: int) -> 
     return False
 
 
-def _ends_with(cue: re.Pattern[str] | None, before: str) -> bool:
+def _ends_with(cue: Cue | None, before: str) -> bool:
     """Whether the words just before a match end with the cue (compiled to end at `$`)."""
     return cue is not None and cue.search(before) is not None
 
@@ -244,11 +303,16 @@ def _clause_words(text: str, backwards: bool = False) -> list[str]:
     return _WORD.findall(parts[-1] if backwards else parts[0])
 
 
-def compile_cues(contexts: Iterable[DetectionContext]) -> ContextCues:
-    """The cues of these contexts read together: a cue matches where any of theirs does."""
+def compile_cues(
+    contexts: Iterable[DetectionContext], only: frozenset[str] | None = None
+) -> ContextCues:
+    """The cues of these contexts read together: a cue matches where any of theirs does.
+    With `only`, only the cues of those names are compiled (the rest are None)."""
     contexts = list(contexts)
 
     def cue(field: str, words: bool = False, ending: bool = False) -> re.Pattern[str] | None:
+        if only is not None and field not in only:
+            return None
         patterns = [getattr(context, field) for context in contexts]
         joined = "|".join(f"(?:{pattern})" for pattern in patterns if pattern is not None)
         if not joined:
@@ -276,6 +340,12 @@ def compile_cues(contexts: Iterable[DetectionContext]) -> ContextCues:
         since=cue("since", ending=True),
         since_after=_following(cue("since_after")),
     )
+
+
+# The cues that cut words out of a text (re.sub): several languages' must be one pattern,
+# since the alternatives of one cut differently from each language's cut in turn.
+_CUTTING = frozenset({"possessive", "recipient"})
+_READ_ONLY = tuple(field.name for field in fields(ContextCues) if field.name not in _CUTTING)
 
 
 def _following(cue: re.Pattern[str] | None) -> re.Pattern[str] | None:

@@ -10,6 +10,7 @@ from datetime import date
 from enum import StrEnum
 
 from bot.content_pack.collector import collector_paused
+from bot.content_pack.patterns import read
 from bot.content_pack.schema import DetectionContext, DetectionFile
 from bot.safety.context import CuesByLanguage, softened
 from bot.safety.normalise import (
@@ -141,11 +142,14 @@ class RuleBook:
 
     @classmethod
     def of(cls, files: Sequence[DetectionFile]) -> RuleBook:
-        """Compiled once at load; every pattern already compiles (the pack checked it)."""
-        with collector_paused():  # reading the patterns' beginnings builds many parse trees
-            exceptions = [re.compile(item.pattern) for file in files for item in file.exceptions]
+        """Built once at load. Every pattern was compiled when the pack checked it, and
+        that very compile is used here (bot/content_pack/patterns.py)."""
+        with collector_paused():  # the index is tens of thousands of small objects
+            exceptions = [read(item.pattern).compiled for file in files for item in file.exceptions]
             rules = [
-                CompiledRule(rule.id, Intent(rule.intent), re.compile(rule.pattern), rule.mention)
+                CompiledRule(
+                    rule.id, Intent(rule.intent), read(rule.pattern).compiled, rule.mention
+                )
                 for file in files
                 for rule in file.rules
             ]

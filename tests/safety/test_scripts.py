@@ -8,8 +8,9 @@ import unicodedata
 
 import pytest
 
+from bot.content_pack.pattern_starts import anywhere_strings, starting_strings
 from bot.safety.normalise import _STABLE, normalise, unmask_lookalikes
-from bot.safety.starts import StartIndex, anywhere_strings, starting_strings
+from bot.safety.starts import StartIndex
 
 
 @pytest.mark.parametrize(

@@ -3,35 +3,15 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-import yaml
 
 from bot.content_pack.pack import ContentPack
+from bot.content_pack.pattern_starts import starting_strings
 from bot.safety.normalise import normalise
 from bot.safety.screen import SafetyScreen
-from bot.safety.starts import StartIndex, starting_strings
-
-HERE = Path(__file__).parent
-
-
-def _all_phrases() -> list[str]:
-    found: list[str] = []
-
-    def walk(node: object) -> None:
-        if isinstance(node, str):
-            found.append(node)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-        elif isinstance(node, dict):
-            for item in node.values():
-                walk(item)
-
-    for name in ("phrases", "holdout"):
-        walk(yaml.safe_load((HERE / f"{name}.yaml").read_text("utf-8")))
-    return found
+from bot.safety.starts import StartIndex
+from tests.helpers.phrase_files import phrases_of
 
 
 def test_every_rule_matches_through_the_index_as_it_does_by_search(content: ContentPack) -> None:
@@ -39,7 +19,7 @@ def test_every_rule_matches_through_the_index_as_it_does_by_search(content: Cont
     patterns = [rule.pattern for rule in detector.rules] + list(detector.exceptions)
     index = StartIndex.of(patterns)
     assert len(index.searched) < len(patterns) // 10  # nearly every rule is indexed
-    texts = [normalise(text) for text in _all_phrases()]
+    texts = [normalise(text) for text in phrases_of("phrases", "holdout")]
     assert len(texts) > 1000
     for text in texts:
         found = index.matches(text)

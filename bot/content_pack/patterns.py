@@ -1,0 +1,78 @@
+"""Each detection pattern parsed and compiled once per process.
+
+The pack's detection files hold hundreds of rules and idioms, some of them thousands of
+characters long, and compiling them is most of what a start costs. The schema compiles
+each one to refuse a pattern that does not compile (with its file and line), and the
+safety screen needs each one compiled, and the strings its matches can begin with (its
+index, bot/safety/starts.py): all of it is taken from here, from one parse of the
+pattern, so the screen runs exactly the pattern the schema accepted. Python's own cache
+of compiled patterns holds 512 and the pack has more, so it cannot be relied on for this.
+
+Readings are kept by their text for as long as the process runs: a process reads one
+pack (tests read a few), so this holds what the screen holds anyway. (A language's
+context cues are compiled by the screen joined into other patterns, so the schema only
+checks that each compiles, and keeps nothing.)
+"""
+
+from __future__ import annotations
+
+import _sre  # type: ignore[import-not-found]
+import re
+from dataclasses import dataclass
+from re import _compiler as sre_compile  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+from typing import Any
+
+from bot.content_pack.pattern_starts import anywhere_starts, word_starts
+
+
+@dataclass(frozen=True, slots=True)
+class PatternReading:
+    """A pattern compiled, with what its matches can begin with (pattern_starts.py)."""
+
+    compiled: re.Pattern[str]
+    # Tuples, not sets: the process keeps them, tens of thousands of strings in all.
+    word_starts: tuple[str, ...] | None  # every match begins a word with one of these
+    anywhere_starts: tuple[str, ...] | None  # else: one of these, anywhere (no spaces)
+
+
+_READ: dict[str, PatternReading] = {}
+
+
+def read(pattern: str) -> PatternReading:
+    """The pattern compiled and its beginnings read, from one parse, on the first call for
+    this text only; raises re.error when it does not compile (and keeps nothing)."""
+    found = _READ.get(pattern)
+    if found is None:
+        parsed = sre_parse.parse(pattern)
+        # The beginnings first: they only read the tree, and compiling leaves it as it is.
+        starts = word_starts(parsed)
+        anywhere = anywhere_starts(parsed) if starts is None else None
+        found = PatternReading(
+            _compiled_from(pattern, parsed),
+            None if starts is None else tuple(starts),
+            None if anywhere is None else tuple(anywhere),
+        )
+        # Two threads may both read the same text: either result is the same reading.
+        found = _READ.setdefault(pattern, found)
+    return found
+
+
+def _compiled_from(pattern: str, parsed: Any) -> re.Pattern[str]:
+    """What `re.compile(pattern)` returns, from its parse tree: the last steps of re's own
+    compile (re/_compiler.py, `compile`), which parses a text first and takes a tree as it
+    is. A Python whose re works otherwise compiles the text again instead; the tests hold
+    the result equal to re.compile's, code and all, for every pattern of the pack."""
+    try:
+        code = sre_compile._code(parsed, 0)
+        groups = parsed.state.groups
+        names = parsed.state.groupdict
+        by_number: list[str | None] = [None] * groups
+        for name, number in names.items():
+            by_number[number] = name
+        flags = parsed.state.flags
+        result = _sre.compile(pattern, flags, code, groups - 1, names, tuple(by_number))
+    except (AttributeError, TypeError):
+        return re.compile(pattern)
+    assert isinstance(result, re.Pattern)
+    return result
