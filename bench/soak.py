@@ -123,7 +123,7 @@ from bot.content_pack.loader import load_pack
 from bot.flows.checkin import CheckInStep
 from bot.flows.names import FlowName
 from bot.flows.onboarding import OnboardingStep
-from bot.flows.pause import PauseStep
+from bot.flows.pause_steps import PauseStep
 from bot.scheduling.rules import LocalRule, occurrences_between
 from tests.fakes.telegram_api import StoredMessage
 

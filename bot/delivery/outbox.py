@@ -18,6 +18,11 @@ SQLite, one statement beside the writer on PostgreSQL). So:
   again, by anyone (at most once, as a check-in must be);
 - each message is still checked at the last moment before its send, for one
   round trip to the database per round of sends.
+
+Beside it: `let_go.py` (the round that checks and marks rows attempted),
+`outbox_row_codec.py` (a message as a row, sealed where it must be, and back),
+`take_over.py` (a dead worker's rows taken over in chunks), `shape_marks.py` (which shared
+reply shapes this worker marked lately) and `retry_policy.py` (how long a send is retried).
 """
 
 from __future__ import annotations
@@ -28,11 +33,9 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 from typing import NamedTuple
 
 from bot.core.clock import Clock
-from bot.core.events import Address
 from bot.core.platform import (
     Adapter,
     DeliveryUncertain,
@@ -42,31 +45,32 @@ from bot.core.platform import (
     TransientDeliveryError,
 )
 from bot.delivery.collector_hold import CollectorHold
-from bot.delivery.outgoing import Effect, Effects, Outgoing
-from bot.delivery.reply_codec import decode_reply, encode_reply, shape_of
+from bot.delivery.let_go import LetGo
+from bot.delivery.outbox_row_codec import as_row
+from bot.delivery.outgoing import Effects, Outgoing
+from bot.delivery.retry_policy import (
+    MAX_ATTEMPTS,
+    MAX_RATE_LIMITED_SECONDS,
+    MAX_RETRY_AFTER_SECONDS,
+    backoff_seconds,
+)
+from bot.delivery.shape_marks import ShapeMarks
+from bot.delivery.take_over import take_over_chunk
 from bot.logs import get_logger, log_event
 from bot.observability.metrics import Metrics, QueueState
 from bot.storage import outbox_rows
 from bot.storage.crypto import TextCipher
 from bot.storage.db import Database, Transaction
-from bot.storage.outbox_rows import OutboxRow
-from bot.storage.still_there import StillThere, Target
 from bot.storage.users import mark_unreachable
 
 log = get_logger("outbox")
 
 Sleep = Callable[[float], Awaitable[None]]
 
-MAX_ATTEMPTS = 5
-BACKOFF_BASE_SECONDS = 1.0
-BACKOFF_CAP_SECONDS = 30.0
-MAX_RETRY_AFTER_SECONDS = 300.0
-MAX_RATE_LIMITED_SECONDS = 900.0  # in all, per message, waiting for the platform's 429s
 # How long a worker's claim on its unsent rows lasts. It renews the leases of what it
 # still holds every tick (at most 15 s apart), so only a worker gone for four ticks
 # loses its rows to another.
 OUTBOX_LEASE = timedelta(seconds=60)
-TAKE_OVER_CHUNK = 1_000
 # A batch this big is a due minute's: the collector is held off while it queues (see
 # collector_hold). A few messages at a time never hold it.
 COLLECTOR_HOLD_FROM = 500
@@ -93,89 +97,6 @@ class OutboxStats:
     dropped: int = 0
     uncertain: int = 0  # the answer timed out after the request went out: counted as sent
     taken_over: int = 0  # rows another (dead) worker, or an earlier run, had claimed
-
-
-class LetGo:
-    """The rows senders are about to send, marked attempted in one round.
-
-    A sender asks here and waits; every ask made while no round is running joins the
-    next one, and so do the rows finished meanwhile (deleted). So each message is
-    checked and marked right before its own send, for one round trip to the database
-    per round of sends (`outbox_rows.let_go`, run beside the writer where it can).
-    """
-
-    def __init__(self, db: Database, clock: Clock, worker: str) -> None:
-        self._db = db
-        self._clock = clock
-        self._worker = worker
-        self._asked: list[tuple[int, asyncio.Future[bool]]] = []
-        self._finished: list[int] = []
-        self._answering: asyncio.Task[None] | None = None
-        self.rounds = 0
-
-    def may_send(self, row_id: int) -> asyncio.Future[bool]:
-        """Resolves once the row's round is written: True when it may be sent."""
-        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._asked.append((row_id, answer))
-        self._wake()
-        return answer
-
-    def finished(self, row_id: int) -> None:
-        self._finished.append(row_id)
-        self._wake()
-
-    async def settled(self) -> None:
-        """Until nothing asked or finished is left unwritten."""
-        while self._answering is not None:
-            await asyncio.shield(self._answering)
-
-    async def close(self) -> None:
-        """Stop a transaction in flight (its senders are being stopped too)."""
-        if self._answering is not None:
-            self._answering.cancel()
-            await asyncio.gather(self._answering, return_exceptions=True)
-
-    def _wake(self) -> None:
-        if self._answering is None:
-            # Started as a task, it first runs once the other senders woken with this
-            # one have asked too.
-            self._answering = asyncio.create_task(self._answer(), name="outbox-let-go")
-
-    async def _answer(self) -> None:
-        try:
-            while self._asked or self._finished:
-                asked, self._asked = self._asked, []
-                finished, self._finished = self._finished, []
-                ids = [row_id for row_id, _ in asked]
-                now = self._clock.now()
-                try:
-                    self.rounds += 1
-                    allowed = await self._db.outside_the_writer(
-                        partial(
-                            outbox_rows.let_go,
-                            asked=ids,
-                            finished=finished,
-                            worker=self._worker,
-                            now=now,
-                        )
-                    )
-                except Exception as error:  # each sender counts its own message as failed
-                    # Finished rows stay marked attempted, never sent again; the daily
-                    # purge removes them.
-                    for _, answer in asked:
-                        if not answer.done():
-                            answer.set_exception(error)
-                    continue
-                for row_id, answer in asked:
-                    if not answer.done():  # not a sender cancelled while it waited
-                        answer.set_result(row_id in allowed)
-        finally:
-            self._answering = None
-
-
-def backoff_seconds(attempt: int) -> float:
-    """1, 2, 4, 8 ... seconds, capped: bounded, so a long outage never becomes a retry storm."""
-    return float(min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** (attempt - 1)))
 
 
 class Outbox:
@@ -221,8 +142,7 @@ class Outbox:
         self._tasks: list[asyncio.Task[None]] = []
         self._let_go = LetGo(db, clock, self._worker)
         self._collector = CollectorHold()
-        # When this worker last wrote or marked each shape it used (see add_shapes).
-        self._shapes_marked: dict[str, datetime] = {}
+        self._shape_marks = ShapeMarks()
         self._metrics = metrics or Metrics()
         # Each platform's send counter, looked up once: it goes up for every message.
         self._sends = {platform: self._metrics.sends.labels(platform) for platform in adapters}
@@ -299,9 +219,10 @@ class Outbox:
         ids = await outbox_rows.reserve_ids(tx, len(served))
         shapes: dict[str, str] = {}
         rows = [
-            self._row(row_id, message, shapes) for row_id, message in zip(ids, served, strict=True)
+            as_row(row_id, message, shapes, self._cipher)
+            for row_id, message in zip(ids, served, strict=True)
         ]
-        to_mark = self._to_mark(shapes, now)
+        to_mark = self._shape_marks.to_mark(shapes, now)
         await outbox_rows.add_shapes(tx, to_mark, now)
         await outbox_rows.add(tx, rows, self._worker, now, now + OUTBOX_LEASE)
         return Persisted(
@@ -309,25 +230,12 @@ class Outbox:
             tuple(to_mark),
         )
 
-    def _to_mark(self, shapes: dict[str, str], now: datetime) -> dict[str, str]:
-        """The shapes this worker has not written or marked within the hour (the others
-        exist, and the daily purge leaves them)."""
-        fresh = now - outbox_rows.SHAPE_MARKED_EVERY
-        return {
-            shape_id: text
-            for shape_id, text in shapes.items()
-            if self._shapes_marked.get(shape_id, fresh) <= fresh
-        }
-
     def hand_over(self, persisted: Persisted) -> None:
         """Queue persisted messages in memory, once their rows are committed."""
         now = self._clock.now()
         if len(persisted.messages) >= COLLECTOR_HOLD_FROM:
             self._collector.hold()
-        if persisted.shapes_written:
-            if len(self._shapes_marked) > _MOST_SHAPES_MARKED:
-                self._shapes_marked.clear()  # each written or marked again: no harm
-            self._shapes_marked.update(dict.fromkeys(persisted.shapes_written, now))
+        self._shape_marks.marked(persisted.shapes_written, now)
         for item in persisted.messages:
             platform = item.outgoing.address.platform
             self._unfinished[platform][item.row_id] = now
@@ -351,35 +259,19 @@ class Outbox:
             await outbox_rows.renew(tx, self._holding, self._worker, now + OUTBOX_LEASE)
         taken = 0
         while True:  # a chunk per transaction, each queued as soon as it commits
-            queued, more = await self._take_over_chunk(now, expired_by or now)
-            self.hand_over(Persisted(queued))
-            taken += len(queued)
+            platforms = sorted(self._queues)
+            until = now + OUTBOX_LEASE
+            chunk, more = await take_over_chunk(
+                self._db, self._worker, platforms, expired_by or now, until, self._cipher
+            )
+            self.hand_over(Persisted([_Queued(message, row_id) for message, row_id in chunk]))
+            taken += len(chunk)
             if not more:
                 break
         if taken:
             self.stats.taken_over += taken
             log_event(log, "outbox.taken_over", messages=taken)
         return taken
-
-    async def _take_over_chunk(
-        self, now: datetime, expired_by: datetime
-    ) -> tuple[list[_Queued], bool]:
-        platforms = sorted(self._queues)
-        async with self._db.transaction() as tx:
-            rows = await outbox_rows.take_over(
-                tx, self._worker, platforms, expired_by, now + OUTBOX_LEASE, TAKE_OVER_CHUNK
-            )
-            shapes = await outbox_rows.shapes(
-                tx, {row.shape_id for row in rows if row.shape_id is not None}
-            )
-            queued = []
-            for row in rows:
-                try:
-                    queued.append(_Queued(self._outgoing(row, shapes), row.id))
-                except Exception as error:  # never retried forever: logged and removed
-                    log_event(log, "outbox.unreadable", logging.ERROR, error=type(error).__name__)
-                    await outbox_rows.finish(tx, row.id)
-        return queued, len(rows) >= TAKE_OVER_CHUNK
 
     async def drain(self) -> None:
         """Wait until everything queued so far has been sent or given up on, and its row
@@ -392,83 +284,6 @@ class Outbox:
             return True
         log_event(log, "outbox.no_adapter", logging.WARNING, platform=message.address.platform)
         return False
-
-    def _row(self, row_id: int, message: Outgoing, shapes: dict[str, str]) -> OutboxRow:
-        """The message as a row; a shape it is written with is added to `shapes`."""
-        address, guard = message.address, message.guard
-        user_id = message.user_row_id
-        if user_id is None and guard is not None and guard.target in _USER_TARGETS:
-            user_id = guard.id
-        sealed = message.own_words or message.reply.protect
-        shaped = None if sealed else shape_of(message.reply)
-        shape_id = fill = None
-        if shaped is not None:
-            shape, fill = shaped
-            shape_id = shape.id
-            shapes[shape_id] = shape.text
-            plain: str | None = None
-        else:
-            plain = encode_reply(message.reply)
-        for_user = for_reminder = None
-        if sealed and plain is not None:
-            if self._cipher is None:
-                raise ValueError("an outbox that seals words needs the cipher")
-            if user_id is not None:
-                for_user = self._cipher.encrypt(plain, user_id)
-            elif guard is not None and guard.target is Target.REMINDER:
-                for_reminder = self._cipher.encrypt_for_reminder(plain, guard.id)
-            else:
-                raise ValueError("sealed words are bound to a user row or a reminder")
-            plain = None
-        # The enums are strings (StrEnum): written as they are, no `.value` lookups.
-        return OutboxRow(
-            row_id,
-            address.platform,
-            address.chat_id,
-            address.user_id,
-            int(address.is_group),
-            user_id,
-            plain,
-            for_user,
-            for_reminder,
-            None if guard is None else guard.target,
-            None if guard is None else guard.id,
-            None if guard is None else guard.stamp,
-            message.on_delivered,
-            message.on_refused,
-            shape_id,
-            fill,
-        )
-
-    def _outgoing(self, row: OutboxRow, shapes: Mapping[str, str]) -> Outgoing:
-        """A row read back (taken over): the message as it was persisted."""
-        guard = None
-        if row.guard_target is not None and row.guard_id is not None:
-            guard = StillThere(Target(row.guard_target), row.guard_id, row.guard_stamp)
-        sealed = row.sealed_for_user is not None or row.sealed_for_reminder is not None
-        fill = None
-        if row.reply is not None:
-            text = row.reply
-        elif row.shape_id is not None:
-            text, fill = shapes[row.shape_id], row.fill  # a purged shape: unreadable
-        elif self._cipher is None:
-            raise ValueError("a sealed row needs the cipher")
-        elif row.sealed_for_user is not None and row.user_id is not None:
-            text = self._cipher.decrypt(row.sealed_for_user, row.user_id)
-        elif row.sealed_for_reminder is not None and row.guard_id is not None:
-            text = self._cipher.decrypt_for_reminder(row.sealed_for_reminder, row.guard_id)
-        else:
-            raise ValueError("an outbox row without its words")
-        reply = decode_reply(text, fill)
-        return Outgoing(
-            Address(row.platform, row.chat_id, row.platform_user_id, bool(row.is_group)),
-            reply,
-            guard=guard,
-            on_delivered=None if row.on_delivered is None else Effect(row.on_delivered),
-            on_refused=None if row.on_refused is None else Effect(row.on_refused),
-            user_row_id=row.user_id,
-            own_words=sealed and not reply.protect,
-        )
 
     async def _work(self, platform: str, queue: asyncio.Queue[_Queued]) -> None:
         adapter = self._adapters[platform]
@@ -576,8 +391,3 @@ class Outbox:
             persisted = await self.persist(tx, instead)
         log_event(log, event, platform=outgoing.address.platform)
         self.hand_over(persisted)
-
-
-_MOST_SHAPES_MARKED = 4_096
-# Targets whose id is the user's row.
-_USER_TARGETS = frozenset({Target.USER, Target.CARING, Target.PLAN_REVIEW})

@@ -17,8 +17,9 @@ from bot.flows.caring import caring_handler
 from bot.flows.checkin import CheckIn, CheckInStep
 from bot.flows.context import Services
 from bot.flows.hard_date_checkins import hard_date_checkins
-from bot.flows.pause import Pause, PauseStep
-from bot.flows.plan import review_sent, reviews_due
+from bot.flows.pause import Pause
+from bot.flows.pause_steps import PauseStep
+from bot.flows.plan_review_note import review_sent, reviews_due
 from bot.reminders.posting import reminder_kind, reminder_refused
 from bot.scheduling.caring_due import caring_ended, caring_kind, caring_refused
 from bot.scheduling.checkin_due import CheckInFlow, checkin_kind

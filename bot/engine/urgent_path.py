@@ -19,7 +19,7 @@ from bot.engine.question_memory import QuestionMemory
 from bot.engine.user_lookup import USER_LOOKUP_SECONDS
 from bot.flows.caring import Caring
 from bot.flows.context import FlowContext, Services
-from bot.flows.plan import plan_on_request
+from bot.flows.plan_reading import plan_on_request
 from bot.logs import get_logger, log_event
 from bot.safety.buttons import (
     CHECK_BUTTONS,

@@ -21,6 +21,10 @@
     reason, write ──(too long)──▶ the same step [keep the first part | write it shorter]
 
 Nothing here shames: reaching out gets a kind, practical answer and a question.
+
+The steps and their shared button rows are `bot.flows.pause_steps`; the breathing and
+grounding exercises `bot.flows.pause_exercises` (the breathing's words
+`bot.flows.pause_breathing`).
 """
 
 from __future__ import annotations
@@ -30,18 +34,18 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
-from enum import StrEnum
 
 from bot.content_pack.ids import Msg, PauseMsg
 from bot.content_pack.rotation import pick_fresh
-from bot.content_pack.schema import Exercise
-from bot.core.replies import Frame, Reply
+from bot.core.replies import Reply
 from bot.delivery.outgoing import Outgoing
 from bot.flows.base import Flow, Step, leading, routed
 from bot.flows.context import END, NOT_A_CHOICE, Choice, FlowContext, Next, Outcome, Services
 from bot.flows.limits import TextLimit
 from bot.flows.names import FlowName
 from bot.flows.overlong import first_part, long_text_buttons, offer_choice, write_shorter
+from bot.flows.pause_exercises import PauseExercises
+from bot.flows.pause_steps import AFTER, BACK_ROW, PauseStep
 from bot.flows.reasons import save_reason
 from bot.flows.typed_labels import showing
 from bot.flows.validation import too_long
@@ -50,21 +54,11 @@ from bot.scheduling.planner import in_quiet_hours, user_zone
 from bot.storage import content_seen, flow_positions, urges
 from bot.storage.content_seen import NO_REPEAT_WINDOW, SeenKind
 from bot.storage.db import Transaction
-from bot.storage.flow_positions import FlowData, FlowPosition, Placement, new_token
+from bot.storage.flow_positions import FlowPosition, Placement, new_token
 from bot.storage.user_texts import TextKind, add_text, list_texts
 from bot.storage.users import User
 
 WAIT_MINUTES = ("10", "20", "30")
-BREATH_WORDS = {"in": PauseMsg.BREATH_IN, "hold": PauseMsg.BREATH_HOLD, "out": PauseMsg.BREATH_OUT}
-# In running text each phase has its own words ("breathe in for 4 seconds"), so a
-# capitalised frame label never lands mid-sentence.
-BREATH_STEPS = {
-    "in": PauseMsg.BREATH_STEP_IN,
-    "hold": PauseMsg.BREATH_STEP_HOLD,
-    "out": PauseMsg.BREATH_STEP_OUT,
-}
-
-_AFTER = ((Choice("again", PauseMsg.PAUSE_ANOTHER), Choice("back", PauseMsg.PAUSE_BACK)),)
 _WAIT = (
     (
         Choice("10", PauseMsg.WAIT_10),
@@ -78,61 +72,17 @@ _FOLLOWUP = (
 )
 
 
-def breathing_frames(ctx: FlowContext, exercise: Exercise) -> tuple[Frame, ...]:
-    """One frame per phase per round: "Breathe in · 4" and so on, each shown for its seconds."""
-    frames = []
-    for round_number in range(1, exercise.rounds + 1):
-        for phase in exercise.pace:
-            text = ctx.text(
-                PauseMsg.BREATH_FRAME,
-                phase=ctx.text(BREATH_WORDS[phase.phase]),
-                seconds=phase.seconds,
-                round=round_number,
-                rounds=exercise.rounds,
-            )
-            frames.append(Frame(text, phase.seconds))
-    return tuple(frames)
-
-
-def breathing_text(ctx: FlowContext, exercise: Exercise) -> str:
-    """The same exercise as one message, for platforms that cannot edit a message live."""
-    one_breath = ", ".join(
-        ctx.text(BREATH_STEPS[phase.phase], seconds=phase.seconds) for phase in exercise.pace
-    )
-    sequence = ctx.text(PauseMsg.BREATH_SEQUENCE, breath=one_breath, rounds=exercise.rounds)
-    return f"{exercise.intro}\n\n{sequence}\n\n{exercise.closing}"
-
-
-class PauseStep(StrEnum):
-    OFFER = "offer"
-    MENU = "menu"
-    BPICK = "bpick"
-    GPICK = "gpick"
-    GSTEP = "gstep"
-    AFTER = "after"
-    REMEMBER = "remember"
-    REASON = "reason"
-    WRITE = "write"
-    KEEP = "keep"
-    WAIT = "wait"
-    FOLLOWUP = "followup"
-    NEED = "need"
-    CHECKING = "checking"
-
-
-_BACK_ROW = ((Choice("back", PauseMsg.PAUSE_BACK),),)
-
-
 class Pause(Flow):
     name = FlowName.PAUSE
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
-        back = leading(_BACK_ROW, PauseStep.MENU)
+        exercises = PauseExercises(self)  # breathing and grounding, from the pack
+        back = leading(BACK_ROW, PauseStep.MENU)
         # Under stress, fewer choices: the three that help most first, the rest behind "More"
         # (shown at the same step).
         more = (
-            (Choice("ground", PauseMsg.PAUSE_GROUND, goes_to=self._grounding),
+            (Choice("ground", PauseMsg.PAUSE_GROUND, goes_to=exercises.grounding),
              Choice("remember", PauseMsg.PAUSE_REMEMBER, goes_to=self._remember)),
             (Choice("checking", PauseMsg.PAUSE_CHECKING, goes_to=PauseStep.CHECKING),),
             (Choice("still", PauseMsg.PAUSE_STILL_THERE, goes_to=self._still_there),),
@@ -150,7 +100,7 @@ class Pause(Flow):
             PauseStep.MENU: Step(
                 asks=PauseMsg.PAUSE_MENU,
                 buttons=(
-                    (Choice("breathe", PauseMsg.PAUSE_BREATHE, goes_to=self._breathing),),
+                    (Choice("breathe", PauseMsg.PAUSE_BREATHE, goes_to=exercises.breathing),),
                     (Choice("wait", PauseMsg.PAUSE_WAIT, goes_to=PauseStep.WAIT),),
                     (Choice("write", PauseMsg.PAUSE_WRITE, goes_to=PauseStep.WRITE),),
                     (Choice("more", PauseMsg.PAUSE_MORE, goes_to=more_menu),),
@@ -161,20 +111,20 @@ class Pause(Flow):
                 asks=PauseMsg.PAUSE_CHECKING_REPLY,
                 buttons=(
                     (Choice("wait", PauseMsg.PAUSE_WAIT, goes_to=PauseStep.WAIT),),
-                    (Choice("breathe", PauseMsg.PAUSE_BREATHE, goes_to=self._breathing),),
+                    (Choice("breathe", PauseMsg.PAUSE_BREATHE, goes_to=exercises.breathing),),
                     (Choice("done", PauseMsg.CHECKING_PASSED, goes_to=self._done),
                      Choice("back", PauseMsg.PAUSE_BACK, goes_to=PauseStep.MENU)),
                 ),
             ),
             # An exercise's own buttons come from the pack: other_choice reads them.
-            PauseStep.BPICK: Step(buttons=back, other_choice=self._breathe),
-            PauseStep.GPICK: Step(buttons=back, other_choice=self._ground),
+            PauseStep.BPICK: Step(buttons=back, other_choice=exercises.breathe),
+            PauseStep.GPICK: Step(buttons=back, other_choice=exercises.ground),
             PauseStep.GSTEP: Step(
-                buttons=((Choice("next", PauseMsg.PAUSE_NEXT, goes_to=self._ground_step),
+                buttons=((Choice("next", PauseMsg.PAUSE_NEXT, goes_to=exercises.ground_step),
                           Choice("back", PauseMsg.PAUSE_BACK, goes_to=PauseStep.MENU)),),
             ),
             PauseStep.AFTER: Step(
-                buttons=routed(_AFTER, {"again": self._again, "back": PauseStep.MENU}),
+                buttons=routed(AFTER, {"again": exercises.again, "back": PauseStep.MENU}),
             ),
             PauseStep.REMEMBER: Step(
                 buttons=((Choice("again", PauseMsg.PAUSE_ANOTHER, goes_to=self._another_reflection),
@@ -212,8 +162,8 @@ class Pause(Flow):
             ),
             PauseStep.NEED: Step(
                 asks=PauseMsg.REACHED_OUT_REPLY,
-                buttons=((Choice("ground", PauseMsg.PAUSE_GROUND, goes_to=self._grounding),
-                          Choice("breathe", PauseMsg.PAUSE_BREATHE, goes_to=self._breathing)),
+                buttons=((Choice("ground", PauseMsg.PAUSE_GROUND, goes_to=exercises.grounding),
+                          Choice("breathe", PauseMsg.PAUSE_BREATHE, goes_to=exercises.breathing)),
                          (Choice("rest", PauseMsg.PAUSE_NEED_REST, goes_to=self._rest),)),
             ),
         })  # fmt: skip
@@ -270,12 +220,6 @@ class Pause(Flow):
 
     # Steps ------------------------------------------------------------------------------
 
-    async def _breathing(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return self._pick(ctx, PauseStep.BPICK, "breathing")
-
-    async def _grounding(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        return self._pick(ctx, PauseStep.GPICK, "grounding")
-
     async def _done(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         return await self._resolved_passed(ctx, PauseMsg.PAUSE_DONE_REPLY)
 
@@ -306,70 +250,6 @@ class Pause(Flow):
                 await content_seen.mark_seen(tx, [(user.id, SeenKind.REPLY, chosen.id)], ctx.now())
             text = f"{chosen.text}\n\n{text}"
         return Next(PauseStep.NEED, question=text)
-
-    def _pick(self, ctx: FlowContext, step: PauseStep, kind: str) -> Next:
-        choices = [
-            Choice(str(index), exercise.title)
-            for index, exercise in enumerate(ctx.services.content.exercises(ctx.locale))
-            if exercise.kind == kind
-        ]
-        rows = [choices[i : i + 2] for i in range(0, len(choices), 2)]
-        return Next(step, question=PauseMsg.PAUSE_PICK, rows=(*rows, *_BACK_ROW))
-
-    def _exercise(self, ctx: FlowContext, value: str, kind: str) -> Exercise | None:
-        exercises = ctx.services.content.exercises(ctx.locale)
-        index = int(value) if value.isascii() and value.isdigit() else -1
-        if 0 <= index < len(exercises) and exercises[index].kind == kind:
-            return exercises[index]
-        return None
-
-    async def _breathe(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        exercise = self._exercise(ctx, value, "breathing")
-        if exercise is None:
-            return NOT_A_CHOICE
-        # Shown by hand: the reply carries the breathing frames as well as the buttons.
-        buttons = await self.show(ctx, PauseStep.AFTER, _AFTER, {"again": PauseStep.BPICK})
-        return [
-            Reply(
-                text=breathing_text(ctx, exercise),
-                frames=breathing_frames(ctx, exercise),
-                buttons=buttons,
-            )
-        ]
-
-    async def _ground(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        exercise = self._exercise(ctx, value, "grounding")
-        if exercise is None:
-            return NOT_A_CHOICE
-        first = self._step_text(ctx, exercise, 0)
-        data: FlowData = {"exercise": int(value), "step": 0}
-        return Next(PauseStep.GSTEP, data, question=f"{exercise.intro}\n\n{first}")
-
-    def _step_text(self, ctx: FlowContext, exercise: Exercise, step: int) -> str:
-        return ctx.text(
-            PauseMsg.EXERCISE_STEP,
-            number=step + 1,
-            total=len(exercise.steps),
-            text=exercise.steps[step],
-        )
-
-    async def _ground_step(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        index, step = position.data.get("exercise"), position.data.get("step")
-        exercises = ctx.services.content.exercises(ctx.locale)
-        if not isinstance(index, int) or not isinstance(step, int):
-            return NOT_A_CHOICE
-        exercise = exercises[index]
-        if step + 1 < len(exercise.steps):
-            data: FlowData = {"exercise": index, "step": step + 1}
-            return Next(PauseStep.GSTEP, data, question=self._step_text(ctx, exercise, step + 1))
-        text = f"{exercise.closing}\n\n{ctx.text(PauseMsg.PAUSE_AFTER_EXERCISE)}"
-        return Next(PauseStep.AFTER, {"again": PauseStep.GPICK}, question=text)
-
-    async def _again(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
-        """Another exercise of the kind just done."""
-        if position.data.get("again") == PauseStep.GPICK:
-            return self._pick(ctx, PauseStep.GPICK, "grounding")
-        return self._pick(ctx, PauseStep.BPICK, "breathing")
 
     async def _remember(self, ctx: FlowContext, position: FlowPosition, value: str) -> Outcome:
         user = await ctx.ensure_user()

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from bot.config import decode_key
 from bot.storage.crypto import TextCipher, WrongKeyError
-from bot.storage.db import BUSY_TIMEOUT_MS
 from bot.storage.key_rotation import SEALED_COLUMNS, Binding
+from bot.storage.sqlite_connections import BUSY_TIMEOUT_MS
 from bot.storage.versions import this_code
 
 

@@ -6,19 +6,17 @@ which holds the writer for the whole BEGIN..COMMIT, and reads that need no
 transaction go to separate read-only connections (WAL lets them read while a
 write is in progress).
 
-A read runs first on the event loop's own thread, on a connection of its own: a small
-indexed read takes a few microseconds there, where a trip to a connection's thread and
-back costs some 75 us of CPU (two thread wake-ups). A read that turns out long is
-stopped by a progress handler after `READ_IN_PLACE_STEPS` steps of SQLite's machine
-(well under a millisecond), and so is one that would have to wait for a lock; either is
-then run again on the reader connection, in its thread, where it may take its time. A
-read has no effects, so running it again changes nothing.
+A read runs first on the event loop's own thread, on a connection of its own, and moves
+to the reader connection's thread when it turns out long or would wait for a lock
+(`bot.storage.sqlite_reads`). Every trip to a connection's thread (a "hop") costs the
+event loop far more than a small statement costs SQLite, so a statement is one hop and
+`in_one_hop` runs a whole transaction in the thread at once (`bot.storage.sqlite_hops`,
+`bot.storage.sqlite_transaction`). `statements` and `hops` count both, for the benchmarks
+and tests. The file and its connections are `bot.storage.sqlite_connections`'.
 
-Each connection has its own thread (aiosqlite's), and every trip to it and back
-(a "hop") costs the event loop far more than a small statement costs SQLite. So a
-statement is one hop (executed, read and closed together), a transaction's BEGIN
-travels with its first statement, and `in_one_hop` runs a whole transaction in the
-thread at once. `statements` and `hops` count both, for the benchmarks and tests.
+`Database`, `Transaction`, `Row` and `Params` are `bot.storage.backend`'s; some fifty
+modules import them from here, where the repositories have always found them, so they
+stay importable from this module (`__all__`).
 """
 
 from __future__ import annotations
@@ -27,7 +25,7 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -35,16 +33,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import aiosqlite
 
 from bot.logs import get_logger, log_event
-from bot.storage.backend import (
-    Database,
-    Dialect,
-    Params,
-    Row,
-    StatementCounter,
-    Transaction,
-    WriteHolds,
-)
+from bot.storage.backend import Database, Params, Row, StatementCounter, Transaction, WriteHolds
 from bot.storage.migrations import apply_migrations
+from bot.storage.sqlite_connections import connect, passive_checkpoint, prepare_private_file
+from bot.storage.sqlite_dialect import SQLITE
+from bot.storage.sqlite_hops import fetched, in_thread_of, run_to_end
+from bot.storage.sqlite_reads import fetched_in_place, in_place_reader, stopped_or_busy
+from bot.storage.sqlite_transaction import SqliteTransaction
 
 if TYPE_CHECKING:
     from bot.storage.queries import Queryable
@@ -53,143 +48,12 @@ __all__ = ["Database", "Params", "Row", "SqliteDatabase", "SqliteTransaction", "
 
 log = get_logger("db")
 
-BUSY_TIMEOUT_MS = 5000
-# SQLite machine steps a read may take on the event loop's thread before it is moved to
-# the reader's thread: a few hundred microseconds' worth, whatever the query.
-READ_IN_PLACE_STEPS = 20_000
-READ_IN_PLACE_ROWS = 200  # rows, likewise
 # A transaction holding the writer longer than this keeps every other write (a reply's
 # step, a saved check-in) waiting noticeably: it is logged, and the benchmarks report it.
 LONG_WRITE_HOLD_SECONDS = 0.1
 AUTOCHECKPOINT_PAGES = 1000  # SQLite's default: the log is copied back past this
 
 T = TypeVar("T")
-
-SQLITE = Dialect(
-    name="sqlite",
-    integers_from_json="SELECT value FROM json_each(?)",
-    texts_from_json="SELECT value FROM json_each(?)",
-    comma_joined="group_concat({})",
-    tables_with_column=(
-        "SELECT m.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c"
-        " WHERE m.type = 'table' AND c.name = ?"
-    ),
-    tables="SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
-)
-
-
-# What runs in a connection's thread: SQLite calls on the plain sqlite3 connection.
-Work = Callable[[sqlite3.Connection], T]
-
-
-def _rows_changed(connection: sqlite3.Connection, sql: str, params: Params) -> int:
-    cursor = connection.execute(sql, params)
-    try:
-        return cursor.rowcount
-    finally:
-        cursor.close()
-
-
-def _inserted_id(connection: sqlite3.Connection, sql: str, params: Params) -> int | None:
-    cursor = connection.execute(sql, params)
-    try:
-        return cursor.lastrowid
-    finally:
-        cursor.close()
-
-
-def _many(connection: sqlite3.Connection, sql: str, rows: list[Params]) -> None:
-    connection.executemany(sql, rows).close()
-
-
-def _fetched(connection: sqlite3.Connection, sql: str, params: Params) -> list[Row]:
-    cursor = connection.execute(sql, params)
-    try:
-        return list(cursor.fetchall())
-    finally:
-        cursor.close()
-
-
-def _first(connection: sqlite3.Connection, sql: str, params: Params) -> Row | None:
-    cursor = connection.execute(sql, params)
-    try:
-        row: Row | None = cursor.fetchone()
-        return row
-    finally:
-        cursor.close()
-
-
-class SqliteTransaction(Transaction):
-    """The writer connection, lent out for one transaction.
-
-    Each statement is one hop to the connection's thread. The transaction's BEGIN is
-    sent with its first statement (a transaction that runs none costs nothing). Inside
-    `Database.in_one_hop` the same methods run in that thread directly: repository
-    functions work unchanged in both.
-    """
-
-    def __init__(
-        self,
-        connection: aiosqlite.Connection,
-        counter: StatementCounter,
-        in_thread: sqlite3.Connection | None = None,
-    ) -> None:
-        self._connection = connection
-        self._counter = counter
-        self._in_thread = in_thread  # set: we are in the connection's thread already
-        self.begun = in_thread is not None
-        self.user_rows_changed = False
-        self.dialect = SQLITE
-
-    async def _run(self, work: Work[T]) -> T:
-        self._counter.count += 1
-        if self._in_thread is not None:
-            return work(self._in_thread)
-        self._counter.hops += 1
-        if self.begun:
-            return await _in_thread_of(self._connection, work)
-        self.begun = True
-        return await _in_thread_of(self._connection, _after_begin(work))
-
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement; returns the number of rows it changed."""
-        return await self._run(lambda connection: _rows_changed(connection, sql, params))
-
-    async def insert(self, sql: str, params: Params = ()) -> int:
-        """Run an INSERT; returns the new row id."""
-        row_id = await self._run(lambda connection: _inserted_id(connection, sql, params))
-        if row_id is None:
-            raise RuntimeError("INSERT produced no row id")
-        return row_id
-
-    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
-        listed = list(rows)
-        await self._run(lambda connection: _many(connection, sql, listed))
-
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        return await self._run(lambda connection: _fetched(connection, sql, params))
-
-    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        return await self._run(lambda connection: _first(connection, sql, params))
-
-
-def _after_begin(work: Work[T]) -> Work[T]:
-    def begun(connection: sqlite3.Connection) -> T:
-        connection.execute("BEGIN IMMEDIATE").close()
-        return work(connection)
-
-    return begun
-
-
-async def _in_thread_of(connection: aiosqlite.Connection, work: Work[T]) -> T:
-    """Run `work` in the connection's own thread: one hop, however many SQLite calls.
-
-    aiosqlite builds every one of its methods on `_execute` (a function queued to the
-    connection's thread); we use it directly so that a statement, its results and its
-    cursor's close travel together instead of as three hops.
-    """
-    done: T = await connection._execute(work, connection._conn)  # type: ignore[no-untyped-call]
-    return done
 
 
 class SqliteDatabase(Database):
@@ -225,8 +89,8 @@ class SqliteDatabase(Database):
 
     @classmethod
     async def open(cls, path: Path) -> SqliteDatabase:
-        await asyncio.to_thread(_prepare_private_file, path)
-        writer = await _connect(path)
+        await asyncio.to_thread(prepare_private_file, path)
+        writer = await connect(path)
         try:
             await writer.execute("PRAGMA journal_mode=WAL")
             # Deleted rows are overwritten, not just unlinked: /forget means forget.
@@ -235,12 +99,12 @@ class SqliteDatabase(Database):
             # last commits on power loss (not on a crash), and saves an fsync per commit.
             await writer.execute("PRAGMA synchronous=NORMAL")
             await apply_migrations(writer)
-            reader = await _connect(path)
+            reader = await connect(path)
             await reader.execute("PRAGMA query_only=ON")
         except BaseException:
             await writer.close()
             raise
-        return cls(path, writer, reader, _in_place_reader(path))
+        return cls(path, writer, reader, in_place_reader(path))
 
     async def close(self) -> None:
         async with self._write_lock:
@@ -286,7 +150,7 @@ class SqliteDatabase(Database):
             held_since = time.perf_counter()
             self._counter.hops += 1
             try:
-                tx, result = await _in_thread_of(
+                tx, result = await in_thread_of(
                     self._writer, lambda connection: self._run_body(connection, body)
                 )
             finally:
@@ -304,7 +168,7 @@ class SqliteDatabase(Database):
         tx = SqliteTransaction(self._writer, self._counter, in_thread=connection)
         connection.execute("BEGIN IMMEDIATE").close()
         try:
-            result = _run_to_end(body(tx))
+            result = run_to_end(body(tx))
             connection.execute("COMMIT").close()
         except BaseException:
             if connection.in_transaction:
@@ -346,13 +210,13 @@ class SqliteDatabase(Database):
     async def copy_log_aside(self) -> None:
         """A passive checkpoint on a connection of its own, in a worker thread: what the
         last batch wrote is copied back while other writes go on."""
-        await asyncio.to_thread(_passive_checkpoint, self.path)
+        await asyncio.to_thread(passive_checkpoint, self.path)
 
     async def _set_autocheckpoint(self, pages: int) -> None:
         async with self._write_lock:
             self._counter.hops += 1
-            await _in_thread_of(
-                self._writer, lambda c: _fetched(c, f"PRAGMA wal_autocheckpoint={pages}", ())
+            await in_thread_of(
+                self._writer, lambda c: fetched(c, f"PRAGMA wal_autocheckpoint={pages}", ())
             )
 
     async def checkpoint(self) -> None:
@@ -365,15 +229,15 @@ class SqliteDatabase(Database):
         then only what was written since is left to copy. So even after a purge of
         millions of rows other writes wait briefly, not for the whole copy.
         """
-        await asyncio.to_thread(_passive_checkpoint, self.path)
+        await asyncio.to_thread(passive_checkpoint, self.path)
         async with self._write_lock:
             held_since = time.perf_counter()
             self._counter.hops += 1
             try:
                 # Read to its end and closed: a checkpoint's row left unread keeps its
                 # statement running, and the next COMMIT on this connection would fail.
-                await _in_thread_of(
-                    self._writer, lambda c: _fetched(c, "PRAGMA wal_checkpoint(TRUNCATE)", ())
+                await in_thread_of(
+                    self._writer, lambda c: fetched(c, "PRAGMA wal_checkpoint(TRUNCATE)", ())
                 )
             finally:
                 self._held(held_since)
@@ -389,9 +253,9 @@ class SqliteDatabase(Database):
         """
         self._counter.count += 1
         try:
-            rows = _fetched_in_place(self._in_place, sql, params)
+            rows = fetched_in_place(self._in_place, sql, params)
         except sqlite3.OperationalError as error:
-            if not _stopped_or_busy(error):
+            if not stopped_or_busy(error):
                 raise
         else:
             if rows is not None:
@@ -426,69 +290,3 @@ class _ReadsInThread:
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
-
-
-def _run_to_end(coroutine: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine that never suspends to its end, here and now."""
-    try:
-        coroutine.send(None)
-    except StopIteration as finished:
-        return finished.value  # type: ignore[no-any-return]
-    coroutine.close()
-    raise RuntimeError("a one-hop transaction awaited something other than its statements")
-
-
-def _passive_checkpoint(path: Path) -> None:
-    connection = sqlite3.connect(path, isolation_level=None)
-    try:
-        connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-    finally:
-        connection.close()
-
-
-def _in_place_reader(path: Path) -> sqlite3.Connection:
-    """The event loop's own read-only connection (see the top): it never waits for a lock
-    (busy timeout 0) and stops any statement past READ_IN_PLACE_STEPS machine steps."""
-    connection = sqlite3.connect(path, isolation_level=None)
-    connection.row_factory = sqlite3.Row
-    connection.execute("PRAGMA busy_timeout=0")
-    connection.execute("PRAGMA query_only=ON")
-    # Asked every READ_IN_PLACE_STEPS steps; answering True stops the statement.
-    connection.set_progress_handler(lambda: True, READ_IN_PLACE_STEPS)
-    return connection
-
-
-def _fetched_in_place(connection: sqlite3.Connection, sql: str, params: Params) -> list[Row] | None:
-    """All the rows, or None when there are more than READ_IN_PLACE_ROWS (each row is
-    work on the event loop's thread too: such a read goes to the reader's thread)."""
-    cursor = connection.execute(sql, params)
-    try:
-        rows: list[Row] = cursor.fetchmany(READ_IN_PLACE_ROWS + 1)
-    finally:
-        cursor.close()
-    return rows if len(rows) <= READ_IN_PLACE_ROWS else None
-
-
-def _stopped_or_busy(error: sqlite3.OperationalError) -> bool:
-    """The in-place read gave up (too long, or a lock to wait for), not a real error."""
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is None:
-        return False
-    primary = code & 0xFF  # an extended code (SQLITE_BUSY_RECOVERY, ...) keeps its kind
-    return primary in (sqlite3.SQLITE_INTERRUPT, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-
-
-def _prepare_private_file(path: Path) -> None:
-    """Owner-only from the start: SQLite gives its -wal and -shm files the main file's mode."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    path.touch(mode=0o600, exist_ok=True)
-
-
-async def _connect(path: Path) -> aiosqlite.Connection:
-    # isolation_level=None: we issue BEGIN/COMMIT ourselves, the sqlite3 module must not.
-    connection = await aiosqlite.connect(path, isolation_level=None)
-    connection.row_factory = sqlite3.Row
-    await connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    await connection.execute("PRAGMA foreign_keys=ON")
-    return connection

@@ -12,7 +12,7 @@ import pytest
 from bot.adapters.discord.render import escape
 from bot.content_pack.ids import DataMsg, PlanMsg, SafetyMsg
 from bot.flows.context import Services
-from bot.flows.plan import PART_LIMIT
+from bot.flows.plan_parts import PART_LIMIT
 from bot.storage.db import Params, Row
 from tests.fakes.discord_api import StoredMessage
 from tests.helpers.discord_world import ANA, DiscordWorld

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, time, timedelta
 
 from bot.content_pack.ids import CheckinMsg, DataMsg, GeneralMsg, PlanMsg, SafetyMsg
 from bot.flows.context import Services
-from bot.flows.plan import PART_LIMIT, SECTIONS
+from bot.flows.plan_parts import PART_LIMIT, SECTIONS
 from bot.storage.db import Row
 from tests.fakes.telegram_api import StoredMessage
 from tests.helpers.telegram_world import TelegramWorld

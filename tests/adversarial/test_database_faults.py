@@ -20,7 +20,7 @@ from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
-from bot.storage import db as db_module
+from bot.storage import sqlite_connections
 from bot.storage.checkins import list_checkins
 from bot.storage.flow_positions import get_position
 from bot.storage.users import find_user
@@ -37,7 +37,7 @@ async def patient_services(
     settings: Settings, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[Services]:
     """Services that wait 0.2 s (not 5 s) for a busy database, so a test can outlast it."""
-    monkeypatch.setattr(db_module, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(sqlite_connections, "BUSY_TIMEOUT_MS", 200)
     async with open_services(settings, clock) as opened:
         yield opened
 

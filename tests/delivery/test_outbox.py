@@ -6,12 +6,11 @@ from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.platform import RecipientUnreachable, RetryAfter, TransientDeliveryError
 from bot.core.replies import Reply
-from bot.delivery.outbox import (
+from bot.delivery.outbox import Outbox, Outgoing
+from bot.delivery.retry_policy import (
     MAX_ATTEMPTS,
     MAX_RATE_LIMITED_SECONDS,
     MAX_RETRY_AFTER_SECONDS,
-    Outbox,
-    Outgoing,
     backoff_seconds,
 )
 from bot.flows.context import Services

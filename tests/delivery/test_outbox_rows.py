@@ -15,7 +15,7 @@ import pytest
 from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.core.replies import Button, Reply
-from bot.delivery import outbox
+from bot.delivery import take_over
 from bot.delivery.outbox import OUTBOX_LEASE, Outbox
 from bot.delivery.outgoing import Outgoing
 from bot.flows.context import Services
@@ -202,7 +202,7 @@ async def test_a_reminders_own_words_wait_sealed_and_go_out_as_written(
 async def test_everything_a_dead_worker_left_is_taken_over_chunk_by_chunk(
     services: Services, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(outbox, "TAKE_OVER_CHUNK", 2)
+    monkeypatch.setattr(take_over, "TAKE_OVER_CHUNK", 2)
     ana = await _ana(services, clock)
     texts = [f"message {n}" for n in range(5)]
     await queued_and_left(

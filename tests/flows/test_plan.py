@@ -24,7 +24,8 @@ from bot.core.clock import ManualClock
 from bot.core.events import Address
 from bot.engine.router import Router
 from bot.flows.context import Services
-from bot.flows.plan import NOTE_REVIEW, SECTIONS
+from bot.flows.plan_parts import SECTIONS
+from bot.flows.plan_review_note import NOTE_REVIEW
 from bot.safety.screen import SOS_PLAN
 from bot.storage.safety_plans import read_plan, review_due_at
 from bot.storage.users import find_user

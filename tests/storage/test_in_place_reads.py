@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage import db as db_module
+from bot.storage import sqlite_reads
 from bot.storage.db import Database
 
 
@@ -48,11 +48,13 @@ async def test_a_long_read_is_moved_to_the_readers_thread(tmp_path: Path) -> Non
 
 
 async def test_a_read_of_many_rows_is_moved_to_the_readers_thread(tmp_path: Path) -> None:
-    db = await filled(tmp_path, db_module.READ_IN_PLACE_ROWS * 3)
+    db = await filled(tmp_path, sqlite_reads.READ_IN_PLACE_ROWS * 3)
     try:
         hops = db.hops
         rows = await db.fetch_all("SELECT id FROM numbers ORDER BY id")
-        assert [row["id"] for row in rows] == list(range(1, db_module.READ_IN_PLACE_ROWS * 3 + 1))
+        assert [row["id"] for row in rows] == list(
+            range(1, sqlite_reads.READ_IN_PLACE_ROWS * 3 + 1)
+        )
         assert db.hops == hops + 1
     finally:
         await db.close()

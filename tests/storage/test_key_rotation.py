@@ -21,7 +21,7 @@ from bot.core.events import Address, CommandIssued
 from bot.engine.router import Router
 from bot.flows.checkin import CheckInStep
 from bot.flows.context import button_data
-from bot.flows.pause import PauseStep
+from bot.flows.pause_steps import PauseStep
 from bot.storage import group_reminders
 from bot.storage.crypto import TextCipher, WrongKeyError, generate_key_text
 from bot.storage.flow_positions import get_position
