@@ -27,6 +27,7 @@ from bot.core.events import (
     TextMessage,
 )
 from bot.core.replies import Button, Reply
+from bot.engine.step_answers import checks_an_answer
 from bot.flows.affirm import Affirm
 from bot.flows.base import Flow, Step
 from bot.flows.caring import (
@@ -316,7 +317,11 @@ class Router:
             return self.safety.sos_replies(
                 ctx.locale, country, group, timezone, has_plan, app_language=app_language
             )
-        if found is None:
+        # The learned stage's check alone is not put over an answer to the open question.
+        answer = found is not None and await checks_an_answer(
+            ctx, user, event, found, self._step, self._expired
+        )
+        if found is None or answer:
             return None
         # The reply level only: a rule's name would paraphrase what the person wrote.
         reply = found.detection.reply.value
