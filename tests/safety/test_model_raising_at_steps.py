@@ -75,6 +75,33 @@ async def test_a_time_typed_at_the_time_question_is_saved_not_checked(
         assert await slots_of(services) == [value]
 
 
+@pytest.mark.parametrize(
+    ("typed", "value"),
+    [("a las ocho de la tarde", "20:00"), ("sobre las 9 de la noche", "21:00")],
+)
+async def test_a_time_typed_in_spanish_is_saved_not_checked(
+    settings: Settings,
+    clock: ManualClock,
+    content: ContentPack,
+    text_of: Callable[..., str],
+    typed: str,
+    value: str,
+) -> None:
+    async with open_services(settings, clock, content) as services:
+        address = Address("console", "c1", "u1")
+        chat = Conversation(Router(services), address, language_code="es")
+        said: list[Reply] = []
+        said += await chat.send("/start")
+        said += await chat.send("Español")
+        said += await chat.send("vivo en Madrid")
+        said += await chat.send("sí")
+        said += await chat.send(typed)
+        assert not checks(said, text_of) and not [
+            reply for reply in said if reply.text == content.text("es", Msg.SAFETY_CHECK)
+        ]
+        assert await slots_of(services) == [value]
+
+
 async def test_short_answers_across_the_steps_are_never_interrupted(
     settings: Settings, clock: ManualClock, content: ContentPack, text_of: Callable[..., str]
 ) -> None:
