@@ -319,7 +319,7 @@ class Router:
             )
         # The learned stage's check alone is not put over an answer to the open question.
         answer = found is not None and await checks_an_answer(
-            ctx, user, event, found, self._step, self._expired
+            ctx, user, event, found, self._step, self._expired, self.on_screen
         )
         if found is None or answer:
             return None

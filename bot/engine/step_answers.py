@@ -2,16 +2,20 @@
 
 The rules screen every message first and are never held back: what they answer (a crisis,
 danger, softened words) goes out whatever the user was asked. The learned stage behind
-them may raise what they leave alone to the short "are you safe?" check; on a message that
-is wholly an answer to the bot's own question ("8pm", "weekdays", "14 February", "yes",
-"3", a button's label typed) that check would only interrupt the question, and there is
-nothing else in the message for the model to have read. So, for those messages only, the
-router asks here: is the user at an open step, and does that step's own reader (the
-parser it answers with) take the whole text as its answer, or is it one of the step's
-button labels typed? A step that takes free words (a note, a reason, a plan's part) has
-no reader here: what is written there is the model's to raise. The position is read only
-then (a model's check is rare), bounded in time; when it cannot be read in time, the
-check is given.
+them may raise what they leave alone to the short "are you safe?" check; on an answer to
+the bot's own question ("8pm", "weekdays", "14 February", "Leeds", "3", a button's label
+typed, a reason or a part of the plan the bot asked for) that check only interrupts the
+question, and on such answers it misfires most: they are short, or about hard times
+because the question is. So, for those messages only, the router asks here whether the
+text answers what the user can see:
+
+- a label of the buttons on screen (a crisis reply's, the check's own), typed;
+- at an open step, a label of its buttons, typed; or the whole text as the step's own
+  reader takes it (a time, days, quiet hours, a date, a number, a place); or, at a step
+  that takes free words and has no reader (a plan's part, a reason, a note), any text.
+
+The position is read only then (a model's check is rare), bounded in time; when it cannot
+be read in time, the check is given.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from bot.flows.checkin import CheckInStep
 from bot.flows.context import FlowContext
 from bot.flows.hard_dates import DatesStep
 from bot.flows.names import FlowName
+from bot.flows.on_screen import ButtonsOnScreen
 from bot.flows.onboarding import OnboardingStep
 from bot.flows.parsing.dates import read_date
 from bot.flows.parsing.days import read_days
@@ -35,6 +40,7 @@ from bot.flows.pause import PauseStep
 from bot.flows.settings import SettingsStep
 from bot.flows.time_question import time_and_days
 from bot.flows.typed_labels import typed_choice
+from bot.flows.zone_question import read_place
 from bot.safety.screen import ScreenResult
 from bot.storage.flow_positions import FlowPosition, get_position
 from bot.storage.users import User
@@ -55,6 +61,7 @@ async def checks_an_answer(
     found: ScreenResult,
     step_of: StepOf,
     expired: Expired,
+    on_screen: ButtonsOnScreen,
 ) -> bool:
     """Whether `found` is only the learned stage's check, on a typed message (not an edit:
     it answers no question) that answers the user's open question: then it is not sent."""
@@ -63,6 +70,10 @@ async def checks_an_answer(
         return False  # the rules' own reply, or none
     if not isinstance(event, TextMessage) or event.edited:
         return False
+    services = ctx.services
+    shown = (ctx.address, event.text, services.content, ctx.now(), services.step_expiry)
+    if on_screen.typed(*shown) is not None or on_screen.answered(*shown) is not None:
+        return True  # a label of a crisis reply's or a check's buttons, typed
     return await answers_open_question(ctx, user, event.text, step_of, expired)
 
 
@@ -84,7 +95,13 @@ async def answers_open_question(
         return False
     if step.labels_typed and typed_choice(position, text, ctx.services.content) is not None:
         return True  # a label of the step's own buttons, typed
-    return reads_as_answer(position, text, ctx.locale, ctx.now().date())
+    key = (position.flow, position.step)
+    if key in _PLACE_STEPS:
+        return await read_place(ctx, text) is not None
+    if key in _READERS:
+        return reads_as_answer(position, text, ctx.locale, ctx.now().date())
+    # Free words the step keeps as they are (a plan's part, a reason, a note): any text.
+    return step.on_text is not None
 
 
 def _times(text: str, locale: str, today: date) -> bool:
@@ -117,7 +134,7 @@ def _date(text: str, locale: str, today: date) -> bool:
 # The steps that read a typed answer of their own, by flow and step, with the reader of
 # what they take. A step's button labels (and a yes or a no where a button means it) are
 # answers at every step; a step that takes free words (a note, a reason, a plan's part)
-# is in no row here, so the model may raise what is written there.
+# is in no row here: whatever is written there is its answer.
 _READERS: dict[tuple[str, str], Callable[[str, str, date], bool]] = {
     (FlowName.ONBOARDING, OnboardingStep.TIME): _times,
     (FlowName.SETTINGS, SettingsStep.TIMES): _times,
@@ -129,6 +146,12 @@ _READERS: dict[tuple[str, str], Callable[[str, str, date], bool]] = {
     (FlowName.CHECKIN, CheckInStep.URGE): _number,
     (FlowName.DATES, DatesStep.DATE): _date,
 }
+
+
+# The steps that ask where the user is: a place, read as they read it.
+_PLACE_STEPS = frozenset(
+    {(FlowName.ONBOARDING, OnboardingStep.TIMEZONE), (FlowName.SETTINGS, SettingsStep.TIMEZONE)}
+)
 
 
 def reads_as_answer(position: FlowPosition, text: str, locale: str, today: date) -> bool:

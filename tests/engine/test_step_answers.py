@@ -55,7 +55,7 @@ def test_the_steps_own_answer_is_read_whole(position: FlowPosition, text: str, l
         (DATE, "the day he said he would kill me"),
         (MOOD, "4 and i want it all to stop"),
         (COUNTRY, "eight in the evening"),  # a time is no answer at another step
-        (NOTE, "14 February"),  # a note takes free words: the model may read them
+        (NOTE, "14 February"),  # a note has no reader: it takes free words
     ],
 )
 def test_anything_else_is_not_an_answer(position: FlowPosition, text: str) -> None:
