@@ -137,9 +137,9 @@ class Settings(BaseSettings):
         default=timedelta(minutes=30), validation_alias="STEADY_STEP_EXPIRY"
     )
     # Whether the learned stage may raise a message the rules leave alone to the short
-    # check. Off by default: it reads every message (its reading is in `steady detect`),
-    # but on short everyday answers ("eight in the evening") it still raises too often.
-    safety_model_raises: bool = Field(default=False, validation_alias="STEADY_SAFETY_MODEL_RAISES")
+    # check (the default), or only read it (false: the rules alone decide what is sent;
+    # the model's reading is still in `steady detect` and the benches).
+    safety_model_raises: bool = Field(default=True, validation_alias="STEADY_SAFETY_MODEL_RAISES")
     # How long start-up keeps retrying a platform it cannot reach before giving up.
     start_retry: timedelta = Field(
         default=timedelta(minutes=2), validation_alias="STEADY_START_RETRY"

@@ -141,7 +141,7 @@ class Router:
         self._steps = FlowSteps(services, self._flows)
         self._questions = QuestionMemory(self._steps)
         self._urgent_path = UrgentPath(
-            services, self.safety, self.caring, self._steps, self._questions
+            services, self.safety, self.caring, self._steps, self._questions, self.on_screen
         )
         self._typed = TypedPresses(
             services, self.caring, self.on_screen, self._urgent_path, self._dispatch

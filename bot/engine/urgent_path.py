@@ -16,9 +16,11 @@ from bot.engine.flow_steps import FlowSteps
 from bot.engine.incoming import off_the_loop_if_long, screened_text
 from bot.engine.own_replies import go_private
 from bot.engine.question_memory import QuestionMemory
+from bot.engine.step_answers import checks_an_answer
 from bot.engine.user_lookup import USER_LOOKUP_SECONDS
 from bot.flows.caring import Caring
 from bot.flows.context import FlowContext, Services
+from bot.flows.on_screen import ButtonsOnScreen
 from bot.flows.plan_reading import plan_on_request
 from bot.logs import get_logger, log_event
 from bot.safety.buttons import (
@@ -51,12 +53,14 @@ class UrgentPath:
         caring: Caring,
         steps: FlowSteps,
         questions: QuestionMemory,
+        on_screen: ButtonsOnScreen,
     ) -> None:
         self._services = services
         self._safety = safety
         self._caring = caring
         self._steps = steps
         self._questions = questions
+        self._on_screen = on_screen
 
     async def replies(
         self, event: Event, ctx: FlowContext, user: User | None
@@ -107,7 +111,11 @@ class UrgentPath:
             return self._safety.sos_replies(
                 ctx.locale, country, group, timezone, has_plan, app_language=app_language
             )
-        if found is None:
+        # The learned stage's check alone is not put over an answer to the open question.
+        answer = found is not None and await checks_an_answer(
+            ctx, user, event, found, self._steps.step, self._steps.expired, self._on_screen
+        )
+        if found is None or answer:
             return None
         # The reply level only: a rule's name would paraphrase what the person wrote.
         reply = found.detection.reply.value

@@ -33,7 +33,7 @@ class Services:
     # STEADY_DATA_DIR: where files kept for a user (the console's chart) live; /forget empties it
     data_dir: Path | None = None
     # STEADY_SAFETY_MODEL_RAISES: the learned stage may raise a message to the check
-    safety_model_raises: bool = False
+    safety_model_raises: bool = True
     # Counters an operator reads at /metrics (STEADY_HTTP_PORT); nobody's when not served.
     metrics: Metrics = field(default_factory=Metrics)
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,17 @@ SAFETY, LEAN = 0, 1  # the columns of "weights"
 # "死にたい" (four characters, thirteen features) says as much as "i want to die".
 MIN_WINDOW_FEATURES = 30
 WIDE_EXTRA = 2  # features a wide character adds to its window's length, beyond its own
+# The model raises a message to the check only from this many words: below it ("whenever
+# suits", "all right", "be strong", "cuando pueda") its score says more about how little
+# there is to read than about the words, and most such messages are answers to the bot's
+# own questions. Short crisis words are the rules' to catch ("kms", "quiero morirme"), and
+# they never wait for the model. A character of a script written without spaces counts
+# as a half word (CHARACTERS_PER_WIDE_WORD): "今日は雨だった" is three and a half.
+MIN_WORDS = 3
+CHARACTERS_PER_WIDE_WORD = 2
+# Letters and digits; the wide ones as features.py reads them (CJK, kana, Hangul).
+_WORD_CHARACTER = re.compile(r"[^\W_]")
+_WIDE_CHARACTER = re.compile("[\u2e80-\ud7ff\uf900-\ufaff]")
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
@@ -183,7 +195,7 @@ class LearnedModel:
         return ModelVerdict(
             language=language,
             score=round(score, 4),
-            raised=may_raise and score > threshold,
+            raised=may_raise and score > threshold and enough_words(lined),
             danger=lean > 0,
         )
 
@@ -221,6 +233,21 @@ class LearnedModel:
         inside = found.buckets[(found.segments >= first) & (found.segments <= last)]
         total = float(self.lean[inside].sum(dtype=np.float64))
         return total / math.sqrt(max(1, len(inside))) + float(self.bias[LEAN])
+
+
+def enough_words(lined: str) -> bool:
+    """Whether a text has MIN_WORDS words or more for the model to judge: words with a
+    letter or a digit (an emoji or a dash alone is none), a wide character a half word."""
+    words = 0.0
+    for token in lined.split():
+        wide = len(_WIDE_CHARACTER.findall(token))
+        if wide:
+            words += wide / CHARACTERS_PER_WIDE_WORD
+        elif _WORD_CHARACTER.search(token):
+            words += 1
+        if words >= MIN_WORDS:
+            return True
+    return False
 
 
 def _sigmoid(logit: float) -> float:

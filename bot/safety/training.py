@@ -16,10 +16,11 @@ validation split, and writes content/detection/model/: the arrays (`safety_model
 
 Thresholds: on each language's validation split, the lowest score that at most
 TARGET_FALSE_CHECKS of its harmless messages (urge, contacted, ordinary) exceed, counting
-only those the rules leave below a check (the model reads the others but cannot raise
-them). Each language's own where it can be trusted: the model's scores are on another
-scale in each (a language with 300 training messages scores its unseen crisis wording
-lower than English does). But the highest of n harmless scores is exceeded by about 1 in
+only those the model may raise: those the rules leave below a check and that have enough
+words to judge (model.MIN_WORDS; it reads the others but cannot raise them). Each
+language's own where it can be trusted: the model's scores are on another scale in each
+(a language with 300 training messages scores its unseen crisis wording lower than
+English does). But the highest of n harmless scores is exceeded by about 1 in
 (n + 1) unseen harmless messages, so fewer than MIN_HARMLESS (1 / TARGET_FALSE_CHECKS)
 cannot show the target is met: such a language takes the higher of its own threshold and
 the one of every language's harmless messages together.
@@ -59,6 +60,7 @@ from bot.safety.model import (
     MODEL_FILE,
     LearnedModel,
     Manifest,
+    enough_words,
     feature_config,
 )
 from bot.safety.normalise import normalise_lines
@@ -203,8 +205,10 @@ def _thresholds(
     """Each language's threshold (and the pooled one), with what they give on validation."""
     scored: dict[str, list[tuple[float, Example, bool]]] = {}
     for example in corpus.of(Split.VALIDATION):
-        verdict = model.verdict(normalise_lines(example.text))
-        below = below_check is None or below_check(example.text)
+        lined = normalise_lines(example.text)
+        verdict = model.verdict(lined)
+        # What the model may raise: below a check by the rules, and long enough to judge.
+        below = (below_check is None or below_check(example.text)) and enough_words(lined)
         scored.setdefault(example.language, []).append((verdict.score, example, below))
     raisable = {
         language: [score for score, example, below in pairs if below and example.label in HARMLESS]

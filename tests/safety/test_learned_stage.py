@@ -243,9 +243,8 @@ async def test_a_message_the_model_raises_gets_the_check_and_its_help_leads_as_i
     """Through the router, as a user sees it: words no rule reads get the check when the
     model scores them high, and "Show me help now" puts the lines it leans to first."""
     write_model(tmp_path / "pack", safety_bias=6.0, lean_bias=lean)
-    raising = settings.model_copy(update={"safety_model_raises": True})  # off by default
     async with open_services(
-        raising, clock, replace(content, folder=tmp_path / "pack")
+        settings, clock, replace(content, folder=tmp_path / "pack")
     ) as services:
         chat = Conversation(Router(services), Address("console", "c1", "u1"))
         [reply] = await chat.send("a quiet night, the kettle is on")

@@ -47,21 +47,27 @@ async def test_wording_the_rules_miss_gets_the_check_because_of_the_model(
     text_of: Callable[..., str],
     text: str,
 ) -> None:
+    """With the operator's settings as they come (STEADY_SAFETY_MODEL_RAISES unset)."""
     rules = SafetyScreen(content).detector("en")
     assert rules.detect(text).reply in (ReplyLevel.NONE, ReplyLevel.URGE, ReplyLevel.CONTACTED)
-    raising = settings.model_copy(update={"safety_model_raises": True})
-    async with open_services(raising, clock, content) as services:
+    async with open_services(settings, clock, content) as services:
         chat = Conversation(Router(services), Address("console", "c1", "u1"))
         [reply] = await chat.send(text)
     assert reply.text == text_of(SafetyMsg.SAFETY_CHECK)
 
 
-async def test_by_default_the_model_reads_but_does_not_raise(
-    settings: Settings, clock: ManualClock, content: ContentPack, text_of: Callable[..., str]
+async def test_turned_off_the_model_reads_but_does_not_raise(
+    settings: Settings,
+    clock: ManualClock,
+    content: ContentPack,
+    text_of: Callable[..., str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """STEADY_SAFETY_MODEL_RAISES unset: the rules alone decide what the user is sent."""
-    assert not settings.safety_model_raises
-    async with open_services(settings, clock, content) as services:
+    """STEADY_SAFETY_MODEL_RAISES=false: the rules alone decide what the user is sent."""
+    monkeypatch.setenv("STEADY_SAFETY_MODEL_RAISES", "false")
+    reading = Settings(_env_file=None)
+    assert not reading.safety_model_raises and reading.data_dir == settings.data_dir
+    async with open_services(reading, clock, content) as services:
         chat = Conversation(Router(services), Address("console", "c1", "u1"))
         replies = await chat.send(PARAPHRASES[0])
     assert all(reply.text != text_of(SafetyMsg.SAFETY_CHECK) for reply in replies)
