@@ -26,6 +26,7 @@ from collections.abc import Callable
 from datetime import date
 
 from bot.core.events import Event, TextMessage
+from bot.engine.user_lookup import USER_LOOKUP_SECONDS
 from bot.flows.base import Step
 from bot.flows.checkin import CheckInStep
 from bot.flows.context import FlowContext
@@ -45,8 +46,6 @@ from bot.safety.screen import ScreenResult
 from bot.storage.flow_positions import FlowPosition, get_position
 from bot.storage.users import User
 
-# How long the position may take to read before the check is given anyway.
-POSITION_LOOKUP_SECONDS = 0.5
 # A number, with at most a word after it: "3", "10 min", "3 días".
 _NUMBER = re.compile(r"\s*\d{1,4}(?:\s*[^\W\d_]+)?\s*")
 
@@ -84,8 +83,10 @@ async def answers_open_question(
     False when there is no open step, it has expired, or the position cannot be read."""
     if user is None:
         return False
+    # Bounded as the user's row is: the check waits no longer on the step than a crisis
+    # reply may wait on the user.
     try:
-        position = await asyncio.wait_for(get_position(ctx.db, user.id), POSITION_LOOKUP_SECONDS)
+        position = await asyncio.wait_for(get_position(ctx.db, user.id), USER_LOOKUP_SECONDS)
     except Exception:  # slow or failing: when in doubt, the check goes out
         return False
     if position is None or expired(ctx, position):
