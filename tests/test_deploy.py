@@ -62,6 +62,7 @@ def test_the_alerts_cover_what_an_operator_must_hear_about() -> None:
         "steady_last_tick_timestamp_seconds",  # ticks stopped: the database is gone too
         "steady_outbox_oldest_age_seconds",
         "steady_send_give_ups_total",
+        "steady_urgent_replies_undelivered_total",  # a crisis reply that never arrived
         "steady_database_reachable",
         "steady_leader_role_held",
         'up{job="steady"}',

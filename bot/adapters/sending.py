@@ -94,13 +94,35 @@ async def reply_all(
     deliver: Callable[[Address, Reply], Awaitable[None]],
     log: logging.Logger,
     dropped_event: str,
+    urgent_dropped: Callable[[], None] | None = None,
 ) -> None:
-    """Each reply on its own: one that cannot be delivered does not stop the next."""
+    """Each reply on its own: one that cannot be delivered does not stop the next.
+
+    A crisis, danger or /sos reply that still fails after its retries is logged as an
+    error of its own and counted (`urgent_dropped`, for /metrics): an operator's alert
+    pages on it, since someone who needed it did not see it."""
     for reply in replies:
         try:
             await deliver(address, reply)
         except DeliveryError as error:
-            log_event(log, dropped_event, logging.WARNING, exc_info=error)
+            note_dropped(reply, error, address.platform, log, dropped_event, urgent_dropped)
+
+
+def note_dropped(
+    reply: Reply,
+    error: DeliveryError,
+    platform: str,
+    log: logging.Logger,
+    dropped_event: str,
+    urgent_dropped: Callable[[], None] | None,
+) -> None:
+    """A reply given up on, logged; a crisis, danger or /sos one as an error, and counted."""
+    if not reply.urgent:
+        log_event(log, dropped_event, logging.WARNING, exc_info=error)
+        return
+    log_event(log, "safety.reply_undelivered", logging.ERROR, exc_info=error, platform=platform)
+    if urgent_dropped is not None:
+        urgent_dropped()
 
 
 async def post_pieces(

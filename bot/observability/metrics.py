@@ -99,6 +99,15 @@ class Metrics:
             ["level"],
             registry=registry,
         )
+        # A reply to someone in crisis or danger (or /sos) that never reached them, after
+        # every retry: the one failure an operator must hear about at once (an alert pages).
+        self.urgent_undelivered = Counter(
+            "steady_urgent_replies_undelivered",
+            "Crisis, danger and /sos replies the platform did not take after every retry,"
+            " by platform.",
+            ["platform"],
+            registry=registry,
+        )
         # Counted by whoever wins or loses a leader role. Today one process holds every
         # role for as long as it runs (SQLite's single-instance lock), so nothing changes
         # hands and this stays 0; it exists so dashboards and alerts need not change when
@@ -146,6 +155,10 @@ class Metrics:
     def adapter_rate_limited(self, platform: str) -> Callable[[], None]:
         """What an adapter calls for each 429 it waits out itself."""
         return self.rate_limited.labels(platform, "adapter").inc
+
+    def urgent_reply_undelivered(self, platform: str) -> Callable[[], None]:
+        """What an adapter calls for each crisis, danger or /sos reply it could not send."""
+        return self.urgent_undelivered.labels(platform).inc
 
     def crisis_reply(self, level: str) -> None:
         self.crisis_replies.labels(level).inc()

@@ -24,6 +24,7 @@ from tests.helpers.discord_world import (
     DiscordWorld,
 )
 from tests.helpers.faults import every_read_through_fetch_all
+from tests.helpers.waiting import until
 
 CRISIS = "i want to die"
 SEND = "POST /channels/{channel_id}/messages"
@@ -139,3 +140,24 @@ async def test_a_hanging_database_read_does_not_delay_help_on_discord(
     found = discord_world.router.safety.sos_replies("en", None, is_group=False)[0]
     assert answer.startswith(escape(found.text.split("\n")[0]))
     hanging_reads.set()
+
+
+# A reply that cannot be delivered ---------------------------------------------------------
+
+
+async def test_an_sos_reply_discord_refuses_is_an_error_and_counted(
+    discord_world: DiscordWorld, caplog: pytest.LogCaptureFixture
+) -> None:
+    def undelivered() -> list[str]:
+        lines = discord_world.router.services.metrics.exposition().decode().splitlines()
+        return [line for line in lines if line.startswith("steady_urgent_replies_undelivered_t")]
+
+    dc = discord_world.dc
+    dc.inject_error(FOLLOWUP, 404, 10015, "Unknown Webhook", times=None)
+    before = len(dc.calls)
+    dc.user_runs_command(BEN, "sos", channel_id=discord_world.room.id)
+    await dc.wait_for(FOLLOWUP, timeout=5.0, since=before)
+    await until(lambda: bool(undelivered()))
+    assert undelivered() == ['steady_urgent_replies_undelivered_total{platform="discord"} 1.0']
+    errors = [r for r in caplog.records if r.getMessage() == "safety.reply_undelivered"]
+    assert [r.levelname for r in errors] == ["ERROR"]

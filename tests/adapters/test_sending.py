@@ -152,3 +152,19 @@ async def test_background_work_is_cancelled_on_stop() -> None:
     await started.wait()
     await background.cancel_all()
     assert cancelled.is_set()
+
+
+async def test_an_urgent_reply_that_fails_is_an_error_and_counted(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    counted: list[str] = []
+
+    async def deliver(_: Address, reply: Reply) -> None:
+        raise DeliveryError("refused")
+
+    replies = [Reply("a crisis reply", urgent=True), Reply("the question again")]
+    with caplog.at_level(logging.INFO, logger=LOG.name):
+        await reply_all(ANA, replies, deliver, LOG, "test.dropped", lambda: counted.append(""))
+    assert counted == [""]  # the urgent one only
+    levels = {r.getMessage(): r.levelname for r in caplog.records}
+    assert levels == {"safety.reply_undelivered": "ERROR", "test.dropped": "WARNING"}

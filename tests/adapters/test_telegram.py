@@ -33,6 +33,7 @@ from tests.fakes.telegram_api import FakeTelegram
 from tests.helpers.conversation import Conversation
 from tests.helpers.outboxes import outbox_for
 from tests.helpers.telegram_world import TelegramWorld, no_wait
+from tests.helpers.waiting import until
 
 ANA = 1001
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -382,3 +383,21 @@ async def test_a_refused_later_piece_does_not_send_the_earlier_ones_again(
     sent = telegram.tg.sent_texts(ANA)
     assert len(sent) == 2 and " ".join(sent).split() == text.split()  # all of it, once
     assert attempts == ["Paragraph 0.", "Paragraph 2.", "Paragraph 2."]  # piece 2 alone again
+
+
+async def test_a_crisis_reply_that_cannot_be_sent_is_an_error_and_counted(
+    telegram: TelegramWorld, caplog: pytest.LogCaptureFixture
+) -> None:
+    def undelivered() -> str:
+        lines = telegram.services.metrics.exposition().decode().splitlines()
+        return next(line for line in lines if line.startswith("steady_urgent_replies_undel"))
+
+    telegram.tg.inject_blocked(ANA, method="sendMessage", times=None)
+    telegram.tg.user_sends_text(ANA, ANA, "/about")  # not urgent: not counted
+    await telegram.tg.wait_for(lambda c: c.method == "sendMessage" and c.status == 403)
+    telegram.tg.user_sends_text(ANA, ANA, "i want to kill myself")
+    await until(lambda: undelivered().endswith(" 1.0"))
+    assert undelivered() == 'steady_urgent_replies_undelivered_total{platform="telegram"} 1.0'
+    errors = [r for r in caplog.records if "safety.reply_undelivered" in r.getMessage()]
+    assert [r.levelname for r in errors] == ["ERROR"]
+    assert "kill" not in caplog.text  # the person's words are never logged

@@ -94,6 +94,7 @@ class DiscordAdapter:
         self.content = content
         self._sleep = sleep
         self._rate_limited = router.services.metrics.adapter_rate_limited(PLATFORM)
+        self.urgent_dropped = router.services.metrics.urgent_reply_undelivered(PLATFORM)
         self._client: SteadyClient | None = None
         self._gateway: asyncio.Task[None] | None = None
         self._dm_channels: dict[str, int] = {}  # user id -> DM channel id, as Discord gave it
@@ -229,7 +230,9 @@ class DiscordAdapter:
             self._dm_channels[str(user_id)] = channel_id
 
     async def reply_all(self, address: Address, replies: list[Reply]) -> None:
-        await reply_all(address, replies, self.deliver, log, "discord.reply_dropped")
+        await reply_all(
+            address, replies, self.deliver, log, "discord.reply_dropped", self.urgent_dropped
+        )
 
     def first_to(self, address: Address) -> SendFirst:
         """Urgent replies sent the moment the router has them."""

@@ -21,6 +21,7 @@ from bot.adapters.discord.commands import command_args
 from bot.adapters.discord.inbound import PLATFORM, channel_address, private_address
 from bot.adapters.discord.outbound import poster
 from bot.adapters.discord.render import NO_MENTIONS, opened_command, text_pieces
+from bot.adapters.sending import note_dropped
 from bot.content_pack.commands import Command
 from bot.content_pack.ids import GeneralMsg, Msg
 from bot.core.events import Address, ButtonPressed, CommandIssued
@@ -184,7 +185,8 @@ class Interactions:
             try:
                 await self._adapter.post(post, reply, self._adapter.patient)
             except DeliveryError as error:
-                log_event(log, "discord.followup_dropped", logging.WARNING, exc_info=error)
+                dropped = self._adapter.urgent_dropped
+                note_dropped(reply, error, PLATFORM, log, "discord.followup_dropped", dropped)
 
     # Buttons ----------------------------------------------------------------------------
 

@@ -89,6 +89,7 @@ class TelegramAdapter:
         self._content = content
         self._sleep = sleep
         self._rate_limited = router.services.metrics.adapter_rate_limited(PLATFORM)
+        self._urgent_dropped = router.services.metrics.urgent_reply_undelivered(PLATFORM)
         self._application: Application | None = None  # type: ignore[type-arg]
         self._username = ""
         self._background = Background()
@@ -322,7 +323,9 @@ class TelegramAdapter:
     # Replies ----------------------------------------------------------------------------
 
     async def _reply_all(self, address: Address, replies: list[Reply]) -> None:
-        await reply_all(address, replies, self._deliver, log, "telegram.reply_dropped")
+        await reply_all(
+            address, replies, self._deliver, log, "telegram.reply_dropped", self._urgent_dropped
+        )
 
     def _first_to(self, address: Address) -> SendFirst:
         """Urgent replies sent the moment the router has them."""
