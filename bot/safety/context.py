@@ -168,6 +168,13 @@ class CuesByLanguage:
         return ContextCues(**read, **cutting)  # type: ignore[arg-type]
 
 
+# A single quote that opens a quoted line (after a space, before a word) and one that
+# closes it (after a word or its stop, before a space or the end): an apostrophe inside
+# a word ("can't") is neither.
+_OPEN_SINGLE = re.compile(r"(?<!\S)'(?=\w)")
+_CLOSE_SINGLE = re.compile(r"(?<=[\w.,!?])'(?!\w)")
+
+
 def softened(text: str, hit: re.Match[str], cues: ContextCues, danger: bool, year: int) -> bool:
     """Whether this match's context says it is likely not the writer, here and now: a
     negation just before it, a title, someone else, the distant past, an accident. Any
@@ -189,6 +196,8 @@ def softened(text: str, hit: re.Match[str], cues: ContextCues, danger: bool, yea
     rest = f"{text[sentence_start:start]} {after}"
     if _inside_quotes(text, start, end, sentence_start, sentence_end):
         return True  # words inside quotes are someone's title or line, whatever they say
+    if not danger and _quoted_title(text, start, end, sentence_start, sentence_end, cues):
+        return True
     if cues.topic is not None and cues.topic.match(after.lstrip()):
         return True  # "suicide prevention", "self harm awareness": the subject, not the act
     if cues.present is not None and cues.present.search(rest):
@@ -240,6 +249,27 @@ def _inside_quotes(text: str, start: int, end: int, sentence_start: int, sentenc
     """A quoted title or line: a double quote opens before the match and closes after it."""
     opened = text.count('"', sentence_start, start) % 2 == 1
     return opened and '"' in text[end:sentence_end]
+
+
+def _quoted_title(
+    text: str, start: int, end: int, sentence_start: int, sentence_end: int, cues: ContextCues
+) -> bool:
+    """A line in single quotes named as a title's just before it ("the song goes 'i want
+    to die in your arms'"). Told from an apostrophe by where the quotes stand: an opening
+    one starts a word after a space, a closing one ends a word before a space or the end.
+    Only a title's: a threat is often reported in quotes ("he said 'you're dead'")."""
+    # A search ending at `start` could not look at the word a quote opens, hence start + 1.
+    openings = [
+        found.start()
+        for found in _OPEN_SINGLE.finditer(text, sentence_start, start + 1)
+        if found.start() < start
+    ]
+    if not openings or _CLOSE_SINGLE.search(text, openings[-1] + 1, start):
+        return False
+    if _CLOSE_SINGLE.search(text, end, sentence_end) is None:
+        return False
+    opening = openings[-1]
+    return _ends_with(cues.title, text[max(sentence_start, opening - _LEAD_IN) : opening + 1])
 
 
 def _about_someone_else(matched: str, before: str, after: str, cues: ContextCues) -> bool:
