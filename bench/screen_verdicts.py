@@ -7,6 +7,10 @@ Run from the repo root, before and after such a change, and compare the two file
     .venv/bin/python bench/screen_verdicts.py after.jsonl
     cmp before.jsonl after.jsonl
 
+It runs with a fixed PYTHONHASHSEED (it starts itself again with one when none is set):
+which rule a match is named by can follow the order of a set of strings, and that order
+changes with Python's hash seed from one process to the next.
+
 The phrases are every string of every labelled file (tests/safety/*.yaml, the fresh
 batches under tests/safety/fresh/, the training corpus under content/detection/corpus/),
 each screened as written, and long messages made of them (every twenty phrases of a file
@@ -23,6 +27,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +43,7 @@ from bot.core.clock import ManualClock
 from bot.safety.screen import SafetyScreen
 
 SOURCES = ("tests/safety/*.yaml", "tests/safety/fresh/*/*.yaml", "content/detection/corpus/*.yaml")
+HASH_SEED = "0"
 BLOCK = 20  # phrases joined into one long message
 LONGEST = 100_000
 TODAY = datetime(2026, 12, 2, 12, tzinfo=UTC)  # a year's being past depends on the day
@@ -84,6 +92,9 @@ def verdict(screen: SafetyScreen, text: str, locale: str) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if os.environ.get("PYTHONHASHSEED") != HASH_SEED:
+        env = os.environ | {"PYTHONHASHSEED": HASH_SEED}
+        return subprocess.run([sys.executable, *sys.argv], env=env, check=False).returncode
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("output", type=Path, help="where to write the verdicts, one a line")
     args = parser.parse_args(argv)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.content_pack.pattern_starts import PREFIX_LENGTH, UNSPACED_LETTER
 from bot.content_pack.patterns import read
@@ -76,20 +76,33 @@ class StartIndex:
     at_words: _Listing  # patterns that begin at a word start, found word by word
     anywhere: _Listing  # patterns in scripts without spaces, found wherever they begin
     searched: tuple[int, ...]  # patterns whose beginnings are unknown: searched in full
+    # Patterns listed at words whose matches are taken one after another, none inside
+    # the one before, as a search takes them (pattern_starts.word_starts_in_turn).
+    in_turn: tuple[int, ...] = ()
+    # Of each searched pattern, strings one of which every match holds (None: unknown):
+    # a text without any of them is not searched with it.
+    required: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, patterns: Sequence[re.Pattern[str]]) -> StartIndex:
         at_words: dict[str, list[int]] = {}
         anywhere: dict[str, list[int]] = {}
         searched: list[int] = []
+        in_turn: list[int] = []
+        required: dict[int, tuple[str, ...]] = {}
         for number, pattern in enumerate(patterns):
             # Read when the pack was checked (bot/content_pack/patterns.py), not again.
             reading = read(pattern.pattern)
             starts, listed = reading.word_starts, at_words
+            if starts is None and reading.word_starts_in_turn is not None:
+                starts = reading.word_starts_in_turn
+                in_turn.append(number)
             if starts is None:
                 starts, listed = reading.anywhere_starts, anywhere
             if starts is None:
                 searched.append(number)
+                if reading.required is not None:
+                    required[number] = reading.required
                 continue
             for text in starts:
                 listed.setdefault(text, []).append(number)
@@ -98,12 +111,14 @@ class StartIndex:
             _Listing.of(at_words, r"(?<!\w)"),
             _Listing.of(anywhere, ""),
             tuple(searched),
+            tuple(in_turn),
+            required,
         )
 
     def matches(self, text: str) -> dict[int, list[re.Match[str]]]:
         """Every match of every pattern at the start of a word, or for a pattern in a
-        script without spaces wherever it begins (plus, for a searched pattern, its
-        non-overlapping matches anywhere), by pattern number, in order."""
+        script without spaces wherever it begins (plus, for a searched pattern or one taken
+        in turn, its non-overlapping matches anywhere), by pattern number, in order."""
         found: dict[int, list[re.Match[str]]] = {}
         self.at_words.add_matches(self.patterns, text, 0, found)
         if self.anywhere.by_start:
@@ -112,11 +127,33 @@ class StartIndex:
                 self.anywhere.add_matches(
                     self.patterns, text, max(0, first.start() - PREFIX_LENGTH), found
                 )
+        for number in self.in_turn:
+            hits = found.get(number)
+            if hits is not None:
+                found[number] = _in_turn(hits, self.patterns[number], text)
         for number in self.searched:
+            required = self.required.get(number)
+            if required is not None and not any(part in text for part in required):
+                continue  # none of the strings every match holds: it cannot match here
             hits = list(self.patterns[number].finditer(text))
             if hits:
                 found[number] = hits
         return found
+
+
+def _in_turn(hits: list[re.Match[str]], pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """The matches a search finds, of every match at a word start (in order): each one
+    that begins where or after the one kept before it ends. An empty match, after which a
+    search goes on by its own rules, leaves the search to find them."""
+    kept: list[re.Match[str]] = []
+    end = 0
+    for hit in hits:
+        if hit.end() == hit.start():
+            return list(pattern.finditer(text))
+        if hit.start() >= end:
+            kept.append(hit)
+            end = hit.end()
+    return kept
 
 
 def _trie(words: list[str]) -> str:
