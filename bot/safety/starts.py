@@ -9,6 +9,10 @@ walked word by word; at each word only the rules that can begin with it are trie
 `pattern.match` at that word. The matches are exactly those a search would find at word
 starts; a rule whose beginning cannot be read that way is simply searched in full.
 
+Which rules a word's first seven characters call for is looked up in a table of those
+beginnings and kept: the same words come back in every message ("want to", "i feel"),
+so most words cost one lookup, and no pattern runs over the text to find them.
+
 Chinese and Japanese are written without spaces (and Korean in chat often is), so a word
 there can begin anywhere in a run of letters and `\b` finds no start inside it. A rule
 in those scripts opens with no word-start assertion; when each of its beginnings holds a
@@ -68,12 +72,72 @@ class _Listing:
                     found.setdefault(number, []).append(match)
 
 
+# Where a word starts: a word character after none.
+_WORD_START = re.compile(r"(?<!\w)\w")
+# Words' first characters whose patterns a listing keeps; past this many it starts again
+# (a process meets a few thousand different ones in ordinary talk).
+_KEPT_WORDS = 65_536
+
+
+@dataclass(frozen=True, slots=True)
+class _WordListing:
+    """Patterns by their beginnings, read at each word start: the same choice as the
+    finder of a _Listing anchored at word starts (the longest beginning at each word, with
+    every pattern listed under it or under a shorter beginning it starts with), by lookup."""
+
+    by_start: dict[str, tuple[int, ...]]  # as _Listing's
+    heads: frozenset[str]  # every beginning and every beginning of one
+    longest: int  # the longest beginning's length
+    # Patterns by a word's first `longest` characters (fewer at the end of a text), as
+    # found before; filled as messages come, so it is no cost at start-up.
+    kept: dict[str, tuple[int, ...]]
+
+    @classmethod
+    def of(cls, listed: dict[str, list[int]]) -> _WordListing:
+        by_start = _Listing.of(listed, r"(?<!\w)").by_start if listed else {}
+        heads = frozenset(text[:size] for text in by_start for size in range(1, len(text) + 1))
+        return cls(by_start, heads, max(map(len, by_start), default=0), {})
+
+    def add_matches(
+        self,
+        patterns: tuple[re.Pattern[str], ...],
+        text: str,
+        found: dict[int, list[re.Match[str]]],
+    ) -> None:
+        if not self.by_start:
+            return
+        kept, longest = self.kept, self.longest
+        for place in _WORD_START.finditer(text):
+            position = place.start()
+            head = text[position : position + longest]
+            numbers = kept.get(head)
+            if numbers is None:
+                numbers = self._listed_under(head)
+                if len(kept) >= _KEPT_WORDS:
+                    kept.clear()
+                kept[head] = numbers
+            for number in numbers:
+                match = patterns[number].match(text, position)
+                if match is not None:
+                    found.setdefault(number, []).append(match)
+
+    def _listed_under(self, head: str) -> tuple[int, ...]:
+        """The patterns of the longest beginning that `head` starts with (none: ())."""
+        numbers: tuple[int, ...] = ()
+        for size in range(1, len(head) + 1):
+            start = head[:size]
+            if start not in self.heads:
+                break
+            numbers = self.by_start.get(start, numbers)
+        return numbers
+
+
 @dataclass(frozen=True, slots=True)
 class StartIndex:
     """Patterns by the strings their matches begin with."""
 
     patterns: tuple[re.Pattern[str], ...]
-    at_words: _Listing  # patterns that begin at a word start, found word by word
+    at_words: _WordListing  # patterns that begin at a word start, found word by word
     anywhere: _Listing  # patterns in scripts without spaces, found wherever they begin
     searched: tuple[int, ...]  # patterns whose beginnings are unknown: searched in full
     # Patterns listed at words whose matches are taken one after another, none inside
@@ -108,7 +172,7 @@ class StartIndex:
                 listed.setdefault(text, []).append(number)
         return cls(
             tuple(patterns),
-            _Listing.of(at_words, r"(?<!\w)"),
+            _WordListing.of(at_words),
             _Listing.of(anywhere, ""),
             tuple(searched),
             tuple(in_turn),
@@ -120,7 +184,7 @@ class StartIndex:
         script without spaces wherever it begins (plus, for a searched pattern or one taken
         in turn, its non-overlapping matches anywhere), by pattern number, in order."""
         found: dict[int, list[re.Match[str]]] = {}
-        self.at_words.add_matches(self.patterns, text, 0, found)
+        self.at_words.add_matches(self.patterns, text, found)
         if self.anywhere.by_start:
             first = UNSPACED_LETTER.search(text)
             if first is not None:  # every beginning holds such a letter, within its first 7
