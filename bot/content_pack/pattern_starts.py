@@ -80,6 +80,47 @@ def word_starts_in_turn(parsed: Any) -> frozenset[str] | None:
     return _word_starts(parsed, looked_ahead=True)
 
 
+def starts_after_no_latin_letter(parsed: Any) -> frozenset[str] | None:
+    """Of a pattern that opens by looking behind for no Latin letter ((?<![a-z]),
+    (?<![a-z0-9]), as Arabic, Chinese and Japanese typed in Latin letters do), so a
+    match never begins right after one: strings one of which begins every match. Else
+    None. The screen tries it only where one of them follows no such letter, and takes
+    its matches in turn, as a search does (it was searched in full before)."""
+    if parsed.state.flags & re.IGNORECASE or not _looks_behind_for_no_latin(_items(parsed)):
+        return None
+    starts = _starts(_items(parsed))
+    if not starts or any(not text for text, _ in starts):
+        return None
+    return frozenset(text for text, _ in starts)
+
+
+def _looks_behind_for_no_latin(items: list[tuple[Any, Any]]) -> bool:
+    """Whether, before it matches any character, the pattern looks behind for a
+    character that is not a Latin letter: one class, holding all of a-z or every word
+    character."""
+    for op, value in items:
+        if op is sre.ASSERT_NOT and value[0] == -1:
+            body = _items(value[1])
+            if len(body) == 1 and body[0][0] is sre.IN and _covers_latin(body[0][1]):
+                return True
+        if op is sre.BRANCH:  # every alternative must
+            return all(_looks_behind_for_no_latin(_items(one)) for one in value[1])
+        if op is sre.SUBPATTERN:
+            return _looks_behind_for_no_latin(_items(value[-1]))
+        if op not in _ZERO_WIDTH:
+            return False
+    return False
+
+
+def _covers_latin(members: list[tuple[Any, Any]]) -> bool:
+    for op, value in members:
+        if op is sre.RANGE and value[0] <= ord("a") and value[1] >= ord("z"):
+            return True
+        if op is sre.CATEGORY and value is sre.CATEGORY_WORD:
+            return True
+    return False
+
+
 def _word_starts(parsed: Any, looked_ahead: bool) -> frozenset[str] | None:
     if parsed.state.flags & re.IGNORECASE or not _starts_a_word(_items(parsed)):
         return None

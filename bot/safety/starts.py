@@ -74,6 +74,21 @@ class _Listing:
 
 # Where a word starts: a word character after none.
 _WORD_START = re.compile(r"(?<!\w)\w")
+# Where a beginning may follow no Latin letter (its finder's anchor).
+_AFTER_NO_LATIN = "(?<![a-z])"
+# Each word start of a text with the text's next PREFIX_LENGTH characters there.
+WordHeads = list[tuple[int, str]]
+
+
+def word_heads(text: str) -> WordHeads:
+    """Every word start of `text`, with what follows it as far as a beginning reaches:
+    read once a text, for the idioms' index and the rules' alike."""
+    return [
+        (place.start(), text[place.start() : place.start() + PREFIX_LENGTH])
+        for place in _WORD_START.finditer(text)
+    ]
+
+
 # Words' first characters whose patterns a listing keeps; past this many it starts again
 # (a process meets a few thousand different ones in ordinary talk).
 _KEPT_WORDS = 65_536
@@ -87,29 +102,27 @@ class _WordListing:
 
     by_start: dict[str, tuple[int, ...]]  # as _Listing's
     heads: frozenset[str]  # every beginning and every beginning of one
-    longest: int  # the longest beginning's length
-    # Patterns by a word's first `longest` characters (fewer at the end of a text), as
-    # found before; filled as messages come, so it is no cost at start-up.
+    # Patterns by a word's first PREFIX_LENGTH characters (fewer at the end of a text),
+    # as found before; filled as messages come, so it is no cost at start-up.
     kept: dict[str, tuple[int, ...]]
 
     @classmethod
     def of(cls, listed: dict[str, list[int]]) -> _WordListing:
         by_start = _Listing.of(listed, r"(?<!\w)").by_start if listed else {}
         heads = frozenset(text[:size] for text in by_start for size in range(1, len(text) + 1))
-        return cls(by_start, heads, max(map(len, by_start), default=0), {})
+        if max(map(len, by_start), default=0) > PREFIX_LENGTH:
+            raise ValueError(f"a beginning longer than {PREFIX_LENGTH} characters")
+        return cls(by_start, heads, {})
 
     def add_matches(
         self,
         patterns: tuple[re.Pattern[str], ...],
         text: str,
         found: dict[int, list[re.Match[str]]],
+        words: WordHeads,
     ) -> None:
-        if not self.by_start:
-            return
-        kept, longest = self.kept, self.longest
-        for place in _WORD_START.finditer(text):
-            position = place.start()
-            head = text[position : position + longest]
+        kept = self.kept
+        for position, head in words:
             numbers = kept.get(head)
             if numbers is None:
                 numbers = self._listed_under(head)
@@ -143,6 +156,9 @@ class StartIndex:
     # Patterns listed at words whose matches are taken one after another, none inside
     # the one before, as a search takes them (pattern_starts.word_starts_in_turn).
     in_turn: tuple[int, ...] = ()
+    # Patterns that never begin right after a Latin letter, found wherever one of their
+    # beginnings follows none, and taken in turn too (starts_after_no_latin_letter).
+    after_no_latin: _Listing = field(default_factory=lambda: _Listing.of({}, _AFTER_NO_LATIN))
     # Of each searched pattern, strings one of which every match holds (None: unknown):
     # a text without any of them is not searched with it.
     required: dict[int, tuple[str, ...]] = field(default_factory=dict)
@@ -153,6 +169,7 @@ class StartIndex:
         anywhere: dict[str, list[int]] = {}
         searched: list[int] = []
         in_turn: list[int] = []
+        after_no_latin: dict[str, list[int]] = {}
         required: dict[int, tuple[str, ...]] = {}
         for number, pattern in enumerate(patterns):
             # Read when the pack was checked (bot/content_pack/patterns.py), not again.
@@ -163,6 +180,9 @@ class StartIndex:
                 in_turn.append(number)
             if starts is None:
                 starts, listed = reading.anywhere_starts, anywhere
+            if starts is None and reading.latin_free_starts_in_turn is not None:
+                starts, listed = reading.latin_free_starts_in_turn, after_no_latin
+                in_turn.append(number)
             if starts is None:
                 searched.append(number)
                 if reading.required is not None:
@@ -176,21 +196,27 @@ class StartIndex:
             _Listing.of(anywhere, ""),
             tuple(searched),
             tuple(in_turn),
+            _Listing.of(after_no_latin, _AFTER_NO_LATIN),
             required,
         )
 
-    def matches(self, text: str) -> dict[int, list[re.Match[str]]]:
+    def matches(self, text: str, words: WordHeads | None = None) -> dict[int, list[re.Match[str]]]:
         """Every match of every pattern at the start of a word, or for a pattern in a
         script without spaces wherever it begins (plus, for a searched pattern or one taken
-        in turn, its non-overlapping matches anywhere), by pattern number, in order."""
+        in turn, its non-overlapping matches anywhere), by pattern number, in order.
+        `words` is `word_heads(text)` when the caller has it."""
         found: dict[int, list[re.Match[str]]] = {}
-        self.at_words.add_matches(self.patterns, text, found)
+        self.at_words.add_matches(
+            self.patterns, text, found, word_heads(text) if words is None else words
+        )
         if self.anywhere.by_start:
             first = UNSPACED_LETTER.search(text)
             if first is not None:  # every beginning holds such a letter, within its first 7
                 self.anywhere.add_matches(
                     self.patterns, text, max(0, first.start() - PREFIX_LENGTH), found
                 )
+        if self.after_no_latin.by_start:
+            self.after_no_latin.add_matches(self.patterns, text, 0, found)
         for number in self.in_turn:
             hits = found.get(number)
             if hits is not None:
