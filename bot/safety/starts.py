@@ -19,6 +19,13 @@ in those scripts opens with no word-start assertion; when each of its beginnings
 letter of such a script, it is listed apart and tried at every place in the text where one
 of its beginnings is found, word start or not. That pass only runs on a text holding such
 a letter, so the rest pay nothing for it.
+
+A few rules once searched in full are listed too, and their matches taken one after
+another as a search takes them, so they find what they found: those that look ahead for
+a letter past a beginning that opens with none ((?<!\\w)(?=\\w)...'s), and those that only
+ever begin after no Latin letter ((?<![a-z]): Arabic, Chinese, Japanese in Latin
+letters). A rule still searched in full is skipped in a text holding none of the strings
+every match of it holds.
 """
 
 from __future__ import annotations

@@ -122,3 +122,15 @@ def test_a_pattern_taken_in_turn_finds_no_match_inside_another() -> None:
     assert [hit.group() for hit in found[0]] == [
         hit.group() for hit in pattern.finditer("a b c, s here and it's here")
     ]
+
+
+def test_a_pattern_that_never_follows_a_latin_letter_is_tried_only_where_one_begins() -> None:
+    """Chinese typed in Latin letters opens with (?<![a-z]): its beginnings are listed,
+    and found after a space, a digit or another script's letter, never inside a word."""
+    pattern = re.compile(r"(?<![a-z])(?:ta ?yao|wo ?xiang) ?(?:sha|si)")
+    index = StartIndex.of([pattern])
+    assert index.searched == () and index.in_turn == (0,)
+    text = "wo xiang si. 3ta yao sha! data yao sha, 他ta yao si"
+    found = index.matches(text)
+    assert [hit.group() for hit in found[0]] == ["wo xiang si", "ta yao sha", "ta yao si"]
+    assert [hit.span() for hit in found[0]] == [hit.span() for hit in pattern.finditer(text)]
