@@ -9,8 +9,9 @@ The other commit's files are taken with `git archive` into a temporary folder; a
 for each side builds its screen once, then the two are asked in turn, round after round,
 to screen the same fresh texts (bench/screen.py's mixed chat, 4,096 characters, half with
 a crisis phrase) through `SafetyScreen.detect`, the model included. Each round's p50 and
-p99 are read, and the figures are the median over the rounds of each side's, with the
-ratio of this tree's to the other's.
+p99 are read, of the time taken and of the CPU time the screening thread used (which
+a busy machine inflates less: it leaves out the time spent waiting for a core), and the
+figures are the median over the rounds of each side's, with this tree's over the other's.
 """
 
 from __future__ import annotations
@@ -51,12 +52,13 @@ def worker() -> None:
     for line in sys.stdin:
         rng = random.Random(int(line))
         texts = [mixed_text(rng, sentences, LENGTH, n % 2 == 1) for n in range(TEXTS)]
-        spent = []
+        spent, used = [], []
         for text in texts:
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.thread_time()
             screen.detect(text, "en")
             spent.append((time.perf_counter() - started) * 1000)
-        print(json.dumps(sorted(spent)), flush=True)
+            used.append((time.thread_time() - cpu) * 1000)
+        print(json.dumps([sorted(spent), sorted(used)]), flush=True)
 
 
 def side(folder: Path) -> subprocess.Popen[str]:
@@ -73,12 +75,14 @@ def side(folder: Path) -> subprocess.Popen[str]:
     return process
 
 
-def round_of(process: subprocess.Popen[str], seed: int) -> tuple[float, float]:
+def round_of(process: subprocess.Popen[str], seed: int) -> tuple[float, float, float, float]:
+    """(p50, p99) of the time taken, then of the CPU time used, in ms."""
     assert process.stdin is not None and process.stdout is not None
     process.stdin.write(f"{seed}\n")
     process.stdin.flush()
-    spent = json.loads(process.stdout.readline())
-    return spent[len(spent) // 2], spent[round(0.99 * (len(spent) - 1))]
+    spent, used = json.loads(process.stdout.readline())
+    at_99 = round(0.99 * (len(spent) - 1))
+    return spent[len(spent) // 2], spent[at_99], used[len(used) // 2], used[at_99]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,25 +99,25 @@ def main(argv: list[str] | None = None) -> int:
         # This very script runs the other side's screen too (it may not be in that commit).
         (other / "bench" / "screen_side_by_side.py").write_text(Path(__file__).read_text())
         sides = {"other": side(other), "this": side(REPO)}
-        rounds: dict[str, list[tuple[float, float]]] = {"other": [], "this": []}
+        rounds: dict[str, list[tuple[float, float, float, float]]] = {"other": [], "this": []}
         for seed in range(ROUNDS):
             for name, process in sides.items():
                 rounds[name].append(round_of(process, seed))
         for process in sides.values():
             process.communicate("")
+    # Each figure the median over the rounds: p50, p99 taken, p50, p99 of CPU time.
     figures = {
-        name: (
-            statistics.median(p50 for p50, _ in found),
-            statistics.median(p99 for _, p99 in found),
-        )
-        for name, found in rounds.items()
+        name: [statistics.median(found[at] for found in rounds[name]) for at in range(4)]
+        for name in rounds
     }
-    (old_50, old_99), (new_50, new_99) = figures["other"], figures["this"]
-    print(f"4,096 characters, rules and model, median of {ROUNDS} rounds of {TEXTS} texts:")
-    print(f"  {args.commit}: p50 {old_50:.2f} ms, p99 {old_99:.2f} ms")
-    print(f"  this tree: p50 {new_50:.2f} ms, p99 {new_99:.2f} ms")
-    print(f"  this ÷ that: p50 {new_50 / old_50:.2f}×, p99 {new_99 / old_99:.2f}×")
-    print(json.dumps({"commit": args.commit, "other": figures["other"], "this": figures["this"]}))
+    old, new = figures["other"], figures["this"]
+    print(f"4,096 characters, rules and model, median of {ROUNDS} rounds of {TEXTS} texts (ms):")
+    print("  | Screen | p50 | p99 | p50 CPU | p99 CPU |")
+    for name, found in ((args.commit, old), ("this tree", new)):
+        print(f"  | {name} | " + " | ".join(f"{value:.2f}" for value in found) + " |")
+    ratios = [n / o for n, o in zip(new, old, strict=True)]
+    print("  | this ÷ that | " + " | ".join(f"{ratio:.2f}×" for ratio in ratios) + " |")
+    print(json.dumps({"commit": args.commit, "other": old, "this": new}))
     return 0
 
 
