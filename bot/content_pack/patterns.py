@@ -23,7 +23,13 @@ from re import _compiler as sre_compile  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
-from bot.content_pack.pattern_starts import anywhere_starts, word_starts
+from bot.content_pack.pattern_starts import (
+    anywhere_starts,
+    required_strings,
+    starts_after_no_latin_letter,
+    word_starts,
+    word_starts_in_turn,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +40,12 @@ class PatternReading:
     # Tuples, not sets: the process keeps them, tens of thousands of strings in all.
     word_starts: tuple[str, ...] | None  # every match begins a word with one of these
     anywhere_starts: tuple[str, ...] | None  # else: one of these, anywhere (no spaces)
+    # Else: one of these begins every match at a word start; a match is taken only
+    # after the one before it ends, as a search takes them (pattern_starts.py).
+    word_starts_in_turn: tuple[str, ...] | None
+    # Else: one of these begins every match, never right after a Latin letter; taken in turn.
+    latin_free_starts_in_turn: tuple[str, ...] | None
+    required: tuple[str, ...] | None  # every match holds one of these (None: not known)
 
 
 _READ: dict[str, PatternReading] = {}
@@ -48,10 +60,18 @@ def read(pattern: str) -> PatternReading:
         # The beginnings first: they only read the tree, and compiling leaves it as it is.
         starts = word_starts(parsed)
         anywhere = anywhere_starts(parsed) if starts is None else None
+        unlisted = starts is None and anywhere is None
+        in_turn = word_starts_in_turn(parsed) if unlisted else None
+        unlisted = unlisted and in_turn is None
+        latin_free = starts_after_no_latin_letter(parsed) if unlisted else None
+        required = required_strings(parsed)
         found = PatternReading(
             _compiled_from(pattern, parsed),
             None if starts is None else tuple(starts),
             None if anywhere is None else tuple(anywhere),
+            None if in_turn is None else tuple(in_turn),
+            None if latin_free is None else tuple(latin_free),
+            None if required is None else tuple(required),
         )
         # Two threads may both read the same text: either result is the same reading.
         found = _READ.setdefault(pattern, found)

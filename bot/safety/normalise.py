@@ -29,9 +29,11 @@ _QUOTES = str.maketrans(
         "\u201e": '"', "\u201f": '"', "\u00ab": '"', "\u00bb": '"',
     }
 )  # fmt: skip
-_SPACE = re.compile(r"\s+")
+# A run of spaces reads as one space. Only the runs that are not one space already are
+# replaced: the same text, without rebuilding it at every single space between words.
+_SPACE = re.compile(r"\s{2,}|[^\S ]")
 _LINE_BREAK = re.compile(r"\s*\n\s*")
-_SPACE_IN_LINE = re.compile(r"[^\S\n]+")
+_SPACE_IN_LINE = re.compile(r"[^\S\n]{2,}|[^\S\n ]")
 # Letters and marks of other scripts that chat spells several ways, each read one way,
 # applied after NFKC: Arabic's tatweel (a stretch drawn inside a word) goes, alef maqsura
 # reads yaa, taa marbuta reads haa and the Persian keyboard's kaf and yaa read Arabic's

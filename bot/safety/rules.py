@@ -20,7 +20,7 @@ from bot.safety.normalise import (
     normalise,
     unmask_lookalikes,
 )
-from bot.safety.starts import StartIndex
+from bot.safety.starts import StartIndex, WordHeads, word_heads
 
 
 class Intent(StrEnum):
@@ -217,8 +217,10 @@ class Detector:
         return Detection(normalised, matches)
 
     def _match(self, normalised: str, found: dict[Intent, Match], year: int) -> None:
-        screened = self._without_idioms(normalised)
-        hits = self.book.rule_index.matches(screened)
+        words = word_heads(normalised)
+        screened = self._without_idioms(normalised, words)
+        # The words are read once, for both indexes, unless an idiom was blanked out.
+        hits = self.book.rule_index.matches(screened, words if screened is normalised else None)
         rules = self.book.rules
         # The context is read in the languages the message matched in, and only theirs: a
         # word can match a rule of another language than its own ("suicidio" an English
@@ -245,12 +247,13 @@ class Detector:
                 if full:
                     break
 
-    def _without_idioms(self, normalised: str) -> str:
+    def _without_idioms(self, normalised: str, words: WordHeads | None = None) -> str:
         """Harmless idioms ("killing it at work") blanked out before the rules run; a real
-        crisis phrase elsewhere in the same message still matches its rule."""
+        crisis phrase elsewhere in the same message still matches its rule. The text
+        itself when none is found. `words`: `word_heads(normalised)`, when read already."""
         spans = sorted(
             hit.span()
-            for hits in self.book.exception_index.matches(normalised).values()
+            for hits in self.book.exception_index.matches(normalised, words).values()
             for hit in hits
         )
         if not spans:

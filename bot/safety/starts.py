@@ -9,12 +9,23 @@ walked word by word; at each word only the rules that can begin with it are trie
 `pattern.match` at that word. The matches are exactly those a search would find at word
 starts; a rule whose beginning cannot be read that way is simply searched in full.
 
+Which rules a word's first seven characters call for is looked up in a table of those
+beginnings and kept: the same words come back in every message ("want to", "i feel"),
+so most words cost one lookup, and no pattern runs over the text to find them.
+
 Chinese and Japanese are written without spaces (and Korean in chat often is), so a word
 there can begin anywhere in a run of letters and `\b` finds no start inside it. A rule
 in those scripts opens with no word-start assertion; when each of its beginnings holds a
 letter of such a script, it is listed apart and tried at every place in the text where one
 of its beginnings is found, word start or not. That pass only runs on a text holding such
 a letter, so the rest pay nothing for it.
+
+A few rules once searched in full are listed too, and their matches taken one after
+another as a search takes them, so they find what they found: those that look ahead for
+a letter past a beginning that opens with none ((?<!\\w)(?=\\w)...'s), and those that only
+ever begin after no Latin letter ((?<![a-z]): Arabic, Chinese, Japanese in Latin
+letters). A rule still searched in full is skipped in a text holding none of the strings
+every match of it holds.
 """
 
 from __future__ import annotations
@@ -22,7 +33,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.content_pack.pattern_starts import PREFIX_LENGTH, UNSPACED_LETTER
 from bot.content_pack.patterns import read
@@ -68,55 +79,178 @@ class _Listing:
                     found.setdefault(number, []).append(match)
 
 
+# Where a word starts: a word character after none.
+_WORD_START = re.compile(r"(?<!\w)\w")
+# Where a beginning may follow no Latin letter (its finder's anchor).
+_AFTER_NO_LATIN = "(?<![a-z])"
+# Each word start of a text with the text's next PREFIX_LENGTH characters there.
+WordHeads = list[tuple[int, str]]
+
+
+def word_heads(text: str) -> WordHeads:
+    """Every word start of `text`, with what follows it as far as a beginning reaches:
+    read once a text, for the idioms' index and the rules' alike."""
+    return [
+        (place.start(), text[place.start() : place.start() + PREFIX_LENGTH])
+        for place in _WORD_START.finditer(text)
+    ]
+
+
+# Words' first characters whose patterns a listing keeps; past this many it starts again
+# (a process meets a few thousand different ones in ordinary talk).
+_KEPT_WORDS = 65_536
+
+
+@dataclass(frozen=True, slots=True)
+class _WordListing:
+    """Patterns by their beginnings, read at each word start: the same choice as the
+    finder of a _Listing anchored at word starts (the longest beginning at each word, with
+    every pattern listed under it or under a shorter beginning it starts with), by lookup."""
+
+    by_start: dict[str, tuple[int, ...]]  # as _Listing's
+    heads: frozenset[str]  # every beginning and every beginning of one
+    # Patterns by a word's first PREFIX_LENGTH characters (fewer at the end of a text),
+    # as found before; filled as messages come, so it is no cost at start-up.
+    kept: dict[str, tuple[int, ...]]
+
+    @classmethod
+    def of(cls, listed: dict[str, list[int]]) -> _WordListing:
+        by_start = _Listing.of(listed, r"(?<!\w)").by_start if listed else {}
+        heads = frozenset(text[:size] for text in by_start for size in range(1, len(text) + 1))
+        if max(map(len, by_start), default=0) > PREFIX_LENGTH:
+            raise ValueError(f"a beginning longer than {PREFIX_LENGTH} characters")
+        return cls(by_start, heads, {})
+
+    def add_matches(
+        self,
+        patterns: tuple[re.Pattern[str], ...],
+        text: str,
+        found: dict[int, list[re.Match[str]]],
+        words: WordHeads,
+    ) -> None:
+        kept = self.kept
+        for position, head in words:
+            numbers = kept.get(head)
+            if numbers is None:
+                numbers = self._listed_under(head)
+                if len(kept) >= _KEPT_WORDS:
+                    kept.clear()
+                kept[head] = numbers
+            for number in numbers:
+                match = patterns[number].match(text, position)
+                if match is not None:
+                    found.setdefault(number, []).append(match)
+
+    def _listed_under(self, head: str) -> tuple[int, ...]:
+        """The patterns of the longest beginning that `head` starts with (none: ())."""
+        numbers: tuple[int, ...] = ()
+        for size in range(1, len(head) + 1):
+            start = head[:size]
+            if start not in self.heads:
+                break
+            numbers = self.by_start.get(start, numbers)
+        return numbers
+
+
 @dataclass(frozen=True, slots=True)
 class StartIndex:
     """Patterns by the strings their matches begin with."""
 
     patterns: tuple[re.Pattern[str], ...]
-    at_words: _Listing  # patterns that begin at a word start, found word by word
+    at_words: _WordListing  # patterns that begin at a word start, found word by word
     anywhere: _Listing  # patterns in scripts without spaces, found wherever they begin
     searched: tuple[int, ...]  # patterns whose beginnings are unknown: searched in full
+    # Patterns listed at words whose matches are taken one after another, none inside
+    # the one before, as a search takes them (pattern_starts.word_starts_in_turn).
+    in_turn: tuple[int, ...] = ()
+    # Patterns that never begin right after a Latin letter, found wherever one of their
+    # beginnings follows none, and taken in turn too (starts_after_no_latin_letter).
+    after_no_latin: _Listing = field(default_factory=lambda: _Listing.of({}, _AFTER_NO_LATIN))
+    # Of each searched pattern, strings one of which every match holds (None: unknown):
+    # a text without any of them is not searched with it.
+    required: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, patterns: Sequence[re.Pattern[str]]) -> StartIndex:
         at_words: dict[str, list[int]] = {}
         anywhere: dict[str, list[int]] = {}
         searched: list[int] = []
+        in_turn: list[int] = []
+        after_no_latin: dict[str, list[int]] = {}
+        required: dict[int, tuple[str, ...]] = {}
         for number, pattern in enumerate(patterns):
             # Read when the pack was checked (bot/content_pack/patterns.py), not again.
             reading = read(pattern.pattern)
             starts, listed = reading.word_starts, at_words
+            if starts is None and reading.word_starts_in_turn is not None:
+                starts = reading.word_starts_in_turn
+                in_turn.append(number)
             if starts is None:
                 starts, listed = reading.anywhere_starts, anywhere
+            if starts is None and reading.latin_free_starts_in_turn is not None:
+                starts, listed = reading.latin_free_starts_in_turn, after_no_latin
+                in_turn.append(number)
             if starts is None:
                 searched.append(number)
+                if reading.required is not None:
+                    required[number] = reading.required
                 continue
             for text in starts:
                 listed.setdefault(text, []).append(number)
         return cls(
             tuple(patterns),
-            _Listing.of(at_words, r"(?<!\w)"),
+            _WordListing.of(at_words),
             _Listing.of(anywhere, ""),
             tuple(searched),
+            tuple(in_turn),
+            _Listing.of(after_no_latin, _AFTER_NO_LATIN),
+            required,
         )
 
-    def matches(self, text: str) -> dict[int, list[re.Match[str]]]:
+    def matches(self, text: str, words: WordHeads | None = None) -> dict[int, list[re.Match[str]]]:
         """Every match of every pattern at the start of a word, or for a pattern in a
-        script without spaces wherever it begins (plus, for a searched pattern, its
-        non-overlapping matches anywhere), by pattern number, in order."""
+        script without spaces wherever it begins (plus, for a searched pattern or one taken
+        in turn, its non-overlapping matches anywhere), by pattern number, in order.
+        `words` is `word_heads(text)` when the caller has it."""
         found: dict[int, list[re.Match[str]]] = {}
-        self.at_words.add_matches(self.patterns, text, 0, found)
+        self.at_words.add_matches(
+            self.patterns, text, found, word_heads(text) if words is None else words
+        )
         if self.anywhere.by_start:
             first = UNSPACED_LETTER.search(text)
             if first is not None:  # every beginning holds such a letter, within its first 7
                 self.anywhere.add_matches(
                     self.patterns, text, max(0, first.start() - PREFIX_LENGTH), found
                 )
+        if self.after_no_latin.by_start:
+            self.after_no_latin.add_matches(self.patterns, text, 0, found)
+        for number in self.in_turn:
+            hits = found.get(number)
+            if hits is not None:
+                found[number] = _in_turn(hits, self.patterns[number], text)
         for number in self.searched:
+            required = self.required.get(number)
+            if required is not None and not any(part in text for part in required):
+                continue  # none of the strings every match holds: it cannot match here
             hits = list(self.patterns[number].finditer(text))
             if hits:
                 found[number] = hits
         return found
+
+
+def _in_turn(hits: list[re.Match[str]], pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """The matches a search finds, of every match at a word start (in order): each one
+    that begins where or after the one kept before it ends. An empty match, after which a
+    search goes on by its own rules, leaves the search to find them."""
+    kept: list[re.Match[str]] = []
+    end = 0
+    for hit in hits:
+        if hit.end() == hit.start():
+            return list(pattern.finditer(text))
+        if hit.start() >= end:
+            kept.append(hit)
+            end = hit.end()
+    return kept
 
 
 def _trie(words: list[str]) -> str:
