@@ -268,26 +268,31 @@ class Detector:
         return _SPACES.sub(" ", " ".join(kept))
 
 
-def _readings(text: str, normalised: str) -> set[str]:
+def _readings(text: str, normalised: str) -> list[str]:
     """What the reader sees counts, not only the characters: the text as written, in the
     order overrides show it, with look-alike letters read as Latin, with letters
-    spelled out one by one joined into words, and with chat short forms written out."""
+    spelled out one by one joined into words, and with chat short forms written out.
+
+    In that order, each once: the first reading a rule matches names the match, so a
+    set's order (which changes with each process's hash seed) would name a different rule,
+    and so perhaps answer in another language, from one run to the next."""
     shown = as_displayed(text) or text
-    readings = {normalised}
+    readings = [normalised]
     if shown is not text:
-        readings.add(normalise(shown))
+        _add(readings, normalise(shown))
     unmasked = unmask_lookalikes(shown)
     if unmasked != shown:
-        readings.add(normalise(unmasked))
+        _add(readings, normalise(unmasked))
     for reading in list(readings):
-        joined = join_spelled_out(reading)
-        if joined is not None:
-            readings.add(joined)
+        _add(readings, join_spelled_out(reading))
     for reading in list(readings):
-        expanded = expand_chat_spellings(reading)
-        if expanded is not None:
-            readings.add(expanded)
+        _add(readings, expand_chat_spellings(reading))
     return readings
+
+
+def _add(readings: list[str], reading: str | None) -> None:
+    if reading is not None and reading not in readings:
+        readings.append(reading)
 
 
 def pieces(text: str) -> list[str]:

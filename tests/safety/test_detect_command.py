@@ -73,3 +73,26 @@ def test_detect_imports_no_platform_library(tmp_path: Path) -> None:
     }
     assert "bot" in imported and "numpy" in imported  # the listing is there, model included
     assert not imported & {"telegram", "discord", "aiohttp", "apscheduler", "matplotlib"}
+
+
+def test_the_rule_named_is_the_same_in_every_process(tmp_path: Path) -> None:
+    """A message read several ways (a chat spelling written out, look-alike letters read as
+    Latin) names the rule of its first reading that matches, whatever the hash seed."""
+    lines = "kiero morirme ya\nme kiero matar\nwanna kms fr\ni want to dіe\n"
+    answers = set()
+    for seed in ("1", "2", "3"):
+        env = {**steady_environment(tmp_path / "data"), "PYTHONHASHSEED": seed}
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", "detect", "--json", "-"],
+            input=lines,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            check=True,
+            timeout=120,
+        )
+        answers.add(done.stdout)
+    assert len(answers) == 1
+    [said] = answers
+    assert [json.loads(line)["reply"] for line in said.splitlines()] == ["crisis"] * 4
