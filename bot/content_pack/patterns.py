@@ -12,6 +12,11 @@ Readings are kept by their text for as long as the process runs: a process reads
 pack (tests read a few), so this holds what the screen holds anyway. (A language's
 context cues are compiled by the screen joined into other patterns, so the schema only
 checks that each compiles, and keeps nothing.)
+
+A start can skip the parse and compile altogether: while a book of compiled forms is
+open (bot/content_pack/pattern_book.py), a pattern found in it is built from its code
+by `_sre.compile` (C, a fraction of a millisecond), and one not found is compiled from
+its text and its form noted, for the book to keep.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from re import _compiler as sre_compile  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
+from bot.content_pack.pattern_form import CompiledForm, form_key, pattern_from
 from bot.content_pack.pattern_starts import anywhere_starts, word_starts
 
 
@@ -37,6 +43,20 @@ class PatternReading:
 
 
 _READ: dict[str, PatternReading] = {}
+_COMPILED: dict[tuple[str, int], re.Pattern[str]] = {}
+
+
+@dataclass
+class _OpenBook:
+    """The forms of an open book, and those used or made while it is open."""
+
+    forms: dict[str, CompiledForm]
+    used: dict[str, CompiledForm]
+    unusable: int = 0  # forms found but refused (damaged): the book is written again
+
+
+# The book open now, if any: at most one (a start opens it around its load).
+_OPEN: list[_OpenBook] = []
 
 
 def read(pattern: str) -> PatternReading:
@@ -44,35 +64,126 @@ def read(pattern: str) -> PatternReading:
     this text only; raises re.error when it does not compile (and keeps nothing)."""
     found = _READ.get(pattern)
     if found is None:
-        parsed = sre_parse.parse(pattern)
-        # The beginnings first: they only read the tree, and compiling leaves it as it is.
-        starts = word_starts(parsed)
-        anywhere = anywhere_starts(parsed) if starts is None else None
-        found = PatternReading(
-            _compiled_from(pattern, parsed),
-            None if starts is None else tuple(starts),
-            None if anywhere is None else tuple(anywhere),
-        )
+        found = _reading_from_book(pattern)
+        if found is None:
+            parsed = sre_parse.parse(pattern)
+            # The beginnings first: they only read the tree, and compiling leaves it as is.
+            starts = word_starts(parsed)
+            anywhere = anywhere_starts(parsed) if starts is None else None
+            result, code = _compiled_from(pattern, parsed, 0)
+            found = PatternReading(
+                result,
+                None if starts is None else tuple(starts),
+                None if anywhere is None else tuple(anywhere),
+            )
+            _note(pattern, 0, parsed, code, found)
         # Two threads may both read the same text: either result is the same reading.
         found = _READ.setdefault(pattern, found)
+    elif _OPEN:
+        _still_used(pattern, 0)
     return found
 
 
-def _compiled_from(pattern: str, parsed: Any) -> re.Pattern[str]:
-    """What `re.compile(pattern)` returns, from its parse tree: the last steps of re's own
-    compile (re/_compiler.py, `compile`), which parses a text first and takes a tree as it
-    is. A Python whose re works otherwise compiles the text again instead; the tests hold
-    the result equal to re.compile's, code and all, for every pattern of the pack."""
+def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`re.compile(pattern, flags)`, kept for the process and taken from the open book
+    when it holds it: for the patterns the screen builds from the pack's (its index's
+    finders), which are as long as the pack's longest and as slow to compile."""
+    key = (pattern, flags)
+    found = _COMPILED.get(key)
+    if found is None:
+        found = _built_from_book(pattern, flags, _form_in_book(pattern, flags, False))
+        if found is None:
+            parsed = sre_parse.parse(pattern, flags)
+            found, code = _compiled_from(pattern, parsed, flags)
+            _note(pattern, flags, parsed, code, None)
+        found = _COMPILED.setdefault(key, found)
+    elif _OPEN:
+        _still_used(pattern, flags)
+    return found
+
+
+def open_book(forms: dict[str, CompiledForm]) -> None:
+    """Take patterns from these forms (by form_key) until close_book."""
+    _OPEN[:] = [_OpenBook(forms, {})]
+
+
+def close_book() -> tuple[dict[str, CompiledForm], bool] | None:
+    """The forms used or made while the book was open, and whether they differ from the
+    book's (a pattern added, changed, gone or damaged); None when no book was open."""
+    if not _OPEN:
+        return None
+    book = _OPEN.pop()
+    changed = book.unusable > 0 or book.used.keys() != book.forms.keys()
+    return book.used, changed
+
+
+def _form_in_book(pattern: str, flags: int, with_starts: bool) -> CompiledForm | None:
+    if not _OPEN:
+        return None
+    form = _OPEN[0].forms.get(form_key(pattern, flags))
+    if form is None or (with_starts and not form.read):
+        return None
+    return form
+
+
+def _reading_from_book(pattern: str) -> PatternReading | None:
+    form = _form_in_book(pattern, 0, True)
+    built = _built_from_book(pattern, 0, form)
+    if built is None or form is None:
+        return None
+    return PatternReading(built, form.word_starts, form.anywhere_starts)
+
+
+def _built_from_book(pattern: str, flags: int, form: CompiledForm | None) -> re.Pattern[str] | None:
+    if form is None or not _OPEN:
+        return None
+    built = pattern_from(pattern, form)
+    if built is None:
+        _OPEN[0].unusable += 1
+    else:
+        _OPEN[0].used[form_key(pattern, flags)] = form
+    return built
+
+
+def _still_used(pattern: str, flags: int) -> None:
+    """A pattern this process compiled before the book was opened stays in the book."""
+    key = form_key(pattern, flags)
+    form = _OPEN[0].forms.get(key)
+    if form is not None:  # a form made anew while open (the book's was damaged) stays
+        _OPEN[0].used.setdefault(key, form)
+
+
+def _note(
+    pattern: str, flags: int, parsed: Any, code: list[int] | None, reading: PatternReading | None
+) -> None:
+    """Keep the form of a pattern just compiled from its text, for the open book."""
+    if not _OPEN or code is None:
+        return
+    form = CompiledForm.of(parsed, code, reading is not None)
+    if reading is not None:
+        form = form.with_starts(reading.word_starts, reading.anywhere_starts)
+    _OPEN[0].used[form_key(pattern, flags)] = form
+
+
+def _compiled_from(
+    pattern: str, parsed: Any, flags: int
+) -> tuple[re.Pattern[str], list[int] | None]:
+    """What `re.compile(pattern, flags)` returns, from its parse tree: the last steps of
+    re's own compile (re/_compiler.py, `compile`), which parses a text first and takes a
+    tree as it is. A Python whose re works otherwise compiles the text again instead; the
+    tests hold the result equal to re.compile's, code and all, for every pattern of the
+    pack. The code is returned with it, for the book (None when re compiled the text)."""
     try:
-        code = sre_compile._code(parsed, 0)
+        code = sre_compile._code(parsed, flags)
         groups = parsed.state.groups
         names = parsed.state.groupdict
         by_number: list[str | None] = [None] * groups
         for name, number in names.items():
             by_number[number] = name
-        flags = parsed.state.flags
-        result = _sre.compile(pattern, flags, code, groups - 1, names, tuple(by_number))
+        result = _sre.compile(
+            pattern, flags | parsed.state.flags, code, groups - 1, names, tuple(by_number)
+        )
     except (AttributeError, TypeError):
-        return re.compile(pattern)
+        return re.compile(pattern, flags), None
     assert isinstance(result, re.Pattern)
-    return result
+    return result, code
