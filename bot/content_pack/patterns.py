@@ -85,9 +85,13 @@ def read(pattern: str) -> PatternReading:
 
 
 def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """`re.compile(pattern, flags)`, kept for the process and taken from the open book
-    when it holds it: for the patterns the screen builds from the pack's (its index's
-    finders), which are as long as the pack's longest and as slow to compile."""
+    """`re.compile(pattern, flags)`, taken from the open book when it holds it: for the
+    patterns the screen builds from the pack's at a start (its index's finders, the
+    languages' context cues), as long as the pack's longest and as slow to compile. Those
+    compiled while a book is open are kept for the process; with none open, this is
+    re.compile (a set of cues compiled at run time is kept by its own bounded cache)."""
+    if not _OPEN:
+        return re.compile(pattern, flags)
     key = (pattern, flags)
     found = _COMPILED.get(key)
     if found is None:
@@ -97,7 +101,7 @@ def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
             found, code = _compiled_from(pattern, parsed, flags)
             _note(pattern, flags, parsed, code, None)
         found = _COMPILED.setdefault(key, found)
-    elif _OPEN:
+    else:
         _still_used(pattern, flags)
     return found
 
