@@ -65,7 +65,7 @@ async def open_services(
     """
     book: BookUse | None = None
     if content is None:
-        content, book = _loaded_pack(settings)
+        content, book = loaded_pack(settings)
     if settings.database_url is None:  # the file lives there: the folder comes first
         prepare_data_folder(settings.data_dir)
         if settings.database_file.parent != settings.data_dir:
@@ -91,7 +91,7 @@ async def open_services(
         )
 
 
-def _loaded_pack(settings: Settings) -> tuple[ContentPack, BookUse]:
+def loaded_pack(settings: Settings) -> tuple[ContentPack, BookUse]:
     """The pack, and its safety screen compiled, taking the detection patterns from the
     book of compiled patterns in the data folder (content_pack/pattern_book.py) where it
     holds them: compiling them from their text is most of what a start costs."""
