@@ -10,6 +10,7 @@ import json
 import logging
 import re
 import shutil
+import stat
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -18,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from bot.app import open_services
+from bot.config import Settings
 from bot.content_pack import patterns
 from bot.content_pack.loader import load_detection
 from bot.content_pack.pattern_book import (
@@ -31,7 +34,8 @@ from bot.content_pack.pattern_form import form_key, pattern_from
 from bot.content_pack.pattern_starts import anywhere_strings, starting_strings
 from bot.safety.corpus import read_corpus
 from bot.safety.rules import Detector
-from bot.safety.screen import detectors_for
+from bot.safety.screen import SafetyScreen, detectors_for
+from tests.helpers.processes import steady
 
 REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
 
@@ -276,3 +280,37 @@ def test_a_missing_book_is_refused_as_missing(tmp_path: Path) -> None:
     with pytest.raises(BookRefused) as refused:
         read_book(tmp_path / BOOK_FILE)
     assert refused.value.reason == "missing"
+
+
+@pytest.mark.usefixtures("fresh_process")
+async def test_a_start_writes_the_book_in_its_data_folder_and_a_restart_reads_it(
+    settings: Settings, compiles: list[str]
+) -> None:
+    async with open_services(settings) as services:
+        assert (settings.data_dir / BOOK_FILE).is_file()
+        assert stat.S_IMODE((settings.data_dir / BOOK_FILE).stat().st_mode) == 0o600
+        first = services.content
+    patterns._READ.clear()
+    patterns._COMPILED.clear()
+    compiles.clear()
+
+    async with open_services(settings) as services:
+        assert compiles == []
+        screen = SafetyScreen(services.content)
+        assert screen.detector("en").detect("i want to die tonight").needs_safety_reply
+    assert services.content is not first
+
+
+def test_steady_detect_reads_and_writes_the_book_only_in_a_data_folder_that_exists(
+    tmp_path: Path,
+) -> None:
+    absent = steady(["detect", "--json", "i cant do this anymore"], tmp_path / "data")
+    assert absent.returncode == 0
+    assert not (tmp_path / "data").exists()  # an operator's check leaves no data behind
+    (tmp_path / "data").mkdir()
+    first = steady(["detect", "--json", "i cant do this anymore"], tmp_path / "data")
+    assert "event=content.pattern_book_written" in first.stderr
+    again = steady(["detect", "--json", "i cant do this anymore"], tmp_path / "data")
+    assert "pattern_book" not in again.stderr  # read, used whole, not written again
+    assert absent.stdout == first.stdout == again.stdout
+    assert json.loads(again.stdout)["reply"] == "crisis"
