@@ -120,16 +120,18 @@ class BookUse:
     def keep(self) -> None:
         """Write the book again when the load did not find every pattern in it, or some
         of it went unused; a book that cannot be written is said once in the log."""
+        # The forms are let go either way: a running bot has no more use for them.
+        forms, self.forms = self.forms, {}
         if not self.changed or not self.path.parent.is_dir():
             return
         try:
-            write_book(self.path, self.forms)
+            write_book(self.path, forms)
         except OSError as error:
             log_event(
                 log, "content.pattern_book_not_written", logging.WARNING, error=type(error).__name__
             )
         else:
-            log_event(log, "content.pattern_book_written", patterns=len(self.forms))
+            log_event(log, "content.pattern_book_written", patterns=len(forms))
             self.changed = False
 
 
