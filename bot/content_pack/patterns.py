@@ -11,12 +11,14 @@ of compiled patterns holds 512 and the pack has more, so it cannot be relied on 
 Readings are kept by their text for as long as the process runs: a process reads one
 pack (tests read a few), so this holds what the screen holds anyway. (A language's
 context cues are compiled by the screen joined into other patterns, so the schema only
-checks that each compiles, and keeps nothing.)
+checks that each compiles, with `compiled`.)
 
 A start can skip the parse and compile altogether: while a book of compiled forms is
 open (bot/content_pack/pattern_book.py), a pattern found in it is built from its code
 by `_sre.compile` (C, a fraction of a millisecond), and one not found is compiled from
-its text and its form noted, for the book to keep.
+its text and its form noted, for the book to keep. `compiled` serves the other patterns
+a start compiles (the cues, and those the screen builds from the rules) the same way,
+and keeps those it made while the book was open (a few hundred, most held by the screen).
 """
 
 from __future__ import annotations
