@@ -19,6 +19,7 @@ from bot.config import Settings, decode_key
 from bot.content_pack.ids import GeneralMsg, HistoryMsg
 from bot.content_pack.loader import load_pack
 from bot.content_pack.pack import ContentPack
+from bot.content_pack.pattern_book import BookUse, pattern_book
 from bot.coordination.leadership import Leadership, Role
 from bot.coordination.send_budget import SendBudget
 from bot.coordination.workers import coordination
@@ -33,6 +34,7 @@ from bot.observability.health import HealthCheck, tick_limit
 from bot.observability.http import ObservabilityServer
 from bot.platform_roles import FollowerStart, campaign, led_parts
 from bot.platform_start import start_with_retries
+from bot.safety.screen import SafetyScreen
 from bot.safety.second_stage import stage_for
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.planner import schedule_unplanned
@@ -61,8 +63,9 @@ async def open_services(
     share one instead of loading the same files again for every case.
     Raises ContentError, DataFolderError, WrongKeyError, MigrationError or AlreadyRunningError.
     """
+    book: BookUse | None = None
     if content is None:
-        content = load_pack(settings.content_dir, settings.default_locale)
+        content, book = loaded_pack(settings)
     if settings.database_url is None:  # the file lives there: the folder comes first
         prepare_data_folder(settings.data_dir)
         if settings.database_file.parent != settings.data_dir:
@@ -70,6 +73,8 @@ async def open_services(
     # Nothing is written (no folder, no key file) before the database lets this worker in.
     async with opened_database(settings) as db:
         prepare_data_folder(settings.data_dir)
+        if book is not None:
+            await asyncio.to_thread(book.keep)
         await _refuse_a_new_key_for_sealed_data(db, settings)
         cipher = TextCipher(load_or_create_key(settings.encryption_key, settings.key_file))
         cipher = await _settled_cipher(db, cipher, settings)
@@ -84,6 +89,16 @@ async def open_services(
             data_dir=settings.data_dir,
             safety_model_raises=settings.safety_model_raises,
         )
+
+
+def loaded_pack(settings: Settings) -> tuple[ContentPack, BookUse]:
+    """The pack, and its safety screen compiled, taking the detection patterns from the
+    book of compiled patterns in the data folder (content_pack/pattern_book.py) where it
+    holds them: compiling them from their text is most of what a start costs."""
+    with pattern_book(settings.data_dir) as book:
+        content = load_pack(settings.content_dir, settings.default_locale)
+        SafetyScreen(content)  # the detectors, compiled once per pack, kept for the Router
+    return content, book
 
 
 async def _refuse_a_new_key_for_sealed_data(db: Database, settings: Settings) -> None:

@@ -14,6 +14,7 @@ from typing import TextIO
 
 from bot.config import Settings
 from bot.content_pack.loader import ContentError, load_detection
+from bot.content_pack.pattern_book import pattern_book
 from bot.safety.rules import Detection
 from bot.safety.screen import detectors_for
 from bot.safety.second_stage import stage_for
@@ -32,13 +33,17 @@ def detect(
 ) -> int:
     out = out or sys.stdout
     try:
-        # The rules alone, not the whole pack: nothing here is said to anyone.
-        locales, languages = load_detection(settings.content_dir)
+        # The compiled patterns from the data folder's book, where it has one (the book is
+        # written there, never the folder made: an operator's check leaves no data behind).
+        with pattern_book(settings.data_dir) as book:
+            # The rules alone, not the whole pack: nothing here is said to anyone.
+            locales, languages = load_detection(settings.content_dir)
+            detectors = detectors_for(locales, languages)
     except ContentError as error:
         for problem in error.problems:
             print(problem, file=sys.stderr)
         return EXIT_USAGE
-    detectors = detectors_for(locales, languages)
+    book.keep()
     detector = (
         detectors.get(locale or settings.default_locale) or detectors[settings.default_locale]
     )

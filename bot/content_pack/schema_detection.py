@@ -9,13 +9,13 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator
 
-from bot.content_pack.patterns import read
+from bot.content_pack.patterns import compiled, read
 from bot.content_pack.schema_base import ItemId, LocaleCode, StrictModel
 
 
 def _compiles(pattern: str) -> str:
     try:
-        re.compile(pattern)
+        compiled(pattern)  # from the book of compiled patterns at a start, where it is
     except re.error as error:
         raise ValueError(f"pattern does not compile: {error}") from None
     return pattern

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Protocol
 
+from bot.content_pack.patterns import compiled
 from bot.content_pack.schema import DetectionContext
 
 _SENTENCE_MARKS = ".!?;"
@@ -347,9 +348,10 @@ def compile_cues(
         joined = "|".join(f"(?:{pattern})" for pattern in patterns if pattern is not None)
         if not joined:
             return None
+        # `compiled`: taken from the book of compiled patterns at a start, where it is.
         if ending:  # read just before a match: it must end where the match begins
-            return re.compile(rf"(?<!\w)(?:{joined})\W*$")
-        return re.compile(rf"(?<!\w)(?:{joined})(?!\w)" if words else joined)
+            return compiled(rf"(?<!\w)(?:{joined})\W*$")
+        return compiled(rf"(?<!\w)(?:{joined})(?!\w)" if words else joined)
 
     return ContextCues(
         negation=cue("negation", ending=True),

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.content_pack.pattern_starts import PREFIX_LENGTH, UNSPACED_LETTER
-from bot.content_pack.patterns import read
+from bot.content_pack.patterns import compiled, read
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,8 @@ class _Listing:
         if not listed:
             return cls(by_start, re.compile("(?!)"))
         firsts = _class_of(sorted({text[0] for text in listed}))
-        return cls(by_start, re.compile(rf"{anchor}(?={firsts})(?=({_grouped_trie(listed)}))"))
+        # As long as the pack's longest patterns: taken from the book of compiled patterns.
+        return cls(by_start, compiled(rf"{anchor}(?={firsts})(?=({_grouped_trie(listed)}))"))
 
     def add_matches(
         self,
