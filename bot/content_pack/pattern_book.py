@@ -22,6 +22,7 @@ the same either way. It holds no user text, only the pack's patterns, as JSON.
 from __future__ import annotations
 
 import _sre  # type: ignore[import-not-found]
+import functools
 import hashlib
 import json
 import logging
@@ -31,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bot.content_pack import patterns
+from bot.content_pack import pattern_form, pattern_starts, patterns
 from bot.content_pack.pattern_form import CODE_TYPE, CompiledForm
 from bot.logs import log_event
 
@@ -42,10 +43,26 @@ BOOK_FILE = "detection-patterns.json"
 FORMAT = 2
 
 
+@functools.cache
+def _readers() -> str:
+    """A hash of the code that reads a pattern's beginnings and writes its form: a book
+    written by other code would hand this one beginnings it does not read the same way
+    (a mended reader would go on using the book's old, wrong ones)."""
+    digest = hashlib.sha256()
+    for module in (pattern_starts, pattern_form):
+        try:
+            digest.update(Path(module.__file__ or "").read_bytes())
+        except OSError:  # not installed as files: no book is trusted across versions then
+            return "unknown"
+    return digest.hexdigest()
+
+
 def interpreter() -> dict[str, object]:
-    """What the book's code depends on: re's compiler and engine on this interpreter."""
+    """What the book's forms depend on: re's compiler and engine on this interpreter, and
+    the code that read their beginnings."""
     return {
         "format": FORMAT,
+        "readers": _readers(),
         "implementation": sys.implementation.cache_tag,
         "version": list(sys.version_info),
         "magic": _sre.MAGIC,

@@ -126,7 +126,12 @@ def _word_starts(parsed: Any, looked_ahead: bool) -> frozenset[str] | None:
         return None
     starts = _starts(_items(parsed))
     if starts is not None and looked_ahead:
-        starts = {(text, complete) for text, complete in starts if _WORD_LETTER.match(text)}
+        # A beginning that opens with no letter never begins a match and is dropped; an
+        # empty one is a beginning not spelled out (a class such as \d), kept, so that
+        # the pattern is not indexed (below) rather than indexed without it.
+        starts = {
+            (text, complete) for text, complete in starts if not text or _WORD_LETTER.match(text)
+        }
     if (
         starts is not None
         and len(starts) > MANY_STARTS

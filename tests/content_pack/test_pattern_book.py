@@ -204,6 +204,11 @@ def _from_another_python(heading: dict[str, Any], body: dict[str, Any]) -> None:
     heading["interpreter"]["version"][1] += 1
 
 
+def _from_other_readers(heading: dict[str, Any], body: dict[str, Any]) -> None:
+    """Written when the code that reads beginnings was another (before a mend of it)."""
+    heading["interpreter"]["readers"] = "0" * 64
+
+
 def _truncated(heading: dict[str, Any], body: dict[str, Any]) -> None:
     body.clear()
     heading["sha256"] = "0" * 64
@@ -215,6 +220,7 @@ def _truncated(heading: dict[str, Any], body: dict[str, Any]) -> None:
     [
         (_flip_a_code_letter, "damaged"),
         (_from_another_python, "other_interpreter"),
+        (_from_other_readers, "other_interpreter"),
         (_truncated, "damaged"),
     ],
 )

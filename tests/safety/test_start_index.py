@@ -124,6 +124,16 @@ def test_a_pattern_taken_in_turn_finds_no_match_inside_another() -> None:
     ]
 
 
+def test_a_pattern_one_of_whose_beginnings_is_not_spelled_out_is_searched_in_full() -> None:
+    """A beginning such as \\d is no string to list: the pattern is searched, so a match
+    that begins with a digit ("2 km") is found, as a search finds it."""
+    pattern = re.compile(r"(?<!\w)(?=\w)(?:dying (?:my|her) hair|\d+ ?kms?\b|'s on)")
+    index = StartIndex.of([pattern])
+    assert index.in_turn == () and index.searched == (0,)
+    text = "dying my hair, then a walk of 2 km"
+    assert [hit.group() for hit in index.matches(text)[0]] == ["dying my hair", "2 km"]
+
+
 def test_a_pattern_that_never_follows_a_latin_letter_is_tried_only_where_one_begins() -> None:
     """Chinese typed in Latin letters opens with (?<![a-z]): its beginnings are listed,
     and found after a space, a digit or another script's letter, never inside a word."""
