@@ -211,3 +211,13 @@ def stalled_reads(
         return release
 
     return stall
+
+
+@pytest.fixture
+def unhurried_follow_ups(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The caring offer and the question again after a crisis reply, waited for as long as
+    the test needs. In the bot they get USER_LOOKUP_SECONDS (0.3 s of wall time) so that a
+    slow database never holds a reply back; on a loaded test machine an offer can miss
+    that, and a test about what the offer leads to would fail for no fault of the code.
+    The bound itself is tested with a hanging database (tests/engine, tests/adapters)."""
+    monkeypatch.setattr("bot.engine.urgent_path.USER_LOOKUP_SECONDS", 10.0)

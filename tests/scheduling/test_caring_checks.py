@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
 
+import pytest
+
 from bot.app import open_services
 from bot.config import Settings
 from bot.content_pack.ids import CaringMsg, OnboardingMsg
@@ -27,6 +29,9 @@ from bot.storage.users import (
 )
 from tests.helpers.conversation import Conversation
 from tests.helpers.world import World, build_world
+
+# What the caring check leads to, not how long its offer may take (see the fixture).
+pytestmark = pytest.mark.usefixtures("unhurried_follow_ups")
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # 10:00 in Berlin
 DUE = datetime(2026, 3, 3, 7, 30, tzinfo=UTC)  # 08:30 in Berlin, the next day

@@ -24,6 +24,9 @@ from tests.helpers.conversation import Conversation
 from tests.helpers.telegram_world import TelegramWorld
 from tests.helpers.world import World
 
+# What the caring check leads to, not how long its offer may take (see the fixture).
+pytestmark = pytest.mark.usefixtures("unhurried_follow_ups")
+
 CRISIS = "i want to die"
 SMALL_HOURS = datetime(2026, 3, 2, 1, 3, tzinfo=UTC)  # 02:03 in Berlin
 
