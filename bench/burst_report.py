@@ -280,7 +280,8 @@ HOW_TO_READ = [
     " platform accepted over the burst, the replies to the probes included, against the cap;"
     " the probes' replies (more than the 3 a second kept for replies) take some of bulk's"
     " room, so check-ins alone drain slower than 27 while they do.",
-    "- Idle: the probes one at a time before the due minute (nothing else to do). Burst: one"
+    "- Idle: the probes one at a time before the due minute (nothing else to do), one every"
+    " half second (back to back, their own replies passed the cap of 30 a second). Burst: one"
     " probe starts every half second from the first check-in's arrival until the last's, each"
     " a person of their own (a private chat's own limit is never what is measured). A press"
     " and a note are timed after their check-in was opened (untimed).",
