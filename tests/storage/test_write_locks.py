@@ -203,3 +203,44 @@ async def test_a_big_group_moves_a_batch_of_people_at_a_time_to_the_last_one(
         user = await users.get_user(db, user_id)
         assert user is not None and user.chat_id == "-1000100"
     assert db.hops - transactions >= 3  # the reminders', then the people's batches
+
+
+async def test_a_big_group_move_copies_the_log_back_between_its_batches_not_in_a_commit(
+    services: Services, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's own copying of the write-ahead log runs inside a COMMIT, fsync and all,
+    and held every other write for 0.09 s in a move of 1,000 among 1,000,000 users: it is
+    off while the batches run, the log is copied between them, and it is back after."""
+    db, now = services.db, clock.now()
+    for n in range(7):
+        await new_user(db, f"g{n}", now, chat="-100")
+    monkeypatch.setattr(chat_moves, "FIRST_BATCH", 2)
+    seen_in_batches: list[int] = []
+    move_chat = users.move_chat
+
+    async def noting_the_setting(
+        tx: Transaction, platform: str, old: str, new: str, most: int
+    ) -> int:
+        if tx.dialect.name == "sqlite":
+            row = await tx.fetch_one("PRAGMA wal_autocheckpoint")
+            seen_in_batches.append(-1 if row is None else int(row[0]))
+        return await move_chat(tx, platform, old, new, most)
+
+    monkeypatch.setattr(users, "move_chat", noting_the_setting)
+    copies = 0
+    copy_log_aside = db.copy_log_aside
+
+    async def counting_copies() -> None:
+        nonlocal copies
+        copies += 1
+        await copy_log_aside()
+
+    monkeypatch.setattr(db, "copy_log_aside", counting_copies)
+
+    await chat_moves.follow_chat_move(db, "telegram", "-100", "-1000100")
+
+    assert copies == 1  # after the full first batch of 2; the next takes the other 5
+    if db.dialect.name == "sqlite":  # PostgreSQL's log is the server's own
+        assert seen_in_batches and set(seen_in_batches) == {0}
+        row = await db.fetch_one("PRAGMA wal_autocheckpoint")
+        assert row is not None and int(row[0]) == 1000
