@@ -73,6 +73,7 @@ class SqliteDatabase(Database):
         self._reader = reader
         self._in_place = in_place
         self._write_lock = asyncio.Lock()
+        self._jobs_copying_aside = 0  # see log_copied_aside: such jobs may overlap
         self._counter = StatementCounter()
         self.write_holds = WriteHolds()
         self.user_rows_version = 0
@@ -201,11 +202,17 @@ class SqliteDatabase(Database):
         does not copy the write-ahead log back inside a COMMIT, where every other write
         would wait for it, fsync and all; the job calls `copy_log_aside` between its
         batches instead, which copies it without holding the writer."""
-        await self._set_autocheckpoint(0)
+        # Two such jobs may overlap (a large tick during the daily purge): SQLite's own
+        # copying comes back when the last of them ends, not when the first does.
+        self._jobs_copying_aside += 1
         try:
+            if self._jobs_copying_aside == 1:
+                await self._set_autocheckpoint(0)
             yield
         finally:
-            await self._set_autocheckpoint(AUTOCHECKPOINT_PAGES)
+            self._jobs_copying_aside -= 1
+            if self._jobs_copying_aside == 0:
+                await self._set_autocheckpoint(AUTOCHECKPOINT_PAGES)
 
     async def copy_log_aside(self) -> None:
         """A passive checkpoint on a connection of its own, in a worker thread: what the

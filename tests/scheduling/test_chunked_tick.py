@@ -16,7 +16,9 @@ from bot.flows.context import keyboard, markup
 from bot.scheduling import checkin_due
 from bot.scheduling.planner import next_local_time, plan_rule
 from bot.scheduling.rules import LocalRule
+from bot.storage import claims
 from bot.storage.checkin_slots import list_slots
+from bot.storage.claims import DueSlot
 from bot.storage.db import Database, Transaction
 from bot.storage.flow_positions import FlowPosition
 from bot.storage.user_rows import READS, UserRows
@@ -221,3 +223,72 @@ async def test_a_snooze_due_with_a_slot_of_the_same_user_is_one_check_in(
     sent_to = sorted(address.user_id for address, _ in world.checkins_sent())
     assert sent_to == ["ana", "user0", "user1"]
     assert await world.run_until(START + timedelta(hours=3)) == []
+
+
+async def _autocheckpoint(tx: Transaction) -> int:
+    row = await tx.fetch_one("PRAGMA wal_autocheckpoint")
+    return -1 if row is None else int(row[0])
+
+
+@pytest.mark.usefixtures("small_chunks")
+async def test_a_large_tick_copies_the_log_aside_once_after_its_chunks_not_in_their_commits(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inside a COMMIT, SQLite copies a long write-ahead log back to the database, fsync
+    and all, while every other write waits: past its first full chunk a tick turns that
+    off, copies the log once in a worker thread after its last chunk, and turns it back on."""
+    await onboard_many(world, 10)
+    world.adapter.take()
+    db = world.services.db
+    sqlite = db.dialect.name == "sqlite"
+    settings_seen: list[int] = []  # in each chunk's transaction, as it claims
+    due_checkins = claims.due_checkins
+
+    async def noting_the_setting(tx: Transaction, now: datetime, most: int) -> list[DueSlot]:
+        if sqlite:
+            settings_seen.append(await _autocheckpoint(tx))
+        return await due_checkins(tx, now, most)
+
+    monkeypatch.setattr(claims, "due_checkins", noting_the_setting)
+    copies = 0
+    copy_log_aside = db.copy_log_aside
+
+    async def counting_copies() -> None:
+        nonlocal copies
+        copies += 1
+        await copy_log_aside()
+
+    monkeypatch.setattr(db, "copy_log_aside", counting_copies)
+    world.clock.set(START + timedelta(hours=1))
+
+    report = await world.tick()
+
+    assert report.started == 10
+    assert copies == 1
+    if sqlite:  # PostgreSQL's log is the server's own
+        # The first chunk's COMMIT may still copy (the tick cannot know more is due before
+        # it); every later chunk's cannot; afterwards SQLite copies as usual again.
+        assert len(settings_seen) >= 10 // CHUNK + 1
+        assert settings_seen[0] == 1000 and set(settings_seen[1:]) == {0}
+        assert await db.in_one_hop(_autocheckpoint) == 1000
+
+
+async def test_a_tick_of_one_chunk_leaves_the_log_to_sqlite(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await onboard_many(world, 2)
+    world.adapter.take()
+    db = world.services.db
+    copies = 0
+    copy_log_aside = db.copy_log_aside
+
+    async def counting_copies() -> None:
+        nonlocal copies
+        copies += 1
+        await copy_log_aside()
+
+    monkeypatch.setattr(db, "copy_log_aside", counting_copies)
+    world.clock.set(START + timedelta(hours=1))
+
+    assert (await world.tick()).started == 2
+    assert copies == 0

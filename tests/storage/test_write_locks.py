@@ -244,3 +244,23 @@ async def test_a_big_group_move_copies_the_log_back_between_its_batches_not_in_a
         assert seen_in_batches and set(seen_in_batches) == {0}
         row = await db.fetch_one("PRAGMA wal_autocheckpoint")
         assert row is not None and int(row[0]) == 1000
+
+
+async def test_sqlite_copies_its_log_again_only_when_the_last_of_overlapping_jobs_ends(
+    services: Services,
+) -> None:
+    """A large tick may run during the daily purge: the first to end must not turn
+    SQLite's own copying back on under the other."""
+    db = services.db
+    if db.dialect.name != "sqlite":
+        pytest.skip("PostgreSQL's log is the server's own")
+
+    async def setting(tx: Transaction) -> int:
+        row = await tx.fetch_one("PRAGMA wal_autocheckpoint")
+        return -1 if row is None else int(row[0])
+
+    async with db.log_copied_aside():
+        async with db.log_copied_aside():
+            assert await db.in_one_hop(setting) == 0
+        assert await db.in_one_hop(setting) == 0
+    assert await db.in_one_hop(setting) == 1000
