@@ -26,6 +26,10 @@ a letter past a beginning that opens with none ((?<!\\w)(?=\\w)...'s), and those
 ever begin after no Latin letter ((?<![a-z]): Arabic, Chinese, Japanese in Latin
 letters). A rule still searched in full is skipped in a text holding none of the strings
 every match of it holds.
+
+Building the listings takes a good part of a second for the pack's rules, so a start
+that opens the book of compiled patterns keeps them there and a restart reads them
+(starts_book.py).
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.content_pack.pattern_starts import PREFIX_LENGTH, UNSPACED_LETTER
-from bot.content_pack.patterns import compiled, read
+from bot.content_pack.patterns import compiled, keep_entry, kept_entry, read
+from bot.safety.starts_book import index_key, kept_field, numbers_by_start, texts
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,21 +53,27 @@ class _Listing:
 
     @classmethod
     def of(cls, listed: dict[str, list[int]], anchor: str) -> _Listing:
-        # The longest beginning found, with every pattern listed under it and under each
-        # shorter beginning it starts with.
-        by_start = {
-            text: tuple(
-                dict.fromkeys(
-                    n for size in range(1, len(text) + 1) for n in listed.get(text[:size], ())
-                )
-            )
-            for text in listed
-        }
+        by_start = _by_start(listed)
         if not listed:
             return cls(by_start, re.compile("(?!)"))
         firsts = _class_of(sorted({text[0] for text in listed}))
         # As long as the pack's longest patterns: taken from the book of compiled patterns.
         return cls(by_start, compiled(rf"{anchor}(?={firsts})(?=({_grouped_trie(listed)}))"))
+
+    def as_data(self) -> dict[str, object]:
+        return {"by_start": _listed_data(self.by_start), "finder": self.finder.pattern}
+
+    @classmethod
+    def from_data(cls, data: object, count: int, anchor: str) -> _Listing:
+        """The listing `as_data` kept, of `count` patterns; TypeError or ValueError when
+        it is not one."""
+        by_start = numbers_by_start(kept_field(data, "by_start"), count)
+        finder = kept_field(data, "finder")
+        if not isinstance(finder, str):
+            raise TypeError("no finder")
+        if not by_start:
+            return cls.of({}, anchor)
+        return cls(by_start, compiled(finder))
 
     def add_matches(
         self,
@@ -116,11 +127,32 @@ class _WordListing:
 
     @classmethod
     def of(cls, listed: dict[str, list[int]]) -> _WordListing:
-        by_start = _Listing.of(listed, r"(?<!\w)").by_start if listed else {}
+        by_start = _by_start(listed)
         heads = frozenset(text[:size] for text in by_start for size in range(1, len(text) + 1))
+        return cls.checked(by_start, heads)
+
+    @classmethod
+    def checked(cls, by_start: dict[str, tuple[int, ...]], heads: frozenset[str]) -> _WordListing:
         if max(map(len, by_start), default=0) > PREFIX_LENGTH:
             raise ValueError(f"a beginning longer than {PREFIX_LENGTH} characters")
         return cls(by_start, heads, {})
+
+    def as_data(self) -> dict[str, object]:
+        return {"by_start": _listed_data(self.by_start), "heads": sorted(self.heads)}
+
+    @classmethod
+    def from_data(cls, data: object, count: int) -> _WordListing:
+        """The listing `as_data` kept, of `count` patterns; TypeError or ValueError when
+        it is not one (a beginning past PREFIX_LENGTH, or one missing from the heads)."""
+        by_start = numbers_by_start(kept_field(data, "by_start"), count)
+        heads = frozenset(texts(kept_field(data, "heads")))
+        # Every beginning and every beginning of one is a head (a head whose own beginning
+        # is missing would hide the patterns listed past it): each head's, in turn.
+        if not heads.issuperset(by_start) or not heads.issuperset(
+            head[:-1] for head in heads if len(head) > 1
+        ):
+            raise ValueError("a beginning missing from the heads")
+        return cls.checked(by_start, heads)
 
     def add_matches(
         self,
@@ -198,13 +230,14 @@ class StartIndex:
                 continue
             for text in starts:
                 listed.setdefault(text, []).append(number)
+        words, unspaced, latin_free = _listings(patterns, at_words, anywhere, after_no_latin)
         return cls(
             tuple(patterns),
-            _WordListing.of(at_words),
-            _Listing.of(anywhere, ""),
+            words,
+            unspaced,
             tuple(searched),
             tuple(in_turn),
-            _Listing.of(after_no_latin, _AFTER_NO_LATIN),
+            latin_free,
             required,
         )
 
@@ -237,6 +270,60 @@ class StartIndex:
             if hits:
                 found[number] = hits
         return found
+
+
+def _listings(
+    patterns: Sequence[re.Pattern[str]],
+    at_words: dict[str, list[int]],
+    anywhere: dict[str, list[int]],
+    after_no_latin: dict[str, list[int]],
+) -> tuple[_WordListing, _Listing, _Listing]:
+    """The three listings of these beginnings, read from the open book where it keeps
+    them for these patterns (starts_book.py), else built and kept there."""
+    key = index_key(patterns)
+    kept = None if key is None else kept_entry(key)
+    if kept is not None:
+        try:
+            return (
+                _WordListing.from_data(kept_field(kept, "at_words"), len(patterns)),
+                _Listing.from_data(kept_field(kept, "anywhere"), len(patterns), ""),
+                _Listing.from_data(
+                    kept_field(kept, "after_no_latin"), len(patterns), _AFTER_NO_LATIN
+                ),
+            )
+        except (TypeError, ValueError):
+            pass  # not well formed (a broken writer): built anew below, and kept
+    built = (
+        _WordListing.of(at_words),
+        _Listing.of(anywhere, ""),
+        _Listing.of(after_no_latin, _AFTER_NO_LATIN),
+    )
+    if key is not None:
+        words, unspaced, latin_free = built
+        kept_data = {
+            "at_words": words.as_data(),
+            "anywhere": unspaced.as_data(),
+            "after_no_latin": latin_free.as_data(),
+        }
+        keep_entry(key, kept_data)
+    return built
+
+
+def _by_start(listed: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+    """Each beginning, with every pattern listed under it and under each shorter
+    beginning it starts with: the patterns to try where it is the longest one found."""
+    return {
+        text: tuple(
+            dict.fromkeys(
+                n for size in range(1, len(text) + 1) for n in listed.get(text[:size], ())
+            )
+        )
+        for text in listed
+    }
+
+
+def _listed_data(by_start: dict[str, tuple[int, ...]]) -> dict[str, list[int]]:
+    return {text: list(numbers) for text, numbers in by_start.items()}
 
 
 def _in_turn(hits: list[re.Match[str]], pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
