@@ -38,6 +38,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 
 from bot.content_pack.pattern_starts import PREFIX_LENGTH, UNSPACED_LETTER
 from bot.content_pack.patterns import compiled, keep_entry, kept_entry, read
@@ -95,17 +96,15 @@ class _Listing:
 _WORD_START = re.compile(r"(?<!\w)\w")
 # Where a beginning may follow no Latin letter (its finder's anchor).
 _AFTER_NO_LATIN = "(?<![a-z])"
-# Each word start of a text with the text's next PREFIX_LENGTH characters there.
-WordHeads = list[tuple[int, str]]
+# Each word start of a text, and the text's next PREFIX_LENGTH characters at each.
+WordHeads = tuple[list[int], list[str]]
 
 
 def word_heads(text: str) -> WordHeads:
     """Every word start of `text`, with what follows it as far as a beginning reaches:
     read once a text, for the idioms' index and the rules' alike."""
-    return [
-        (place.start(), text[place.start() : place.start() + PREFIX_LENGTH])
-        for place in _WORD_START.finditer(text)
-    ]
+    positions = [place.start() for place in _WORD_START.finditer(text)]
+    return positions, [text[position : position + PREFIX_LENGTH] for position in positions]
 
 
 # Words' first characters whose patterns a listing keeps; past this many it starts again
@@ -161,18 +160,27 @@ class _WordListing:
         found: dict[int, list[re.Match[str]]],
         words: WordHeads,
     ) -> None:
-        kept = self.kept
-        for position, head in words:
-            numbers = kept.get(head)
-            if numbers is None:
-                numbers = self._listed_under(head)
-                if len(kept) >= _KEPT_WORDS:
-                    kept.clear()
-                kept[head] = numbers
+        positions, heads = words
+        # Looked up all at once (most words are met before); a word listing no pattern
+        # (an empty tuple) is then passed over without a step of its own.
+        listed = list(map(self.kept.get, heads))
+        if None in listed:
+            for at, numbers in enumerate(listed):
+                if numbers is None:
+                    listed[at] = self._kept_under(heads[at])
+        for position, numbers in compress(zip(positions, listed, strict=True), listed):
             for number in numbers:
                 match = patterns[number].match(text, position)
                 if match is not None:
                     found.setdefault(number, []).append(match)
+
+    def _kept_under(self, head: str) -> tuple[int, ...]:
+        """`_listed_under`, kept for the next time the same word comes."""
+        numbers = self._listed_under(head)
+        if len(self.kept) >= _KEPT_WORDS:
+            self.kept.clear()
+        self.kept[head] = numbers
+        return numbers
 
     def _listed_under(self, head: str) -> tuple[int, ...]:
         """The patterns of the longest beginning that `head` starts with (none: ())."""
