@@ -34,14 +34,15 @@ that opens the book of compiled patterns keeps them there and a restart reads th
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress
+from typing import cast
 
 from bot.content_pack.pattern_starts import PREFIX_LENGTH, UNSPACED_LETTER
 from bot.content_pack.patterns import compiled, keep_entry, kept_entry, read
+from bot.safety.start_tries import class_of, grouped_trie
 from bot.safety.starts_book import index_key, kept_field, numbers_by_start, texts
 
 
@@ -57,9 +58,9 @@ class _Listing:
         by_start = _by_start(listed)
         if not listed:
             return cls(by_start, re.compile("(?!)"))
-        firsts = _class_of(sorted({text[0] for text in listed}))
+        firsts = class_of(sorted({text[0] for text in listed}))
         # As long as the pack's longest patterns: taken from the book of compiled patterns.
-        return cls(by_start, compiled(rf"{anchor}(?={firsts})(?=({_grouped_trie(listed)}))"))
+        return cls(by_start, compiled(rf"{anchor}(?={firsts})(?=({grouped_trie(listed)}))"))
 
     def as_data(self) -> dict[str, object]:
         return {"by_start": _listed_data(self.by_start), "finder": self.finder.pattern}
@@ -163,11 +164,12 @@ class _WordListing:
         positions, heads = words
         # Looked up all at once (most words are met before); a word listing no pattern
         # (an empty tuple) is then passed over without a step of its own.
-        listed = list(map(self.kept.get, heads))
-        if None in listed:
-            for at, numbers in enumerate(listed):
+        looked_up = list(map(self.kept.get, heads))
+        if None in looked_up:
+            for at, numbers in enumerate(looked_up):
                 if numbers is None:
-                    listed[at] = self._kept_under(heads[at])
+                    looked_up[at] = self._kept_under(heads[at])
+        listed = cast(list[tuple[int, ...]], looked_up)  # none left unknown
         for position, numbers in compress(zip(positions, listed, strict=True), listed):
             for number in numbers:
                 match = patterns[number].match(text, position)
@@ -347,52 +349,3 @@ def _in_turn(hits: list[re.Match[str]], pattern: re.Pattern[str], text: str) -> 
             kept.append(hit)
             end = hit.end()
     return kept
-
-
-def _trie(words: list[str]) -> str:
-    """An alternation of `words` that always takes the longest one that fits: each letter
-    branches once, and stopping early is the last choice at every step."""
-    branches: dict[str, list[str]] = {}
-    ends = False
-    for word in words:
-        if word:
-            branches.setdefault(word[0], []).append(word[1:])
-        else:
-            ends = True
-    alternatives = [re.escape(first) + _trie(rests) for first, rests in branches.items()]
-    if not alternatives:
-        return ""
-    if ends:
-        alternatives.append("")
-    if len(alternatives) == 1:
-        return alternatives[0]
-    return "(?:" + "|".join(alternatives) + ")"
-
-
-def _grouped_trie(listed: dict[str, list[int]]) -> str:
-    """The trie of every beginning, its first letters split into groups of about the
-    square root of their number. The regex engine skips a group whose class holds no
-    letter at a place in one step, and tries the letters of a group one by one only where
-    the class matched: some twenty steps at a place instead of one for each of the
-    hundreds of first letters of eleven scripts. The longest beginning still wins."""
-    by_first: dict[str, list[str]] = {}
-    for text in sorted(listed):
-        by_first.setdefault(text[0], []).append(text[1:])
-    firsts = sorted(by_first)
-    size = max(1, math.isqrt(len(firsts)))
-    groups = [firsts[at : at + size] for at in range(0, len(firsts), size)]
-    return (
-        "(?:"
-        + "|".join(
-            _class_of(group)
-            + "(?:"
-            + "|".join(f"(?<={re.escape(first)}){_trie(by_first[first])}" for first in group)
-            + ")"
-            for group in groups
-        )
-        + ")"
-    )
-
-
-def _class_of(letters: list[str]) -> str:
-    return "[" + "".join(re.escape(letter) for letter in letters) + "]"

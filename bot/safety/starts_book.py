@@ -5,8 +5,9 @@ each may open, and the finders of the scripts written without spaces) was most o
 restart still did once the patterns themselves came from the book
 (bot/content_pack/pattern_book.py). It depends only on the patterns' texts and flags
 (their beginnings are read from those, by code the book as a whole is keyed by) and on
-the code that builds it, so it is kept under a key made of both: a changed rule, or a
-changed index code, makes another key, and the index is built anew and kept under it.
+the code that builds it (starts.py, start_tries.py and this module), so it is kept under
+a key made of both: a changed rule, or changed index code, makes another key, and the
+index is built anew and kept under it.
 
 What the book hands back is checked before it is used (each rule number one of the
 index's, each part of the right kind); anything else is built anew, as without a book.
@@ -25,7 +26,7 @@ from bot.content_pack.patterns import book_open
 
 _HERE = Path(__file__).resolve().parent
 # The code an index kept in a book was built by: its key changes with any of it.
-_INDEX_CODE = ("starts.py", "starts_book.py")
+_INDEX_CODE = ("starts.py", "start_tries.py", "starts_book.py")
 
 
 @functools.cache

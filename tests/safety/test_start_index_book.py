@@ -4,6 +4,7 @@ or by other index code, or damaged, is never used: it is built anew, and kept in
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -122,6 +123,28 @@ def test_an_index_kept_by_other_index_code_is_not_used(
     assert builds
     assert _found(again, TEXT) == _found(first, TEXT)
     assert set(_entries(tmp_path)).isdisjoint(before)
+
+
+@pytest.mark.parametrize("changed", starts_book._INDEX_CODE)
+def test_the_kept_index_s_key_changes_with_any_file_of_the_index_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: str
+) -> None:
+    code = tmp_path / "code"
+    code.mkdir()
+    for name in starts_book._INDEX_CODE:
+        (code / name).write_bytes((starts_book._HERE / name).read_bytes())
+    monkeypatch.setattr(starts_book, "_HERE", code)
+    # A cache of its own, so the process's own key is left as it was.
+    own_cache = functools.cache(starts_book._code_hash.__wrapped__)
+    monkeypatch.setattr(starts_book, "_code_hash", own_cache)
+    rules = [re.compile(rule) for rule in RULES]
+    with pattern_book(tmp_path):
+        before = starts_book.index_key(rules)
+        with (code / changed).open("a", encoding="utf-8") as file:
+            file.write("# mended\n")
+        starts_book._code_hash.cache_clear()
+        after = starts_book.index_key(rules)
+    assert before is not None and after is not None and before != after
 
 
 def _number_past_the_rules(entry: dict[str, Any]) -> None:
