@@ -83,11 +83,14 @@ class _Listing:
         text: str,
         start: int,
         found: dict[int, list[re.Match[str]]],
+        only: frozenset[int] | None = None,
     ) -> None:
         by_start = self.by_start
         for place in self.finder.finditer(text, start):
             position = place.start()
             for number in by_start[place.group(1)]:
+                if only is not None and number not in only:
+                    continue
                 match = patterns[number].match(text, position)
                 if match is not None:
                     found.setdefault(number, []).append(match)
@@ -160,6 +163,7 @@ class _WordListing:
         text: str,
         found: dict[int, list[re.Match[str]]],
         words: WordHeads,
+        only: frozenset[int] | None = None,
     ) -> None:
         positions, heads = words
         # Looked up all at once (most words are met before); a word listing no pattern
@@ -172,6 +176,8 @@ class _WordListing:
         listed = cast(list[tuple[int, ...]], looked_up)  # none left unknown
         for position, numbers in compress(zip(positions, listed, strict=True), listed):
             for number in numbers:
+                if only is not None and number not in only:
+                    continue
                 match = patterns[number].match(text, position)
                 if match is not None:
                     found.setdefault(number, []).append(match)
@@ -251,28 +257,34 @@ class StartIndex:
             required,
         )
 
-    def matches(self, text: str, words: WordHeads | None = None) -> dict[int, list[re.Match[str]]]:
+    def matches(
+        self, text: str, words: WordHeads | None = None, only: frozenset[int] | None = None
+    ) -> dict[int, list[re.Match[str]]]:
         """Every match of every pattern at the start of a word, or for a pattern in a
         script without spaces wherever it begins (plus, for a searched pattern or one taken
         in turn, its non-overlapping matches anywhere), by pattern number, in order.
-        `words` is `word_heads(text)` when the caller has it."""
+        `words` is `word_heads(text)` when the caller has it; `only`, the numbers of the
+        patterns to match (None: all): each pattern's matches are its own, found alike
+        whichever others are asked for."""
         found: dict[int, list[re.Match[str]]] = {}
         self.at_words.add_matches(
-            self.patterns, text, found, word_heads(text) if words is None else words
+            self.patterns, text, found, word_heads(text) if words is None else words, only
         )
         if self.anywhere.by_start:
             first = UNSPACED_LETTER.search(text)
             if first is not None:  # every beginning holds such a letter, within its first 7
                 self.anywhere.add_matches(
-                    self.patterns, text, max(0, first.start() - PREFIX_LENGTH), found
+                    self.patterns, text, max(0, first.start() - PREFIX_LENGTH), found, only
                 )
         if self.after_no_latin.by_start:
-            self.after_no_latin.add_matches(self.patterns, text, 0, found)
+            self.after_no_latin.add_matches(self.patterns, text, 0, found, only)
         for number in self.in_turn:
             hits = found.get(number)
             if hits is not None:
                 found[number] = _in_turn(hits, self.patterns[number], text)
         for number in self.searched:
+            if only is not None and number not in only:
+                continue
             required = self.required.get(number)
             if required is not None and not any(part in text for part in required):
                 continue  # none of the strings every match holds: it cannot match here
