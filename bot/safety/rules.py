@@ -52,7 +52,10 @@ _OPEN = frozenset(PRIORITY)  # every intent, before any is settled
 # then costs a bounded time, and a caller can yield between pieces.
 PIECE = 4096
 OVERLAP = 512
-_SPACES = re.compile(r"\s+")
+# Each run of white space read as one space: a run of two or more, or one that is not a
+# plain space, replaced (what \s+ replaces, but for the single spaces between words, so
+# the hundreds of those in a long message are not each replaced by itself).
+_SPACES = re.compile(r"\s{2,}|[^\S ]")
 
 
 @dataclass(frozen=True, slots=True)
