@@ -43,7 +43,7 @@ from typing import cast
 from bot.content_pack.pattern_starts import PREFIX_LENGTH, UNSPACED_LETTER
 from bot.content_pack.patterns import compiled, keep_entry, kept_entry, read
 from bot.safety.start_tries import class_of, grouped_trie
-from bot.safety.starts_book import index_key, kept_field, numbers_by_start, texts
+from bot.safety.starts_book import index_key, kept_field, numbers_by_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,39 +123,28 @@ class _WordListing:
     every pattern listed under it or under a shorter beginning it starts with), by lookup."""
 
     by_start: dict[str, tuple[int, ...]]  # as _Listing's
-    heads: frozenset[str]  # every beginning and every beginning of one
     # Patterns by a word's first PREFIX_LENGTH characters (fewer at the end of a text),
     # as found before; filled as messages come, so it is no cost at start-up.
     kept: dict[str, tuple[int, ...]]
 
     @classmethod
     def of(cls, listed: dict[str, list[int]]) -> _WordListing:
-        by_start = _by_start(listed)
-        heads = frozenset(text[:size] for text in by_start for size in range(1, len(text) + 1))
-        return cls.checked(by_start, heads)
+        return cls.checked(_by_start(listed))
 
     @classmethod
-    def checked(cls, by_start: dict[str, tuple[int, ...]], heads: frozenset[str]) -> _WordListing:
+    def checked(cls, by_start: dict[str, tuple[int, ...]]) -> _WordListing:
         if max(map(len, by_start), default=0) > PREFIX_LENGTH:
             raise ValueError(f"a beginning longer than {PREFIX_LENGTH} characters")
-        return cls(by_start, heads, {})
+        return cls(by_start, {})
 
     def as_data(self) -> dict[str, object]:
-        return {"by_start": _listed_data(self.by_start), "heads": sorted(self.heads)}
+        return {"by_start": _listed_data(self.by_start)}
 
     @classmethod
     def from_data(cls, data: object, count: int) -> _WordListing:
         """The listing `as_data` kept, of `count` patterns; TypeError or ValueError when
-        it is not one (a beginning past PREFIX_LENGTH, or one missing from the heads)."""
-        by_start = numbers_by_start(kept_field(data, "by_start"), count)
-        heads = frozenset(texts(kept_field(data, "heads")))
-        # Every beginning and every beginning of one is a head (a head whose own beginning
-        # is missing would hide the patterns listed past it): each head's, in turn.
-        if not heads.issuperset(by_start) or not heads.issuperset(
-            head[:-1] for head in heads if len(head) > 1
-        ):
-            raise ValueError("a beginning missing from the heads")
-        return cls.checked(by_start, heads)
+        it is not one (a beginning past PREFIX_LENGTH)."""
+        return cls.checked(numbers_by_start(kept_field(data, "by_start"), count))
 
     def add_matches(
         self,
@@ -191,13 +180,11 @@ class _WordListing:
         return numbers
 
     def _listed_under(self, head: str) -> tuple[int, ...]:
-        """The patterns of the longest beginning that `head` starts with (none: ())."""
+        """The patterns of the longest beginning that `head` starts with (none: ()). Each
+        of its beginnings is looked up: a word is met once, then kept."""
         numbers: tuple[int, ...] = ()
         for size in range(1, len(head) + 1):
-            start = head[:size]
-            if start not in self.heads:
-                break
-            numbers = self.by_start.get(start, numbers)
+            numbers = self.by_start.get(head[:size], numbers)
         return numbers
 
 

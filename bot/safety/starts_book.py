@@ -65,12 +65,6 @@ def numbers_by_start(data: object, count: int) -> dict[str, tuple[int, ...]]:
     return listed
 
 
-def texts(data: object) -> list[str]:
-    if not isinstance(data, list) or not all(type(text) is str for text in data):
-        raise TypeError("not a list of texts")
-    return data
-
-
 def kept_field(data: object, name: str) -> object:
     if not isinstance(data, Mapping) or name not in data:
         raise TypeError(f"no {name}")

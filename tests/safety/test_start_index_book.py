@@ -14,6 +14,7 @@ import pytest
 
 from bot.content_pack.pack import ContentPack
 from bot.content_pack.pattern_book import BOOK_FILE, pattern_book, read_whole_book, write_book
+from bot.content_pack.pattern_starts import PREFIX_LENGTH
 from bot.safety import starts, starts_book
 from bot.safety.normalise import normalise
 from bot.safety.screen import SafetyScreen
@@ -56,7 +57,6 @@ def _start(data_dir: Path, rules: tuple[str, ...] = RULES) -> StartIndex:
 def _listings(index: StartIndex) -> tuple[object, ...]:
     return (
         index.at_words.by_start,
-        index.at_words.heads,
         index.anywhere.by_start,
         index.anywhere.finder.pattern,
         index.after_no_latin.by_start,
@@ -157,8 +157,14 @@ def _a_text_for_a_number(entry: dict[str, Any]) -> None:
     by_start[next(iter(by_start))] = ["0"]
 
 
-def _heads_missing(entry: dict[str, Any]) -> None:
-    entry["at_words"]["heads"] = entry["at_words"]["heads"][1:]
+def _a_beginning_too_long(entry: dict[str, Any]) -> None:
+    """Longer than the first characters of a word the screen looks up."""
+    entry["at_words"]["by_start"]["x" * (PREFIX_LENGTH + 1)] = [0]
+
+
+def _numbers_not_listed(entry: dict[str, Any]) -> None:
+    by_start = entry["at_words"]["by_start"]
+    by_start[next(iter(by_start))] = "0"
 
 
 def _no_finder(entry: dict[str, Any]) -> None:
@@ -171,7 +177,14 @@ def _not_an_index(entry: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    [_number_past_the_rules, _a_text_for_a_number, _heads_missing, _no_finder, _not_an_index],
+    [
+        _number_past_the_rules,
+        _a_text_for_a_number,
+        _a_beginning_too_long,
+        _numbers_not_listed,
+        _no_finder,
+        _not_an_index,
+    ],
 )
 def test_a_damaged_index_in_the_book_is_built_anew_and_mended(
     tmp_path: Path, builds: list[int], damage: Callable[[dict[str, Any]], None]
