@@ -155,7 +155,8 @@ def main(argv: Sequence[str]) -> int:
             " figure to compare, the seconds move with the load. Without the book: an empty"
             " data folder, as at the first start of an install (every detection pattern"
             " parsed and compiled in Python, the book then written). With it: a restart,"
-            " building each pattern from its compiled code with `_sre.compile`.",
+            " building each pattern from its compiled code with `_sre.compile`, and reading"
+            " the screen's index (its rules by their beginnings) instead of building it.",
             "",
             f"Every value, in order: {spread}.",
         ]

@@ -16,7 +16,9 @@ It is only ever an aid. Each form is keyed by a hash of its pattern's exact text
 changed is compiled again, and so is a rule the book does not hold); the book is refused
 whole when it was made by another interpreter or its checksum does not hold (damaged),
 and the patterns are then compiled from their text, as without it: the screen matches
-the same either way. It holds no user text, only the pack's patterns, as JSON.
+the same either way. It holds no user text, only the pack's patterns, as JSON, and what
+is built from them alone (the screen's index, under a key of what it was built from and
+of the code that built it: bot/safety/starts.py).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.content_pack import pattern_form, pattern_starts, patterns
@@ -40,7 +43,8 @@ log = logging.getLogger("steady.content")
 
 BOOK_FILE = "detection-patterns.json"
 # 2: a form keeps the starts taken in turn, the Latin-free starts and the required strings.
-FORMAT = 2
+# 3: the forms beside other entries built from the patterns (the screen's index).
+FORMAT = 3
 
 
 @functools.cache
@@ -79,8 +83,22 @@ class BookRefused(Exception):
         self.reason = reason
 
 
+@dataclass(frozen=True, slots=True)
+class Book:
+    forms: dict[str, CompiledForm]
+    # Plain JSON data built from the patterns, by its builder's key (patterns.kept_entry):
+    # each is checked by the code that reads it, which builds it anew when it is not well
+    # formed.
+    entries: dict[str, object] = field(default_factory=dict)
+
+
 def read_book(path: Path) -> dict[str, CompiledForm]:
-    """The forms of the book at `path`; raises BookRefused (missing, unreadable, damaged,
+    """The forms of the book at `path` (read_whole_book)."""
+    return read_whole_book(path).forms
+
+
+def read_whole_book(path: Path) -> Book:
+    """The book at `path`; raises BookRefused (missing, unreadable, damaged,
     other_interpreter) when it cannot be used."""
     if not CODE_TYPE:
         raise BookRefused("other_interpreter")
@@ -99,19 +117,28 @@ def read_book(path: Path) -> dict[str, CompiledForm]:
             raise BookRefused("other_interpreter")
         if heading.get("sha256") != hashlib.sha256(body).hexdigest():
             raise ValueError("checksum")
-        entries = json.loads(body)
-        if not isinstance(entries, dict):
-            raise ValueError("no entries")
-        return {str(key): CompiledForm.from_data(data) for key, data in entries.items()}
-    except (ValueError, TypeError, AttributeError):  # JSONDecodeError is a ValueError
+        whole = json.loads(body)
+        forms, entries = whole["forms"], whole["entries"]
+        if not isinstance(forms, dict) or not isinstance(entries, dict):
+            raise ValueError("no forms")
+        return Book(
+            {str(key): CompiledForm.from_data(data) for key, data in forms.items()}, entries
+        )
+    except (ValueError, TypeError, AttributeError, KeyError):  # JSONDecodeError: ValueError
         raise BookRefused("damaged") from None
 
 
-def write_book(path: Path, forms: dict[str, CompiledForm]) -> None:
+def write_book(
+    path: Path, forms: dict[str, CompiledForm], entries: dict[str, object] | None = None
+) -> None:
     """Write the book whole, under a temporary name first: a start that reads it while it
     is written, or a crash half way, finds the old book or none, never half of one."""
+    entries = entries or {}
     body = json.dumps(
-        {key: forms[key].as_data() for key in sorted(forms)},
+        {
+            "forms": {key: forms[key].as_data() for key in sorted(forms)},
+            "entries": {key: entries[key] for key in sorted(entries)},
+        },
         ensure_ascii=False,
         separators=(",", ":"),
     ).encode()
@@ -133,6 +160,7 @@ class BookUse:
     def __init__(self, folder: Path) -> None:
         self.path = folder / BOOK_FILE
         self.forms: dict[str, CompiledForm] = {}
+        self.entries: dict[str, object] = {}
         self.changed = False
 
     def keep(self) -> None:
@@ -140,10 +168,11 @@ class BookUse:
         of it went unused; a book that cannot be written is said once in the log."""
         # The forms are let go either way: a running bot has no more use for them.
         forms, self.forms = self.forms, {}
+        entries, self.entries = self.entries, {}
         if not self.changed or not self.path.parent.is_dir():
             return
         try:
-            write_book(self.path, forms)
+            write_book(self.path, forms, entries)
         except OSError as error:
             log_event(
                 log, "content.pattern_book_not_written", logging.WARNING, error=type(error).__name__
@@ -160,23 +189,23 @@ def pattern_book(folder: Path) -> Iterator[BookUse]:
     never stops a start: the patterns are compiled from their text. Nothing is written
     here: `keep()` the use afterwards, once the start may write in the folder."""
     use = BookUse(folder)
-    forms = _forms_in(use.path)
-    patterns.open_book(forms)
+    book = _book_in(use.path)
+    patterns.open_book(book.forms, book.entries)
     try:
         yield use
     finally:
         closed = patterns.close_book()
     if closed is not None:
-        use.forms, use.changed = closed
+        use.forms, use.entries, use.changed = closed.forms, closed.entries, closed.changed
 
 
-def _forms_in(path: Path) -> dict[str, CompiledForm]:
-    """The book's forms, or none, with why in the log (a missing book in a missing folder
+def _book_in(path: Path) -> Book:
+    """The book, or an empty one, with why in the log (a missing book in a missing folder
     is a first start, and a folder that is not one is reported by its own check)."""
     try:
-        return read_book(path)
+        return read_whole_book(path)
     except BookRefused as refused:
         if path.parent.is_dir():
             level = logging.INFO if refused.reason == "missing" else logging.WARNING
             log_event(log, "content.pattern_book_unused", level, reason=refused.reason)
-        return {}
+        return Book({})

@@ -19,13 +19,16 @@ by `_sre.compile` (C, a fraction of a millisecond), and one not found is compile
 its text and its form noted, for the book to keep. `compiled` serves the other patterns
 a start compiles (the cues, and those the screen builds from the rules) the same way,
 and keeps those it made while the book was open (a few hundred, most held by the screen).
+The book keeps other things built from the patterns too (the screen's index, built from
+every rule's beginnings), each under a key its builder makes of what it was built from:
+`kept_entry` and `keep_entry`.
 """
 
 from __future__ import annotations
 
 import _sre  # type: ignore[import-not-found]
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from re import _compiler as sre_compile  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
@@ -67,6 +70,19 @@ class _OpenBook:
     forms: dict[str, CompiledForm]
     used: dict[str, CompiledForm]
     unusable: int = 0  # forms found but refused (damaged): the book is written again
+    # What else the book keeps, by its builder's key (plain JSON data), and what of it
+    # this start used or made.
+    entries: dict[str, object] = field(default_factory=dict)
+    entries_used: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedBook:
+    """What a start used or made while its book was open, for the book to keep."""
+
+    forms: dict[str, CompiledForm]
+    entries: dict[str, object]
+    changed: bool  # something added, changed, gone or damaged: the book is written again
 
 
 # The book open now, if any: at most one (a start opens it around its load).
@@ -134,19 +150,50 @@ def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return found
 
 
-def open_book(forms: dict[str, CompiledForm]) -> None:
-    """Take patterns from these forms (by form_key) until close_book."""
-    _OPEN[:] = [_OpenBook(forms, {})]
+def open_book(forms: dict[str, CompiledForm], entries: dict[str, object] | None = None) -> None:
+    """Take patterns from these forms (by form_key), and the entries by their keys, until
+    close_book."""
+    _OPEN[:] = [_OpenBook(forms, {}, entries=dict(entries or {}))]
 
 
-def close_book() -> tuple[dict[str, CompiledForm], bool] | None:
-    """The forms used or made while the book was open, and whether they differ from the
-    book's (a pattern added, changed, gone or damaged); None when no book was open."""
+def close_book() -> ClosedBook | None:
+    """The forms and entries used or made while the book was open, and whether they
+    differ from the book's; None when no book was open."""
     if not _OPEN:
         return None
     book = _OPEN.pop()
-    changed = book.unusable > 0 or book.used.keys() != book.forms.keys()
-    return book.used, changed
+    changed = (
+        book.unusable > 0
+        or book.used.keys() != book.forms.keys()
+        or book.entries_used.keys() != book.entries.keys()
+    )
+    return ClosedBook(book.used, book.entries_used, changed)
+
+
+def book_open() -> bool:
+    return bool(_OPEN)
+
+
+def kept_entry(key: str) -> object | None:
+    """What the open book keeps under `key` (None: no book open, or nothing kept). The
+    caller checks it is well formed, and `keep_entry`s what it builds when it is not."""
+    if not _OPEN:
+        return None
+    found = _OPEN[0].entries.get(key)
+    if found is not None:
+        _OPEN[0].entries_used[key] = found
+    return found
+
+
+def keep_entry(key: str, value: object) -> None:
+    """Keep `value` (plain JSON data) under `key` in the open book, in place of what it
+    held there (which its caller found damaged: the book is written again)."""
+    if not _OPEN:
+        return
+    book = _OPEN[0]
+    if key in book.entries:
+        book.unusable += 1
+    book.entries_used[key] = value
 
 
 def _form_in_book(pattern: str, flags: int, with_starts: bool) -> CompiledForm | None:

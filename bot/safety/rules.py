@@ -45,13 +45,17 @@ class ReplyLevel(StrEnum):
 PRIORITY = (Intent.CRISIS, Intent.DANGER, Intent.CONTACTED, Intent.URGE)
 SAFETY_INTENTS = frozenset({Intent.CRISIS, Intent.DANGER})
 SAFETY_REPLIES = frozenset({ReplyLevel.CRISIS, ReplyLevel.DANGER, ReplyLevel.CHECK})
+_OPEN = frozenset(PRIORITY)  # every intent, before any is settled
 
 # Long texts are screened in pieces of this size, each overlapping the one before by far
 # more than a crisis phrase is long, so a phrase across a boundary is still found whole. Each piece
 # then costs a bounded time, and a caller can yield between pieces.
 PIECE = 4096
 OVERLAP = 512
-_SPACES = re.compile(r"\s+")
+# Each run of white space read as one space: a run of two or more, or one that is not a
+# plain space, replaced (what \s+ replaces, but for the single spaces between words, so
+# the hundreds of those in a long message are not each replaced by itself).
+_SPACES = re.compile(r"\s{2,}|[^\S ]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +143,10 @@ class RuleBook:
     rule_index: StartIndex = field(repr=False)
     # Each language's context cues (a locale's file and the language's file together).
     cues: CuesByLanguage = field(repr=False, compare=False)
+    # The numbers of the rules of each set of intents asked for (numbers_of), kept.
+    _numbers: dict[frozenset[Intent], frozenset[int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def of(cls, files: Sequence[DetectionFile]) -> RuleBook:
@@ -164,6 +172,15 @@ class RuleBook:
                 rule_index=StartIndex.of([rule.pattern for rule in rules]),
                 cues=CuesByLanguage(_contexts_by_language(files)),
             )
+
+    def numbers_of(self, intents: frozenset[Intent]) -> frozenset[int]:
+        """The numbers of the rules of these intents."""
+        found = self._numbers.get(intents)
+        if found is None:
+            found = self._numbers[intents] = frozenset(
+                number for number, rule in enumerate(self.rules) if rule.intent in intents
+            )
+        return found
 
     def language_of(self, number: int) -> str:
         """The language rule `number` is written in."""
@@ -217,10 +234,15 @@ class Detector:
         return Detection(normalised, matches)
 
     def _match(self, normalised: str, found: dict[Intent, Match], year: int) -> None:
+        # An intent a reading or piece before this one settled in full takes nothing from
+        # this one (its rules are passed over below): when every intent is, nothing is read.
+        settled_in_full = frozenset(intent for intent, match in found.items() if match.full)
+        if len(settled_in_full) == len(PRIORITY):
+            return
         words = word_heads(normalised)
         screened = self._without_idioms(normalised, words)
         # The words are read once, for both indexes, unless an idiom was blanked out.
-        hits = self.book.rule_index.matches(screened, words if screened is normalised else None)
+        hits = self._hits(screened, words if screened is normalised else None, settled_in_full)
         rules = self.book.rules
         # The context is read in the languages the message matched in, and only theirs: a
         # word can match a rule of another language than its own ("suicidio" an English
@@ -246,6 +268,22 @@ class Detector:
                     settled = found[rule.intent] = Match(rule.intent, rule.id, full)
                 if full:
                     break
+
+    def _hits(
+        self, screened: str, words: WordHeads | None, settled_in_full: frozenset[Intent]
+    ) -> dict[int, list[re.Match[str]]]:
+        """Every rule's matches in `screened` (StartIndex.matches), but for the rules of
+        intents settled in full, which are passed over, so their matches are not looked
+        for: unless a crisis or danger rule matches, whose context is read with the cues
+        of every language a rule matched in (theirs included)."""
+        index = self.book.rule_index
+        if not settled_in_full:
+            return index.matches(screened, words)
+        words = word_heads(screened) if words is None else words
+        hits = index.matches(screened, words, self.book.numbers_of(_OPEN - settled_in_full))
+        if any(self.book.rules[number].intent in SAFETY_INTENTS for number in hits):
+            hits |= index.matches(screened, words, self.book.numbers_of(settled_in_full))
+        return hits
 
     def _without_idioms(self, normalised: str, words: WordHeads | None = None) -> str:
         """Harmless idioms ("killing it at work") blanked out before the rules run; a real

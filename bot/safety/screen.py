@@ -61,24 +61,40 @@ __all__ = [
     "ScreenResult",
 ]
 
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    """What a screen reads of its pack, made once per pack."""
+
+    content: ContentPack  # kept, so its id stays its own
+    detectors: dict[str, Detector]
+    rule_languages: dict[str, str]
+    vocabularies: Vocabularies
+
+
 # Compiled detectors by pack. Compiling every language's rules takes a noticeable moment, and
 # a process has one pack (tests share theirs), so each pack is compiled once, however many
-# screens are built on it. The pack itself is kept with its detectors, so its id stays its.
-_COMPILED: dict[int, tuple[ContentPack, dict[str, Detector]]] = {}
+# screens are built on it (a start builds one as it loads the pack, the Router another).
+_COMPILED: dict[int, _Compiled] = {}
 _COMPILED_PACKS = 4
 
 
-def _detectors_of(content: ContentPack) -> dict[str, Detector]:
-    """The pack's detectors (`detectors_for`), compiled once per pack."""
+def _compiled_for(content: ContentPack) -> _Compiled:
+    """The pack's detectors (`detectors_for`) and the languages' vocabularies, made once
+    per pack."""
     found = _COMPILED.get(id(content))
-    if found is not None and found[0] is content:
-        return found[1]
+    if found is not None and found.content is content:
+        return found
     if len(_COMPILED) >= _COMPILED_PACKS:
         _COMPILED.clear()
     own = {locale: pack.detection for locale, pack in content.locales.items()}
-    detectors = detectors_for(own, content.languages)
-    _COMPILED[id(content)] = (content, detectors)
-    return detectors
+    found = _COMPILED[id(content)] = _Compiled(
+        content,
+        detectors_for(own, content.languages),
+        _rule_languages(content),
+        Vocabularies.of(content),
+    )
+    return found
 
 
 def detectors_for(
@@ -126,9 +142,10 @@ class SafetyScreen:
         self._clock = clock or SystemClock()
         # Whether the learned stage may raise a message to the check, or only reads it.
         self._model_raises = model_raises
-        self._detectors = _detectors_of(content)
-        self._rule_languages = _rule_languages(content)
-        self._vocabularies = Vocabularies.of(content)
+        compiled = _compiled_for(content)
+        self._detectors = compiled.detectors
+        self._rule_languages = compiled.rule_languages
+        self._vocabularies = compiled.vocabularies
         self._replies = CrisisReplies(content)
         self.second_stage = stage_for(content.folder)  # the learned model behind the rules
 

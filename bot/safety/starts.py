@@ -26,17 +26,24 @@ a letter past a beginning that opens with none ((?<!\\w)(?=\\w)...'s), and those
 ever begin after no Latin letter ((?<![a-z]): Arabic, Chinese, Japanese in Latin
 letters). A rule still searched in full is skipped in a text holding none of the strings
 every match of it holds.
+
+Building the listings takes a good part of a second for the pack's rules, so a start
+that opens the book of compiled patterns keeps them there and a restart reads them
+(starts_book.py).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import compress
+from typing import cast
 
 from bot.content_pack.pattern_starts import PREFIX_LENGTH, UNSPACED_LETTER
-from bot.content_pack.patterns import compiled, read
+from bot.content_pack.patterns import compiled, keep_entry, kept_entry, read
+from bot.safety.start_tries import class_of, grouped_trie
+from bot.safety.starts_book import index_key, kept_field, numbers_by_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,21 +55,27 @@ class _Listing:
 
     @classmethod
     def of(cls, listed: dict[str, list[int]], anchor: str) -> _Listing:
-        # The longest beginning found, with every pattern listed under it and under each
-        # shorter beginning it starts with.
-        by_start = {
-            text: tuple(
-                dict.fromkeys(
-                    n for size in range(1, len(text) + 1) for n in listed.get(text[:size], ())
-                )
-            )
-            for text in listed
-        }
+        by_start = _by_start(listed)
         if not listed:
             return cls(by_start, re.compile("(?!)"))
-        firsts = _class_of(sorted({text[0] for text in listed}))
+        firsts = class_of(sorted({text[0] for text in listed}))
         # As long as the pack's longest patterns: taken from the book of compiled patterns.
-        return cls(by_start, compiled(rf"{anchor}(?={firsts})(?=({_grouped_trie(listed)}))"))
+        return cls(by_start, compiled(rf"{anchor}(?={firsts})(?=({grouped_trie(listed)}))"))
+
+    def as_data(self) -> dict[str, object]:
+        return {"by_start": _listed_data(self.by_start), "finder": self.finder.pattern}
+
+    @classmethod
+    def from_data(cls, data: object, count: int, anchor: str) -> _Listing:
+        """The listing `as_data` kept, of `count` patterns; TypeError or ValueError when
+        it is not one."""
+        by_start = numbers_by_start(kept_field(data, "by_start"), count)
+        finder = kept_field(data, "finder")
+        if not isinstance(finder, str):
+            raise TypeError("no finder")
+        if not by_start:
+            return cls.of({}, anchor)
+        return cls(by_start, compiled(finder))
 
     def add_matches(
         self,
@@ -70,11 +83,14 @@ class _Listing:
         text: str,
         start: int,
         found: dict[int, list[re.Match[str]]],
+        only: frozenset[int] | None = None,
     ) -> None:
         by_start = self.by_start
         for place in self.finder.finditer(text, start):
             position = place.start()
             for number in by_start[place.group(1)]:
+                if only is not None and number not in only:
+                    continue
                 match = patterns[number].match(text, position)
                 if match is not None:
                     found.setdefault(number, []).append(match)
@@ -84,17 +100,15 @@ class _Listing:
 _WORD_START = re.compile(r"(?<!\w)\w")
 # Where a beginning may follow no Latin letter (its finder's anchor).
 _AFTER_NO_LATIN = "(?<![a-z])"
-# Each word start of a text with the text's next PREFIX_LENGTH characters there.
-WordHeads = list[tuple[int, str]]
+# Each word start of a text, and the text's next PREFIX_LENGTH characters at each.
+WordHeads = tuple[list[int], list[str]]
 
 
 def word_heads(text: str) -> WordHeads:
     """Every word start of `text`, with what follows it as far as a beginning reaches:
     read once a text, for the idioms' index and the rules' alike."""
-    return [
-        (place.start(), text[place.start() : place.start() + PREFIX_LENGTH])
-        for place in _WORD_START.finditer(text)
-    ]
+    positions = [place.start() for place in _WORD_START.finditer(text)]
+    return positions, [text[position : position + PREFIX_LENGTH] for position in positions]
 
 
 # Words' first characters whose patterns a listing keeps; past this many it starts again
@@ -109,18 +123,28 @@ class _WordListing:
     every pattern listed under it or under a shorter beginning it starts with), by lookup."""
 
     by_start: dict[str, tuple[int, ...]]  # as _Listing's
-    heads: frozenset[str]  # every beginning and every beginning of one
     # Patterns by a word's first PREFIX_LENGTH characters (fewer at the end of a text),
     # as found before; filled as messages come, so it is no cost at start-up.
     kept: dict[str, tuple[int, ...]]
 
     @classmethod
     def of(cls, listed: dict[str, list[int]]) -> _WordListing:
-        by_start = _Listing.of(listed, r"(?<!\w)").by_start if listed else {}
-        heads = frozenset(text[:size] for text in by_start for size in range(1, len(text) + 1))
+        return cls.checked(_by_start(listed))
+
+    @classmethod
+    def checked(cls, by_start: dict[str, tuple[int, ...]]) -> _WordListing:
         if max(map(len, by_start), default=0) > PREFIX_LENGTH:
             raise ValueError(f"a beginning longer than {PREFIX_LENGTH} characters")
-        return cls(by_start, heads, {})
+        return cls(by_start, {})
+
+    def as_data(self) -> dict[str, object]:
+        return {"by_start": _listed_data(self.by_start)}
+
+    @classmethod
+    def from_data(cls, data: object, count: int) -> _WordListing:
+        """The listing `as_data` kept, of `count` patterns; TypeError or ValueError when
+        it is not one (a beginning past PREFIX_LENGTH)."""
+        return cls.checked(numbers_by_start(kept_field(data, "by_start"), count))
 
     def add_matches(
         self,
@@ -128,28 +152,39 @@ class _WordListing:
         text: str,
         found: dict[int, list[re.Match[str]]],
         words: WordHeads,
+        only: frozenset[int] | None = None,
     ) -> None:
-        kept = self.kept
-        for position, head in words:
-            numbers = kept.get(head)
-            if numbers is None:
-                numbers = self._listed_under(head)
-                if len(kept) >= _KEPT_WORDS:
-                    kept.clear()
-                kept[head] = numbers
+        positions, heads = words
+        # Looked up all at once (most words are met before); a word listing no pattern
+        # (an empty tuple) is then passed over without a step of its own.
+        looked_up = list(map(self.kept.get, heads))
+        if None in looked_up:
+            for at, numbers in enumerate(looked_up):
+                if numbers is None:
+                    looked_up[at] = self._kept_under(heads[at])
+        listed = cast(list[tuple[int, ...]], looked_up)  # none left unknown
+        for position, numbers in compress(zip(positions, listed, strict=True), listed):
             for number in numbers:
+                if only is not None and number not in only:
+                    continue
                 match = patterns[number].match(text, position)
                 if match is not None:
                     found.setdefault(number, []).append(match)
 
+    def _kept_under(self, head: str) -> tuple[int, ...]:
+        """`_listed_under`, kept for the next time the same word comes."""
+        numbers = self._listed_under(head)
+        if len(self.kept) >= _KEPT_WORDS:
+            self.kept.clear()
+        self.kept[head] = numbers
+        return numbers
+
     def _listed_under(self, head: str) -> tuple[int, ...]:
-        """The patterns of the longest beginning that `head` starts with (none: ())."""
+        """The patterns of the longest beginning that `head` starts with (none: ()). Each
+        of its beginnings is looked up: a word is met once, then kept."""
         numbers: tuple[int, ...] = ()
         for size in range(1, len(head) + 1):
-            start = head[:size]
-            if start not in self.heads:
-                break
-            numbers = self.by_start.get(start, numbers)
+            numbers = self.by_start.get(head[:size], numbers)
         return numbers
 
 
@@ -198,38 +233,45 @@ class StartIndex:
                 continue
             for text in starts:
                 listed.setdefault(text, []).append(number)
+        words, unspaced, latin_free = _listings(patterns, at_words, anywhere, after_no_latin)
         return cls(
             tuple(patterns),
-            _WordListing.of(at_words),
-            _Listing.of(anywhere, ""),
+            words,
+            unspaced,
             tuple(searched),
             tuple(in_turn),
-            _Listing.of(after_no_latin, _AFTER_NO_LATIN),
+            latin_free,
             required,
         )
 
-    def matches(self, text: str, words: WordHeads | None = None) -> dict[int, list[re.Match[str]]]:
+    def matches(
+        self, text: str, words: WordHeads | None = None, only: frozenset[int] | None = None
+    ) -> dict[int, list[re.Match[str]]]:
         """Every match of every pattern at the start of a word, or for a pattern in a
         script without spaces wherever it begins (plus, for a searched pattern or one taken
         in turn, its non-overlapping matches anywhere), by pattern number, in order.
-        `words` is `word_heads(text)` when the caller has it."""
+        `words` is `word_heads(text)` when the caller has it; `only`, the numbers of the
+        patterns to match (None: all): each pattern's matches are its own, found alike
+        whichever others are asked for."""
         found: dict[int, list[re.Match[str]]] = {}
         self.at_words.add_matches(
-            self.patterns, text, found, word_heads(text) if words is None else words
+            self.patterns, text, found, word_heads(text) if words is None else words, only
         )
         if self.anywhere.by_start:
             first = UNSPACED_LETTER.search(text)
             if first is not None:  # every beginning holds such a letter, within its first 7
                 self.anywhere.add_matches(
-                    self.patterns, text, max(0, first.start() - PREFIX_LENGTH), found
+                    self.patterns, text, max(0, first.start() - PREFIX_LENGTH), found, only
                 )
         if self.after_no_latin.by_start:
-            self.after_no_latin.add_matches(self.patterns, text, 0, found)
+            self.after_no_latin.add_matches(self.patterns, text, 0, found, only)
         for number in self.in_turn:
             hits = found.get(number)
             if hits is not None:
                 found[number] = _in_turn(hits, self.patterns[number], text)
         for number in self.searched:
+            if only is not None and number not in only:
+                continue
             required = self.required.get(number)
             if required is not None and not any(part in text for part in required):
                 continue  # none of the strings every match holds: it cannot match here
@@ -237,6 +279,60 @@ class StartIndex:
             if hits:
                 found[number] = hits
         return found
+
+
+def _listings(
+    patterns: Sequence[re.Pattern[str]],
+    at_words: dict[str, list[int]],
+    anywhere: dict[str, list[int]],
+    after_no_latin: dict[str, list[int]],
+) -> tuple[_WordListing, _Listing, _Listing]:
+    """The three listings of these beginnings, read from the open book where it keeps
+    them for these patterns (starts_book.py), else built and kept there."""
+    key = index_key(patterns)
+    kept = None if key is None else kept_entry(key)
+    if kept is not None:
+        try:
+            return (
+                _WordListing.from_data(kept_field(kept, "at_words"), len(patterns)),
+                _Listing.from_data(kept_field(kept, "anywhere"), len(patterns), ""),
+                _Listing.from_data(
+                    kept_field(kept, "after_no_latin"), len(patterns), _AFTER_NO_LATIN
+                ),
+            )
+        except (TypeError, ValueError):
+            pass  # not well formed (a broken writer): built anew below, and kept
+    built = (
+        _WordListing.of(at_words),
+        _Listing.of(anywhere, ""),
+        _Listing.of(after_no_latin, _AFTER_NO_LATIN),
+    )
+    if key is not None:
+        words, unspaced, latin_free = built
+        kept_data = {
+            "at_words": words.as_data(),
+            "anywhere": unspaced.as_data(),
+            "after_no_latin": latin_free.as_data(),
+        }
+        keep_entry(key, kept_data)
+    return built
+
+
+def _by_start(listed: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+    """Each beginning, with every pattern listed under it and under each shorter
+    beginning it starts with: the patterns to try where it is the longest one found."""
+    return {
+        text: tuple(
+            dict.fromkeys(
+                n for size in range(1, len(text) + 1) for n in listed.get(text[:size], ())
+            )
+        )
+        for text in listed
+    }
+
+
+def _listed_data(by_start: dict[str, tuple[int, ...]]) -> dict[str, list[int]]:
+    return {text: list(numbers) for text, numbers in by_start.items()}
 
 
 def _in_turn(hits: list[re.Match[str]], pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
@@ -252,52 +348,3 @@ def _in_turn(hits: list[re.Match[str]], pattern: re.Pattern[str], text: str) -> 
             kept.append(hit)
             end = hit.end()
     return kept
-
-
-def _trie(words: list[str]) -> str:
-    """An alternation of `words` that always takes the longest one that fits: each letter
-    branches once, and stopping early is the last choice at every step."""
-    branches: dict[str, list[str]] = {}
-    ends = False
-    for word in words:
-        if word:
-            branches.setdefault(word[0], []).append(word[1:])
-        else:
-            ends = True
-    alternatives = [re.escape(first) + _trie(rests) for first, rests in branches.items()]
-    if not alternatives:
-        return ""
-    if ends:
-        alternatives.append("")
-    if len(alternatives) == 1:
-        return alternatives[0]
-    return "(?:" + "|".join(alternatives) + ")"
-
-
-def _grouped_trie(listed: dict[str, list[int]]) -> str:
-    """The trie of every beginning, its first letters split into groups of about the
-    square root of their number. The regex engine skips a group whose class holds no
-    letter at a place in one step, and tries the letters of a group one by one only where
-    the class matched: some twenty steps at a place instead of one for each of the
-    hundreds of first letters of eleven scripts. The longest beginning still wins."""
-    by_first: dict[str, list[str]] = {}
-    for text in sorted(listed):
-        by_first.setdefault(text[0], []).append(text[1:])
-    firsts = sorted(by_first)
-    size = max(1, math.isqrt(len(firsts)))
-    groups = [firsts[at : at + size] for at in range(0, len(firsts), size)]
-    return (
-        "(?:"
-        + "|".join(
-            _class_of(group)
-            + "(?:"
-            + "|".join(f"(?<={re.escape(first)}){_trie(by_first[first])}" for first in group)
-            + ")"
-            for group in groups
-        )
-        + ")"
-    )
-
-
-def _class_of(letters: list[str]) -> str:
-    return "[" + "".join(re.escape(letter) for letter in letters) + "]"

@@ -196,7 +196,7 @@ def _damage(path: Path, change: Callable[[dict[str, Any], dict[str, Any]], None]
 
 
 def _flip_a_code_letter(heading: dict[str, Any], body: dict[str, Any]) -> None:
-    form = body[sorted(body)[0]]
+    form = body["forms"][sorted(body["forms"])[0]]
     form["code"] = ("B" if form["code"][0] == "A" else "A") + form["code"][1:]
 
 

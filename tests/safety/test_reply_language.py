@@ -10,6 +10,7 @@ from bot.content_pack.ids import SafetyMsg
 from bot.content_pack.pack import ContentPack
 from bot.safety.rules import Detection
 from bot.safety.screen import SafetyScreen
+from bot.safety.text_language import Vocabularies
 from tests.helpers.conversation import Conversation
 
 
@@ -134,3 +135,22 @@ def test_a_script_the_words_are_written_in_picks_the_reply_of_that_script(
     assert screen.reply_locale(latin, "en") == "hi-latn"
     # A locale keeps its own script: Spanish is not "es-latn".
     assert screen.reply_locale(LearnedDetection("quiero morir", (), language="es"), "en") == "es"
+
+
+def test_a_second_screen_on_the_same_pack_reads_no_vocabulary_again(
+    content: ContentPack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start builds a screen as it loads the pack and the router another on it: the
+    languages' words are read from the pack once, and the second answers alike."""
+    first = SafetyScreen(content)
+    read: list[ContentPack] = []
+    original = Vocabularies.of
+
+    def counted(pack: ContentPack) -> Vocabularies:
+        read.append(pack)
+        return original(pack)
+
+    monkeypatch.setattr(Vocabularies, "of", counted)
+    second = SafetyScreen(content)
+    assert read == []
+    assert intro_of(second, "quiero morirme", "en") == intro_of(first, "quiero morirme", "en")
