@@ -90,6 +90,7 @@ from bot.config import Settings
 from bot.content_pack.countries import country_for_timezone
 from bot.content_pack.ids import (
     ALL_MESSAGES,
+    AnswersMsg,
     CheckinMsg,
     ContactedMsg,
     GeneralMsg,
@@ -339,7 +340,7 @@ def expect_free_text(
     offer_open = False
     for step in (step for block in blocks for step in block):
         if step.category == "free text":
-            expect = GeneralMsg.USE_BUTTONS.name if offer_open else free_text_replies[step.text]
+            expect = REFUSED_AT_BUTTONS if offer_open else free_text_replies[step.text]
             step = replace(step, expect=expect)  # noqa: PLW2901
             offer_open = offer_open or expect != GeneralMsg.UNEXPECTED_TEXT.name
         elif step.text in ("/checkin", "/affirm"):
@@ -601,6 +602,10 @@ def find_button(tg: FakeTelegram, chat_id: int, choice: str | None) -> tuple[int
     raise LookupError("no message with buttons")
 
 
+# The expectation of a free text typed while buttons wait for a tap (see Expectations).
+REFUSED_AT_BUTTONS = "USE_BUTTONS or USE_BUTTONS_BELOW"
+
+
 @dataclass(frozen=True)
 class Expectations:
     """Texts from the content pack the driver checks Steady's replies against, in their
@@ -617,7 +622,21 @@ class Expectations:
             template = pack.text_on("en", message, "telegram")  # no values: the template
             parts = re.split(r"\{[^{}]*\}", template)
             fragments[message.name] = max((part.strip() for part in parts), key=len)
+        # Free text at a step of buttons is refused in one of two wordings, as the step's
+        # buttons are shown again below the refusal or were shown above it: either will do.
+        above = fragments[GeneralMsg.USE_BUTTONS.name]
+        below = fragments[AnswersMsg.USE_BUTTONS_BELOW.name]
+        fragments[REFUSED_AT_BUTTONS] = common_ending(above, below)
         return cls(fragments, pack.text_on("en", GeneralMsg.BUTTON_EXPIRED, "telegram"))
+
+
+def common_ending(first: str, second: str) -> str:
+    """The words two texts end with alike ("or type /cancel to stop.")."""
+    size = 0
+    while size < min(len(first), len(second)) and first[-1 - size] == second[-1 - size]:
+        size += 1
+    ending = first[len(first) - size :]
+    return ending[ending.find(" ") + 1 :] if " " in ending else ending
 
 
 async def converse(
