@@ -17,24 +17,12 @@ import pytest
 import yaml
 
 from bot.content_pack.pack import ContentPack
-from bot.safety.rules import Intent, ReplyLevel
-from bot.safety.screen import SafetyScreen
+from tests.helpers.class_phrases import WANTED, assert_gets_what_its_class_wants
 
 PHRASES = yaml.safe_load((Path(__file__).parent / "classes_batch_e.yaml").read_text("utf-8"))[
     "languages"
 ]
 LANGUAGES = ("ar", "zh", "ja", "ko", "uk", "sv", "id", "tl", "ro", "el", "vi")
-# What each class of phrase must get; ordinary talk only needs no safety reply at all.
-WANTED = {
-    "crisis": {ReplyLevel.CRISIS},
-    "danger": {ReplyLevel.DANGER},
-    "softened": {ReplyLevel.CHECK},
-    "urge": {ReplyLevel.URGE, ReplyLevel.CONTACTED},
-    "contacted": {ReplyLevel.CONTACTED},
-    "ordinary": {ReplyLevel.NONE, ReplyLevel.URGE, ReplyLevel.CONTACTED},
-}
-# The pull back and being contacted: their intent found (the flow the router offers).
-INTENT = {"urge": Intent.URGE, "contacted": Intent.CONTACTED}
 CASES = [
     (code, label, text)
     for code, labels in PHRASES.items()
@@ -55,7 +43,4 @@ def test_every_language_of_the_batch_has_its_classes() -> None:
 def test_each_phrase_gets_what_its_class_wants(
     content: ContentPack, code: str, label: str, text: str
 ) -> None:
-    detection = SafetyScreen(content).detector("en").detect(text)
-    assert detection.reply in WANTED[label], (code, label, text, detection.reply)
-    if label in INTENT:
-        assert INTENT[label] in detection.intents, (code, label, text)
+    assert_gets_what_its_class_wants(content, code, label, text)

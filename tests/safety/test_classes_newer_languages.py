@@ -13,24 +13,12 @@ import pytest
 import yaml
 
 from bot.content_pack.pack import ContentPack
-from bot.safety.rules import Intent, ReplyLevel
-from bot.safety.screen import SafetyScreen
+from tests.helpers.class_phrases import WANTED, assert_gets_what_its_class_wants
 
 PHRASES = yaml.safe_load(
     (Path(__file__).parent / "classes_newer_languages.yaml").read_text("utf-8")
 )["languages"]
 LANGUAGES = ("ar", "zh", "ja", "ko", "uk", "sv", "id", "tl", "ro", "el", "vi")
-# What each class of phrase must get; ordinary talk only needs no safety reply at all.
-WANTED = {
-    "crisis": {ReplyLevel.CRISIS},
-    "danger": {ReplyLevel.DANGER},
-    "softened": {ReplyLevel.CHECK},
-    "urge": {ReplyLevel.URGE, ReplyLevel.CONTACTED},
-    "contacted": {ReplyLevel.CONTACTED},
-    "ordinary": {ReplyLevel.NONE, ReplyLevel.URGE, ReplyLevel.CONTACTED},
-}
-# The pull back and being contacted: their intent found (the flow the router offers).
-INTENT = {"urge": Intent.URGE, "contacted": Intent.CONTACTED}
 SAFETY_LABELS = ("crisis", "danger", "softened", "ordinary")
 CASES = [
     (code, label, text)
@@ -51,7 +39,4 @@ def test_every_language_has_every_class() -> None:
 def test_each_phrase_gets_what_its_class_wants(
     content: ContentPack, code: str, label: str, text: str
 ) -> None:
-    detection = SafetyScreen(content).detector("en").detect(text)
-    assert detection.reply in WANTED[label], (code, label, text, detection.reply)
-    if label in INTENT:
-        assert INTENT[label] in detection.intents, (code, label, text)
+    assert_gets_what_its_class_wants(content, code, label, text)
