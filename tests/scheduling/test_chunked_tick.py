@@ -23,6 +23,7 @@ from bot.storage.db import Database, Transaction
 from bot.storage.flow_positions import FlowPosition
 from bot.storage.user_rows import READS, UserRows
 from bot.storage.users import User, find_user, prefixed_columns, user_from_row
+from tests.helpers.log_copies import LogCopies, autocheckpoint_pages
 from tests.helpers.world import World
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -225,11 +226,6 @@ async def test_a_snooze_due_with_a_slot_of_the_same_user_is_one_check_in(
     assert await world.run_until(START + timedelta(hours=3)) == []
 
 
-async def _autocheckpoint(tx: Transaction) -> int:
-    row = await tx.fetch_one("PRAGMA wal_autocheckpoint")
-    return -1 if row is None else int(row[0])
-
-
 @pytest.mark.usefixtures("small_chunks")
 async def test_a_large_tick_copies_the_log_aside_once_after_its_chunks_not_in_their_commits(
     world: World, monkeypatch: pytest.MonkeyPatch
@@ -246,31 +242,23 @@ async def test_a_large_tick_copies_the_log_aside_once_after_its_chunks_not_in_th
 
     async def noting_the_setting(tx: Transaction, now: datetime, most: int) -> list[DueSlot]:
         if sqlite:
-            settings_seen.append(await _autocheckpoint(tx))
+            settings_seen.append(await autocheckpoint_pages(tx))
         return await due_checkins(tx, now, most)
 
     monkeypatch.setattr(claims, "due_checkins", noting_the_setting)
-    copies = 0
-    copy_log_aside = db.copy_log_aside
-
-    async def counting_copies() -> None:
-        nonlocal copies
-        copies += 1
-        await copy_log_aside()
-
-    monkeypatch.setattr(db, "copy_log_aside", counting_copies)
+    copies = LogCopies(db, monkeypatch)
     world.clock.set(START + timedelta(hours=1))
 
     report = await world.tick()
 
     assert report.started == 10
-    assert copies == 1
+    assert copies.count == 1
     if sqlite:  # PostgreSQL's log is the server's own
         # The first chunk's COMMIT may still copy (the tick cannot know more is due before
         # it); every later chunk's cannot; afterwards SQLite copies as usual again.
         assert len(settings_seen) >= 10 // CHUNK + 1
         assert settings_seen[0] == 1000 and set(settings_seen[1:]) == {0}
-        assert await db.in_one_hop(_autocheckpoint) == 1000
+        assert await db.in_one_hop(autocheckpoint_pages) == 1000
 
 
 async def test_a_tick_of_one_chunk_leaves_the_log_to_sqlite(
@@ -279,16 +267,8 @@ async def test_a_tick_of_one_chunk_leaves_the_log_to_sqlite(
     await onboard_many(world, 2)
     world.adapter.take()
     db = world.services.db
-    copies = 0
-    copy_log_aside = db.copy_log_aside
-
-    async def counting_copies() -> None:
-        nonlocal copies
-        copies += 1
-        await copy_log_aside()
-
-    monkeypatch.setattr(db, "copy_log_aside", counting_copies)
+    copies = LogCopies(db, monkeypatch)
     world.clock.set(START + timedelta(hours=1))
 
     assert (await world.tick()).started == 2
-    assert copies == 0
+    assert copies.count == 0

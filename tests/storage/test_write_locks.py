@@ -21,6 +21,7 @@ from bot.storage.batching import BatchSize
 from bot.storage.db import Database, Transaction
 from bot.storage.group_reminders import ReminderSpec
 from bot.storage.sent_messages import SentRecord
+from tests.helpers.log_copies import LogCopies, autocheckpoint_pages
 
 DAY = timedelta(days=1)
 
@@ -98,13 +99,9 @@ async def test_the_purge_removes_exactly_what_each_owner_no_longer_keeps_in_shor
     assert batches >= rows // 10  # one short transaction per ten rows looked at
     assert (await retention.purge_expired(db, now, retention_days=90)).checkins == 0
 
-    async def autocheckpoint(tx: Transaction) -> int:
-        row = await tx.fetch_one("PRAGMA wal_autocheckpoint")
-        return -1 if row is None else int(row[0])
-
     if db.dialect.name == "sqlite":  # PostgreSQL's log is the server's own
         # Copied aside during the purge; SQLite's own copying is back on after it.
-        assert await in_one_hop(autocheckpoint) == 1000
+        assert await in_one_hop(autocheckpoint_pages) == 1000
 
 
 def test_a_batch_is_sized_to_hold_the_writer_briefly() -> None:
@@ -222,28 +219,18 @@ async def test_a_big_group_move_copies_the_log_back_between_its_batches_not_in_a
         tx: Transaction, platform: str, old: str, new: str, most: int
     ) -> int:
         if tx.dialect.name == "sqlite":
-            row = await tx.fetch_one("PRAGMA wal_autocheckpoint")
-            seen_in_batches.append(-1 if row is None else int(row[0]))
+            seen_in_batches.append(await autocheckpoint_pages(tx))
         return await move_chat(tx, platform, old, new, most)
 
     monkeypatch.setattr(users, "move_chat", noting_the_setting)
-    copies = 0
-    copy_log_aside = db.copy_log_aside
-
-    async def counting_copies() -> None:
-        nonlocal copies
-        copies += 1
-        await copy_log_aside()
-
-    monkeypatch.setattr(db, "copy_log_aside", counting_copies)
+    copies = LogCopies(db, monkeypatch)
 
     await chat_moves.follow_chat_move(db, "telegram", "-100", "-1000100")
 
-    assert copies == 1  # after the full first batch of 2; the next takes the other 5
+    assert copies.count == 1  # after the full first batch of 2; the next takes the other 5
     if db.dialect.name == "sqlite":  # PostgreSQL's log is the server's own
         assert seen_in_batches and set(seen_in_batches) == {0}
-        row = await db.fetch_one("PRAGMA wal_autocheckpoint")
-        assert row is not None and int(row[0]) == 1000
+        assert await db.in_one_hop(autocheckpoint_pages) == 1000
 
 
 async def test_sqlite_copies_its_log_again_only_when_the_last_of_overlapping_jobs_ends(
@@ -255,12 +242,8 @@ async def test_sqlite_copies_its_log_again_only_when_the_last_of_overlapping_job
     if db.dialect.name != "sqlite":
         pytest.skip("PostgreSQL's log is the server's own")
 
-    async def setting(tx: Transaction) -> int:
-        row = await tx.fetch_one("PRAGMA wal_autocheckpoint")
-        return -1 if row is None else int(row[0])
-
     async with db.log_copied_aside():
         async with db.log_copied_aside():
-            assert await db.in_one_hop(setting) == 0
-        assert await db.in_one_hop(setting) == 0
-    assert await db.in_one_hop(setting) == 1000
+            assert await db.in_one_hop(autocheckpoint_pages) == 0
+        assert await db.in_one_hop(autocheckpoint_pages) == 0
+    assert await db.in_one_hop(autocheckpoint_pages) == 1000
