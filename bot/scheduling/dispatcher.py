@@ -81,7 +81,8 @@ class Dispatcher:
         before = self._db.statements
         handed_over: dict[str, int] = {}
         claimed = missed = unreachable = deferred = 0
-        async with _LogCopiedAside(self._db) as log_aside:
+        copying_aside = False
+        async with AsyncExitStack() as stack:
             for kind in self._kinds:
                 handed_over[kind.name] = 0
                 more = True
@@ -102,7 +103,9 @@ class Dispatcher:
                     deferred += ran.tally.deferred
                     more = ran.more
                     if more:
-                        await log_aside.after_a_full_chunk()
+                        if not copying_aside:
+                            copying_aside = True
+                            await self._copy_log_aside_from_now(stack)
                         # Replies (and the outbox) run now, before the next chunk.
                         await asyncio.sleep(0)
         report = TickReport(
@@ -131,6 +134,27 @@ class Dispatcher:
         )
         return report
 
+    async def _copy_log_aside_from_now(self, stack: AsyncExitStack) -> None:
+        """Past a large minute's first chunk, the write-ahead log is copied back once after
+        its last, not inside each chunk's COMMIT.
+
+        Inside a COMMIT, SQLite copies the log back to the database (fsync and all) once it
+        passes a thousand pages: 10,000 due check-ins did that several times, each time in
+        a chunk's COMMIT, where every other write waits (about 0.04 s of a 0.6 s tick).
+        Here SQLite's own copying is off until `stack` closes, as in the daily purge
+        (`Database.log_copied_aside`), and the log is copied in a worker thread just before
+        (callbacks run last in, first out). Copying beside each chunk instead made the
+        chunks' COMMITs slower than before.
+        """
+        await stack.enter_async_context(self._db.log_copied_aside())
+        stack.push_async_callback(self._copy_log_back)
+
+    async def _copy_log_back(self) -> None:
+        try:
+            await self._db.copy_log_aside()
+        except Exception as error:  # a copy never fails a tick: the next COMMIT copies
+            log_event(log, "tick.log_not_copied", logging.WARNING, error=type(error).__name__)
+
     async def _keep_leases(self) -> int:
         """This worker's unsent rows stay its own; a dead worker's are taken over. A
         failure here never stops the tick: the next one tries again."""
@@ -155,38 +179,3 @@ class Dispatcher:
         """The earliest moment any kind has work due, or None when none is planned."""
         due = [await kind.next_due(self._db) for kind in self._kinds]
         return min((when for when in due if when is not None), default=None)
-
-
-class _LogCopiedAside:
-    """A large minute's chunks, with the write-ahead log copied back after them.
-
-    Inside a COMMIT, SQLite copies the log back to the database (fsync and all) once it
-    passes a thousand pages: 10,000 due check-ins did that several times, each time in a
-    chunk's COMMIT, where every other write waits (about 0.04 s of a 0.6 s tick). Once a
-    chunk says more is due, SQLite's own copying is off, as in the daily purge
-    (`Database.log_copied_aside`), and the log is copied once after the last chunk, in a
-    worker thread, before it is back on. Copying beside each chunk instead made the
-    chunks' COMMITs slower than before. A minute of one chunk changes nothing.
-    """
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
-        self._stack = AsyncExitStack()
-        self._entered = False
-
-    async def __aenter__(self) -> _LogCopiedAside:
-        return self
-
-    async def after_a_full_chunk(self) -> None:
-        if not self._entered:
-            self._entered = True
-            await self._stack.enter_async_context(self._db.log_copied_aside())
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        try:
-            if self._entered:
-                await self._db.copy_log_aside()
-        except Exception as error:  # a copy never fails a tick: the next COMMIT copies
-            log_event(log, "tick.log_not_copied", logging.WARNING, error=type(error).__name__)
-        finally:
-            await self._stack.aclose()
